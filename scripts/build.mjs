@@ -1,0 +1,24 @@
+// Bundles src/ into dist/ with esbuild. Code splitting keeps heavy modules
+// (tables, yaml, prompts, the sandbox) in chunks that load only when a command
+// imports them, so `rentctl --version` stays close to bare Node start-up.
+import { rmSync } from "node:fs";
+import { build } from "esbuild";
+
+rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { main: "src/main.ts" },
+  outdir: "dist",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.18",
+  sourcemap: "linked",
+  legalComments: "none",
+  chunkNames: "chunks/[name]-[hash]",
+  // Bundled CommonJS dependencies (cli-table3, ...) call require(); give them one.
+  banner: {
+    js: "import { createRequire as __rentctlCreateRequire } from 'node:module'; const require = __rentctlCreateRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+});

@@ -1,0 +1,258 @@
+import { Agent, type Dispatcher, request as undiciRequest } from "undici";
+import { findOperation, operation as opById } from "../contract/operations.js";
+import { isObject, type Json } from "../contract/records.js";
+import type { Operation } from "../contract/types.js";
+import { type Decoded, decodeEnvelope, errorFor, parseJson } from "./decode.js";
+import { buildMultipart, type EncodableRecord, encodeForm, encodeQuery, type FilePart } from "./encode.js";
+import { ApiError, MalformedResponseError, NetworkError, NotConfiguredError, TimeoutError } from "./errors.js";
+import { backoffDelay, MAX_ATTEMPTS, parseRetryAfter, shouldRetry } from "./retry.js";
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** Bound on each attempt (connect, headers and body), in ms. */
+  timeoutMs: number;
+  /** Called with one line per event for `--verbose` (never contains the key). */
+  trace?: (line: string) => void;
+  dispatcher?: Dispatcher;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+  userAgent?: string;
+  /** Where a missing key should point the user. */
+  missingKeyHint?: string;
+}
+
+export interface RawRequest {
+  method: string;
+  /** Path relative to the base address (with `/api/v302`). */
+  path: string;
+  query?: EncodableRecord;
+  form?: EncodableRecord;
+  files?: FilePart[];
+  /** Force multipart even without files. */
+  multipart?: boolean;
+  auth: boolean;
+  signal?: AbortSignal;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** Parsed JSON, undefined for an empty body; `parseError` set when the body is not JSON. */
+  json: Json | undefined;
+  parseError?: string;
+  attempts: number;
+}
+
+export interface CallResult {
+  /** The body as received (meta included), for `--raw`. */
+  body: Json;
+  decoded: Decoded;
+  status: number;
+}
+
+const sleepReal = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
+
+export class ApiClient {
+  readonly baseUrl: string;
+  #opts: ClientOptions;
+  #dispatcher: Dispatcher;
+  #ownsDispatcher: boolean;
+
+  constructor(opts: ClientOptions) {
+    this.#opts = opts;
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
+    this.#ownsDispatcher = !opts.dispatcher;
+    this.#dispatcher =
+      opts.dispatcher ??
+      new Agent({
+        connect: { timeout: opts.timeoutMs },
+        headersTimeout: opts.timeoutMs,
+        bodyTimeout: opts.timeoutMs,
+        keepAliveTimeout: 4_000,
+      });
+  }
+
+  get hasKey(): boolean {
+    return Boolean(this.#opts.apiKey);
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close().catch(() => {});
+  }
+
+  /** Call one contract operation by id: encoding, auth, retries, error mapping, envelope decoding. */
+  async call(
+    opId: string,
+    params: EncodableRecord,
+    extra: { files?: FilePart[]; signal?: AbortSignal } = {},
+  ): Promise<CallResult> {
+    const op = opById(opId);
+    const res = await this.request({
+      method: op.method,
+      path: op.path,
+      ...(op.method === "GET" ? { query: params } : { form: params }),
+      files: extra.files,
+      multipart: op.body === "multipart",
+      auth: op.access === "auth",
+      signal: extra.signal,
+    });
+    return this.decode(op, res);
+  }
+
+  /** Turn a raw response into a result or the right error. */
+  decode(op: Pick<Operation, "envelope"> | undefined, res: RawResponse): CallResult {
+    const ok = res.status >= 200 && res.status < 300;
+    if (!ok) throw errorFor(res.status, res.json, res.text);
+    if (res.parseError !== undefined) {
+      const e = new MalformedResponseError(
+        `malformed response (${res.status}): the body is not JSON (${res.parseError})`,
+      );
+      e.status = res.status;
+      throw e;
+    }
+    if (isObject(res.json) && res.json.is_success === false) throw errorFor(res.status, res.json, res.text);
+    if (res.json === undefined) {
+      const e = new MalformedResponseError(`malformed response (${res.status}): empty body`);
+      e.status = res.status;
+      throw e;
+    }
+    const decoded = decodeEnvelope(op?.envelope ?? "flexible", res.json);
+    return { body: res.json, decoded, status: res.status };
+  }
+
+  /** One HTTP exchange with retries. Non-2xx answers are returned, not thrown. */
+  async request(req: RawRequest): Promise<RawResponse> {
+    const { trace } = this.#opts;
+    const sleep = this.#opts.sleep ?? sleepReal;
+    const random = this.#opts.random ?? Math.random;
+    const now = this.#opts.now ?? Date.now;
+    const method = req.method.toUpperCase();
+    const url = `${this.baseUrl}${req.path}${req.query ? encodeQuery(req.query) : ""}`;
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      "user-agent": this.#opts.userAgent ?? "rentctl",
+    };
+    if (req.auth) {
+      if (!this.#opts.apiKey) {
+        throw new NotConfiguredError("no API key configured for this operation", {
+          hint: this.#opts.missingKeyHint ?? "run `rentctl auth login`, set RENTCTL_API_KEY, or use --env sandbox",
+        });
+      }
+      headers.authorization = `Bearer ${this.#opts.apiKey}`;
+    }
+    const useMultipart = Boolean(req.multipart || (req.files && req.files.length > 0));
+
+    for (let attempt = 1; ; attempt++) {
+      const started = now();
+      let body: string | Awaited<ReturnType<typeof buildMultipart>> | undefined;
+      const attemptHeaders = { ...headers };
+      if (method !== "GET" && method !== "HEAD") {
+        if (useMultipart) body = await buildMultipart(req.form ?? {}, req.files ?? []);
+        else {
+          body = encodeForm(req.form ?? {});
+          attemptHeaders["content-type"] = "application/x-www-form-urlencoded";
+        }
+      }
+      trace?.(
+        `→ ${method} ${url}${req.auth ? " (Authorization: Bearer ***)" : ""}${attempt > 1 ? ` [attempt ${attempt}/${MAX_ATTEMPTS}]` : ""}`,
+      );
+      const timeout = AbortSignal.timeout(this.#opts.timeoutMs);
+      const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
+      try {
+        const res = await undiciRequest(url, {
+          method: method as Dispatcher.HttpMethod,
+          headers: attemptHeaders,
+          body: body as Dispatcher.DispatchOptions["body"],
+          dispatcher: this.#dispatcher,
+          signal,
+          headersTimeout: this.#opts.timeoutMs,
+          bodyTimeout: this.#opts.timeoutMs,
+        });
+        let text: string;
+        try {
+          text = await res.body.text();
+        } catch (err) {
+          res.body.destroy();
+          throw err;
+        }
+        const ms = now() - started;
+        trace?.(`← ${res.statusCode} ${method} ${url} ${ms}ms`);
+        const retryAfter = parseRetryAfter(headerValue(res.headers["retry-after"]), now());
+        if (shouldRetry(method, { status: res.statusCode }, attempt)) {
+          const delay = backoffDelay(attempt, random, retryAfter);
+          trace?.(`↻ retry ${attempt}/${MAX_ATTEMPTS - 1} in ${delay}ms after status ${res.statusCode}`);
+          await sleep(delay);
+          continue;
+        }
+        let json: Json | undefined;
+        let parseError: string | undefined;
+        try {
+          json = parseJson(text);
+        } catch (e) {
+          parseError = e instanceof Error ? e.message : String(e);
+        }
+        return { status: res.statusCode, headers: res.headers, text, json, parseError, attempts: attempt };
+      } catch (err) {
+        if (req.signal?.aborted) throw err;
+        const timedOut = timeout.aborted || isTimeoutCode(errCode(err));
+        const code = errCode(err);
+        const ms = now() - started;
+        trace?.(`✗ ${method} ${url} ${timedOut ? "timed out" : `failed (${code ?? describe(err)})`} after ${ms}ms`);
+        if (shouldRetry(method, { error: { code, timeout: timedOut } }, attempt)) {
+          const delay = backoffDelay(attempt, random);
+          trace?.(`↻ retry ${attempt}/${MAX_ATTEMPTS - 1} in ${delay}ms`);
+          await sleep(delay);
+          continue;
+        }
+        const tries = attempt > 1 ? ` (after ${attempt} attempts)` : "";
+        const e = timedOut
+          ? new TimeoutError(`request timed out after ${this.#opts.timeoutMs / 1000}s: ${method} ${req.path}${tries}`, {
+              hint: "raise --timeout or check the base address",
+              cause: err,
+            })
+          : new NetworkError(`network error: ${describe(err)}: ${method} ${this.baseUrl}${req.path}${tries}`, {
+              hint: "check the base address (--base-url) and your connection",
+              cause: err,
+            });
+        e.method = method;
+        e.path = req.path;
+        throw e;
+      }
+    }
+  }
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function errCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function isTimeoutCode(code: string | undefined): boolean {
+  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT";
+}
+
+function describe(err: unknown): string {
+  const code = errCode(err);
+  const msg = err instanceof Error ? err.message : String(err);
+  return code && !msg.includes(code) ? `${code} ${msg}` : msg;
+}
+
+/** Whether an operation (or an unknown raw path) should carry the bearer header. */
+export function needsAuth(method: string, path: string): boolean {
+  const op = findOperation(method, path);
+  return op ? op.access === "auth" : true;
+}
+
+export { ApiError };

@@ -1,0 +1,97 @@
+/**
+ * Wire encoding of the v302 contract: GET parameters in the query string,
+ * POST bodies form-urlencoded, arrays as the key with `[]` repeated once per
+ * item (`vehicle_images[]=1&vehicle_images[]=2`). Absent values (undefined,
+ * null, empty string) are not sent. An empty array is not sent either: how a
+ * client clears an array is decided in `CLEAR_ARRAY_SENTINEL` below.
+ */
+
+export type EncodableValue = string | number | boolean | null | undefined | ReadonlyArray<string | number | boolean>;
+export type EncodableRecord = Record<string, EncodableValue>;
+
+/**
+ * Spec gap: clearing an array field on edit is not shown. Since edit clears
+ * whatever is omitted, an empty array is encoded as omitting the key, which is
+ * what clears it on a replace-style edit. Decision recorded here and tested
+ * against the sandbox.
+ */
+export const CLEAR_ARRAY_BY_OMISSION = true;
+
+function scalar(v: string | number | boolean): string {
+  if (typeof v === "boolean") return v ? "1" : "0";
+  return String(v);
+}
+
+/** Flatten a record to ordered [key, value] pairs, arrays as `key[]`. */
+export function toPairs(record: EncodableRecord): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const [key, value] of Object.entries(record)) {
+    if (value === undefined || value === null || value === "") continue;
+    if (Array.isArray(value)) {
+      const k = key.endsWith("[]") ? key : `${key}[]`;
+      for (const item of value as ReadonlyArray<string | number | boolean>) pairs.push([k, scalar(item)]);
+    } else {
+      pairs.push([key, scalar(value as string | number | boolean)]);
+    }
+  }
+  return pairs;
+}
+
+/** application/x-www-form-urlencoded (and query strings): RFC 3986 with spaces as `+`, brackets kept readable. */
+export function encodeForm(record: EncodableRecord): string {
+  return toPairs(record)
+    .map(([k, v]) => `${encodeComponent(k)}=${encodeComponent(v)}`)
+    .join("&");
+}
+
+function encodeComponent(s: string): string {
+  return encodeURIComponent(s)
+    .replace(/%20/g, "+")
+    .replace(/%5B/g, "[")
+    .replace(/%5D/g, "]")
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+export function encodeQuery(record: EncodableRecord): string {
+  const s = encodeForm(record);
+  return s ? `?${s}` : "";
+}
+
+export interface FilePart {
+  /** Form field name, e.g. `file`. */
+  field: string;
+  filename: string;
+  contentType: string;
+  data: Uint8Array | Blob;
+}
+
+/** multipart/form-data with undici's FormData (the same class fetch uses). */
+export async function buildMultipart(record: EncodableRecord, files: FilePart[] = []): Promise<FormData> {
+  const { FormData } = await import("undici");
+  const form = new FormData();
+  for (const [k, v] of toPairs(record)) form.append(k, v);
+  for (const f of files) {
+    const blob = f.data instanceof Blob ? f.data : new Blob([f.data], { type: f.contentType });
+    form.append(f.field, blob, f.filename);
+  }
+  return form as unknown as FormData;
+}
+
+const TYPES: Record<string, string> = {
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  gif: "image/gif",
+  webp: "image/webp",
+  heic: "image/heic",
+  avif: "image/avif",
+  bmp: "image/bmp",
+  txt: "text/plain",
+  json: "application/json",
+  pdf: "application/pdf",
+};
+
+export function contentTypeFor(filename: string): string {
+  const ext = filename.toLowerCase().split(".").pop() ?? "";
+  return TYPES[ext] ?? "application/octet-stream";
+}

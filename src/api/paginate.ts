@@ -1,0 +1,66 @@
+import { type JsonObject, recordId } from "../contract/records.js";
+import type { Page } from "./decode.js";
+
+export interface WalkOptions {
+  limit: number;
+  offset?: number;
+  kind: "vehicle" | "extra";
+  /** Told once when the walk stops early because the server repeated itself. */
+  warn?: (message: string) => void;
+  /** Upper bound on pages, whatever the server says (a last line of defence). */
+  maxPages?: number;
+}
+
+export interface WalkedPage {
+  items: JsonObject[];
+  page: Page;
+  offset: number;
+}
+
+/**
+ * Walk every page of a Paginated operation. Loop-safe against servers that
+ * ignore `offset` or report a wrong total: an item already seen (by id) is
+ * never yielded twice, and a page that brings nothing new ends the walk with a
+ * warning. Stops on an empty or short page, or when `total` is reached.
+ */
+export async function* walkPages(
+  fetchPage: (offset: number, limit: number) => Promise<Page>,
+  opts: WalkOptions,
+): AsyncGenerator<WalkedPage> {
+  const seen = new Set<number | string>();
+  let offset = opts.offset ?? 0;
+  const maxPages = opts.maxPages ?? 100_000;
+  for (let n = 0; n < maxPages; n++) {
+    const page = await fetchPage(offset, opts.limit);
+    const fresh: JsonObject[] = [];
+    for (const item of page.items) {
+      const id = recordId(item, opts.kind) ?? JSON.stringify(item);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      fresh.push(item);
+    }
+    if (fresh.length > 0) yield { items: fresh, page, offset };
+    if (page.items.length === 0) return;
+    if (fresh.length === 0) {
+      opts.warn?.(`stopped at offset ${offset}: the server sent only items already listed (it may ignore offset)`);
+      return;
+    }
+    const step = page.items.length;
+    offset += step;
+    if (page.total !== undefined && offset >= page.total) return;
+    const pageSize = page.perPage ?? page.limit ?? opts.limit;
+    if (step < Math.min(pageSize, opts.limit)) return;
+  }
+  opts.warn?.(`stopped after ${maxPages} pages`);
+}
+
+/** Footer text such as `page 2 of 7 · 15 of 98 vehicles`. */
+export function pageFooter(page: Page, offset: number, shown: number, noun: string): string {
+  const limit = page.perPage ?? page.limit ?? Math.max(shown, 1);
+  const current = page.currentPage && page.currentPage > 0 ? page.currentPage : Math.floor(offset / limit) + 1;
+  const parts: string[] = [];
+  if (page.lastPage !== undefined) parts.push(`page ${page.total === 0 ? 0 : current} of ${page.lastPage}`);
+  else parts.push(`page ${current}`);
+  parts.push(page.total !== undefined ? `${shown} of ${page.total} ${noun}` : `${shown} ${noun}`);
+  return parts.join(" · ");
+}

@@ -1,0 +1,109 @@
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { needsAuth } from "../../api/client.js";
+import { describeRequest } from "../../api/dry-run.js";
+import { contentTypeFor, type EncodableRecord, type FilePart } from "../../api/encode.js";
+import { InputError, UsageError } from "../../api/errors.js";
+import { findOperation, normalizePath, OPERATIONS } from "../../contract/operations.js";
+import type { JsonObject } from "../../contract/records.js";
+import type { Deps } from "../../deps.js";
+
+export interface ApiOptions {
+  path?: string;
+  method?: string;
+  fields?: string[];
+  files?: string[];
+  list?: boolean;
+}
+
+function splitKeyValue(s: string, flag: string): [string, string] {
+  const i = s.indexOf("=");
+  if (i <= 0) throw new UsageError(`${flag} ${JSON.stringify(s)}: expected KEY=VALUE`);
+  return [s.slice(0, i), s.slice(i + 1)];
+}
+
+/** `-f a=1 -f a=2` (or `a[]=`) becomes an array; a single key stays a scalar. */
+export function fieldsToRecord(fields: string[]): EncodableRecord {
+  const rec: Record<string, string | string[]> = {};
+  for (const f of fields) {
+    const [k, v] = splitKeyValue(f, "-f");
+    const prev = rec[k];
+    if (prev === undefined) rec[k] = k.endsWith("[]") ? [v] : v;
+    else rec[k] = Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return rec;
+}
+
+export async function run(deps: Deps, opts: ApiOptions): Promise<void> {
+  if (opts.list) {
+    const rows: JsonObject[] = OPERATIONS.map((o) => ({
+      method: o.method,
+      path: o.path,
+      access: o.access,
+      params:
+        o.params.length > 8
+          ? `${o.params.length} fields (see vehicle create --help)`
+          : o.params.map((p) => `${p.name}${p.required === true ? "*" : ""}`).join(" "),
+      summary: o.summary,
+    }));
+    return deps.out.list(rows, [
+      { key: "method" },
+      { key: "path" },
+      { key: "access" },
+      { key: "params" },
+      { key: "summary" },
+    ]);
+  }
+  if (!opts.path)
+    throw new UsageError("missing PATH", {
+      hint: "example: rentctl api vehicles/brands -f segment_id=1; list them with rentctl api --list",
+    });
+  const files: FilePart[] = [];
+  for (const spec of opts.files ?? []) {
+    const [k, v] = splitKeyValue(spec, "-F");
+    if (!v.startsWith("@")) throw new UsageError(`-F ${spec}: expected KEY=@FILE (use -f for plain values)`);
+    const path = v.slice(1);
+    let data: Buffer;
+    try {
+      data = await readFile(path);
+    } catch (e) {
+      throw new InputError(
+        `-F ${k}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
+    }
+    files.push({ field: k, filename: basename(path), contentType: contentTypeFor(path), data });
+  }
+  const method = (opts.method ?? (files.length ? "POST" : "GET")).toUpperCase();
+  if (method !== "GET" && method !== "POST")
+    throw new UsageError(`-X ${method}: the v302 contract uses GET and POST only`);
+  const path = normalizePath(opts.path);
+  const fields = fieldsToRecord(opts.fields ?? []);
+  const op = findOperation(method, path);
+  if (!op) deps.msg.warn(`${method} ${path} is not an operation of the v302 contract; sending it anyway`);
+  const auth = needsAuth(method, path);
+  const target = await deps.target();
+  if (deps.flags.dryRun) {
+    return deps.out.record(describeRequest(target.baseUrl, method, fields, { path, files, auth }));
+  }
+  if (method === "POST") deps.msg.acting(target, `${method} ${path}`);
+  const client = await deps.client();
+  const res = await client.request({
+    method,
+    path,
+    ...(method === "GET" ? { query: fields } : { form: fields }),
+    files,
+    auth: auth && (op?.access === "auth" || client.hasKey),
+  });
+  const result = client.decode(op, res);
+  if (deps.flags.raw) {
+    deps.io.stdout.write(res.text.endsWith("\n") ? res.text : `${res.text}\n`);
+    return;
+  }
+  const { meta: _meta, ...body } = result.body as JsonObject;
+  const format = deps.settings().output;
+  if (format === "table" && deps.settings().sources.output === "default") {
+    deps.io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    return;
+  }
+  return deps.out.record(body);
+}

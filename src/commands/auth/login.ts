@@ -1,0 +1,72 @@
+import { UsageError } from "../../api/errors.js";
+import {
+  type Environment,
+  maskKey,
+  type Profile,
+  parseEnvironment,
+  parsePositiveInt,
+  validateUrl,
+} from "../../config/settings.js";
+import type { Deps } from "../../deps.js";
+import { readAll } from "../../io.js";
+import { verifyKey } from "./verify.js";
+
+export interface LoginOptions {
+  withToken?: boolean;
+  verify?: boolean;
+}
+
+/**
+ * Save a profile with a key. The key is read hidden on a TTY, or from stdin
+ * with --with-token; never from argv. It is checked with a cheap
+ * authenticated call before it is saved.
+ */
+export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
+  const store = deps.store();
+  const name = deps.flags.profile ?? deps.env.RENTCTL_PROFILE ?? store.current ?? "default";
+  const existing: Profile = store.get(name) ?? {};
+  const env: Environment =
+    parseEnvironment(deps.flags.env, "--env") ??
+    parseEnvironment(deps.env.RENTCTL_ENV, "RENTCTL_ENV") ??
+    existing.env ??
+    "production";
+  const baseUrl =
+    deps.flags.baseUrl ?? deps.env.RENTCTL_BASE_URL ?? (existing.env === env ? existing.baseUrl : undefined);
+  const userId =
+    parsePositiveInt(deps.flags.user, "--user") ??
+    parsePositiveInt(deps.env.RENTCTL_USER_ID, "RENTCTL_USER_ID") ??
+    existing.userId;
+  if (baseUrl) validateUrl(baseUrl);
+  if (!baseUrl && env !== "sandbox") {
+    throw new UsageError(`the ${env} environment needs its base address`, {
+      hint: `the marketplace issues it: rentctl auth login --env ${env} --base-url https://… --user ID`,
+    });
+  }
+  if (userId === undefined) {
+    throw new UsageError("the owner id is needed", { hint: "pass --user ID (the owner the key belongs to)" });
+  }
+  let key: string;
+  if (opts.withToken) key = (await readAll(deps.io.stdin)).trim();
+  else if (deps.io.stdinTTY) key = (await deps.prompt.password(`API key for owner ${userId} (${env})`)).trim();
+  else {
+    throw new UsageError("no TTY to read the key from", {
+      hint: 'pipe it in: printf %s "$KEY" | rentctl auth login --with-token …',
+    });
+  }
+  if (!key) throw new UsageError("the API key is empty");
+  if (/\s/.test(key)) throw new UsageError("the API key contains white space; check what was pasted");
+
+  if (opts.verify !== false) {
+    let verifyUrl = baseUrl;
+    if (env === "sandbox" && !verifyUrl) verifyUrl = (await deps.target()).baseUrl;
+    const { total } = await verifyKey(deps, verifyUrl!, key, userId, deps.settings().timeoutMs);
+    deps.msg.info(`key accepted for owner ${userId}${total !== undefined ? ` (${total} vehicles)` : ""}`);
+  }
+  await store.write((data) => {
+    data.profiles[name] = { ...existing, env, ...(baseUrl ? { baseUrl } : {}), userId, apiKey: key };
+    data.current = name;
+  });
+  deps.msg.success(
+    `logged in: profile ${name} · ${env} · owner ${userId} · key ${maskKey(key)} (saved in ${store.file})`,
+  );
+}

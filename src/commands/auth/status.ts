@@ -1,0 +1,25 @@
+import { maskKey } from "../../config/settings.js";
+import type { JsonObject } from "../../contract/records.js";
+import type { Deps } from "../../deps.js";
+import { verifyKey } from "./verify.js";
+
+/** Which profile, environment and owner are in force, where each came from, and whether the key works. */
+export async function run(deps: Deps, opts: { verify?: boolean }): Promise<void> {
+  const s = deps.settings();
+  const target = await deps.target();
+  const status: JsonObject = {
+    profile: s.profileName ?? null,
+    env: target.env,
+    base_url: target.embeddedSandbox ? `${target.baseUrl} (embedded sandbox)` : target.baseUrl,
+    user_id: target.userId ?? null,
+    api_key: maskKey(target.apiKey),
+    locale: s.locale,
+    output: s.output,
+    sources: Object.fromEntries(Object.entries(s.sources).map(([k, v]) => [k, v ?? null])),
+  };
+  if (opts.verify !== false && target.apiKey && target.userId !== undefined) {
+    await verifyKey(deps, target.baseUrl, target.apiKey, target.userId, s.timeoutMs);
+    status.key_valid = true;
+  }
+  await deps.out.record(status);
+}

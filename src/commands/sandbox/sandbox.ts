@@ -1,0 +1,134 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { UsageError } from "../../api/errors.js";
+import { sandboxDataFile } from "../../config/paths.js";
+import type { JsonObject } from "../../contract/records.js";
+import type { Deps } from "../../deps.js";
+
+interface ServeOptions {
+  host?: string;
+  port?: string;
+  data?: string;
+  memory?: boolean;
+  latency?: string;
+  failRate?: string;
+  html502Rate?: string;
+  resetRate?: string;
+  throttleRate?: string;
+  retryAfter?: string;
+  faultFirst?: string;
+}
+
+function num(v: string | undefined, flag: string, max?: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || (max !== undefined && n > max)) {
+    throw new UsageError(
+      `${flag}: expected a number${max !== undefined ? ` from 0 to ${max}` : " of at least 0"}, got ${JSON.stringify(v)}`,
+    );
+  }
+  return n;
+}
+
+function dataFileOf(deps: Deps, opts: { data?: string }): string {
+  return opts.data ?? sandboxDataFile(deps.paths);
+}
+
+/** The file `serve` leaves beside its data so `info` can find a running server. */
+function stateFile(dataFile: string): string {
+  return `${dataFile}.server.json`;
+}
+
+export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
+  const { startSandbox } = await import("../../sandbox/server.js");
+  const port = num(opts.port, "--port", 65535) ?? 4010;
+  const dataFile = opts.memory ? null : dataFileOf(deps, opts);
+  if (dataFile) await mkdir(dirname(dataFile), { recursive: true });
+  const sb = await startSandbox({
+    host: opts.host ?? "127.0.0.1",
+    port,
+    dataFile,
+    latencyMs: num(opts.latency, "--latency"),
+    failRate: num(opts.failRate, "--fail-rate", 1),
+    html502Rate: num(opts.html502Rate, "--html502-rate", 1),
+    resetRate: num(opts.resetRate, "--reset-rate", 1),
+    throttleRate: num(opts.throttleRate, "--throttle-rate", 1),
+    retryAfterSeconds: num(opts.retryAfter, "--retry-after"),
+    faultFirst: num(opts.faultFirst, "--fault-first"),
+  });
+  const info: JsonObject = {
+    url: sb.url,
+    data_file: dataFile,
+    pid: process.pid,
+    owners: sb.owners.map((o) => ({ user_id: o.userId, api_key: o.apiKey, name: o.name })),
+  };
+  if (dataFile) writeFileSync(stateFile(dataFile), JSON.stringify(info), { mode: 0o600 });
+  const c = deps.color;
+  if (deps.settings().output === "json" || deps.settings().output === "ndjson")
+    deps.io.stdout.write(`${JSON.stringify(info)}\n`);
+  else deps.io.stdout.write(`${sb.url}\n`);
+  deps.msg.info(
+    [
+      `${c.bold("rentctl sandbox")} listening on ${c.cyan(sb.url)} — a local stand-in for the marketplace, not the marketplace`,
+      `data: ${dataFile ?? "in memory"}`,
+      ...sb.owners.map((o) => `owner ${o.userId} (${o.name}): key ${o.apiKey}`),
+      `try: RENTCTL_ENV=sandbox RENTCTL_BASE_URL=${sb.url} rentctl vehicle list`,
+      "Ctrl-C stops it",
+    ].join("\n"),
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    // replace the default exit-on-Ctrl-C with a clean stop
+    process.removeAllListeners("SIGINT");
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  await sb.close();
+  if (dataFile) rmSync(stateFile(dataFile), { force: true });
+  deps.msg.info("sandbox stopped");
+}
+
+export async function reset(deps: Deps, opts: { data?: string }): Promise<void> {
+  const { resetSandboxData } = await import("../../sandbox/server.js");
+  const file = dataFileOf(deps, opts);
+  await mkdir(dirname(file), { recursive: true });
+  await resetSandboxData(file);
+  deps.msg.success(`sandbox data reset to the seed: ${file}`);
+}
+
+export async function info(deps: Deps, opts: { data?: string }): Promise<void> {
+  const { DEMO_OWNERS } = await import("../../sandbox/server.js");
+  const file = dataFileOf(deps, opts);
+  let running: JsonObject | undefined;
+  const sf = stateFile(file);
+  if (existsSync(sf)) {
+    try {
+      const s = JSON.parse(readFileSync(sf, "utf8")) as JsonObject;
+      if (typeof s.pid === "number" && isAlive(s.pid)) running = s;
+    } catch {
+      // a stale or broken state file means: not running
+    }
+  }
+  await deps.out.record({
+    url: (running?.url as string | undefined) ?? null,
+    running: running !== undefined,
+    data_file: file,
+    data_exists: existsSync(file),
+    owners: DEMO_OWNERS.map((o) => ({ user_id: o.userId, api_key: o.apiKey, name: o.name })),
+    note: "a local stand-in for the marketplace, not the marketplace",
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

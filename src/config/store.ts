@@ -1,0 +1,90 @@
+import { chmodSync, existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError } from "../api/errors.js";
+import type { Profile } from "./settings.js";
+
+/**
+ * The profile store: `config.json` in the config directory, mode 0600.
+ * Reading is a plain JSON read (every API command reads it, and start-up time
+ * matters); writing goes through `conf` (atomic writes, file mode), loaded
+ * only by the commands that change profiles.
+ */
+
+export interface ConfigData {
+  current?: string;
+  profiles: Record<string, Profile>;
+}
+
+export class ConfigStore {
+  readonly file: string;
+  readonly dir: string;
+  #data: ConfigData | undefined;
+
+  constructor(dir: string) {
+    this.dir = dir;
+    this.file = join(dir, "config.json");
+  }
+
+  read(): ConfigData {
+    if (this.#data) return this.#data;
+    if (!existsSync(this.file)) {
+      this.#data = { profiles: {} };
+      return this.#data;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(this.file, "utf8"));
+    } catch (err) {
+      throw new ConfigError(`cannot read the config file ${this.file}: ${(err as Error).message}`, {
+        hint: "fix or remove that file (it holds your profiles)",
+      });
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw new ConfigError(`cannot read the config file ${this.file}: expected a JSON object`, {
+        hint: "fix or remove that file (it holds your profiles)",
+      });
+    }
+    const obj = parsed as { current?: unknown; profiles?: unknown };
+    const profiles =
+      typeof obj.profiles === "object" && obj.profiles !== null ? (obj.profiles as Record<string, Profile>) : {};
+    this.#data = { current: typeof obj.current === "string" ? obj.current : undefined, profiles };
+    return this.#data;
+  }
+
+  get current(): string | undefined {
+    return this.read().current;
+  }
+
+  get(name: string): Profile | undefined {
+    return this.read().profiles[name];
+  }
+
+  names(): string[] {
+    return Object.keys(this.read().profiles).sort();
+  }
+
+  async write(mutate: (data: ConfigData) => void): Promise<void> {
+    const data = structuredClone(this.read());
+    mutate(data);
+    const { default: Conf } = await import("conf");
+    try {
+      const conf = new Conf<ConfigData>({
+        projectName: "rentctl",
+        cwd: this.dir,
+        configName: "config",
+        configFileMode: 0o600,
+        clearInvalidConfig: false,
+        watch: false,
+      });
+      conf.store = data;
+    } catch (err) {
+      throw new ConfigError(`cannot write the config file ${this.file}: ${(err as Error).message}`);
+    }
+    try {
+      chmodSync(this.file, 0o600);
+    } catch {
+      // best effort on platforms without modes
+    }
+    this.#data = data;
+  }
+}

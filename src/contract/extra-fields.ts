@@ -1,0 +1,64 @@
+import type { ParamSpec } from "./types.js";
+
+/**
+ * Extra (additional paid option) members.
+ *
+ * Spec gap: the contract says an extra "is tied to an option type, a price, a
+ * currency, a period and a quantity" but never shows the wire names. These
+ * names are an ASSUMPTION, declared only here; `--set NAME=VALUE` sends any
+ * other exact name. `extras/update` is a full replacement, so all five are
+ * always sent on update.
+ *
+ * `period` is the charging period: 1 = per day, 2 = per rental (assumed).
+ */
+export const EXTRA_PERIODS: Readonly<Record<number, string>> = { 1: "per day", 2: "per rental" };
+
+export const EXTRA_FIELDS: readonly ParamSpec[] = [
+  {
+    name: "locale_id",
+    type: "integer",
+    required: true,
+    description: "Locale id",
+    min: 1,
+    default: 40,
+    catalog: "catalog.locales",
+  },
+  {
+    name: "option_id",
+    type: "integer",
+    required: true,
+    description: "Extra option type id (from extra options)",
+    min: 1,
+    catalog: "catalog.extra_options",
+  },
+  { name: "price", type: "integer", required: true, description: "Price", min: 0 },
+  {
+    name: "currency_id",
+    type: "integer",
+    required: true,
+    description: "Currency id",
+    min: 1,
+    catalog: "catalog.currencies",
+  },
+  {
+    name: "period",
+    type: "integer",
+    required: true,
+    description: "Charging period: 1 = per day, 2 = per rental",
+    min: 1,
+    max: 2,
+  },
+  { name: "quantity", type: "integer", required: true, description: "Quantity available", min: 1 },
+];
+
+/** The flag each extra member is given (`--option`, `--price`, ...). */
+export const EXTRA_FIELD_FLAGS: Readonly<Record<string, string>> = {
+  option_id: "option",
+  price: "price",
+  currency_id: "currency",
+  period: "period",
+  quantity: "quantity",
+};
+
+/** The members a full replacement must carry (everything but locale). */
+export const EXTRA_REPLACEMENT_FIELDS = EXTRA_FIELDS.filter((f) => f.name !== "locale_id").map((f) => f.name);

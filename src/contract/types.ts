@@ -1,0 +1,51 @@
+/**
+ * Shapes of the contract declarations. Everything the CLI knows about the
+ * Partner API v302 is data of these types, declared once in this folder and
+ * read by flags, validation, help, completions and the sandbox alike.
+ */
+
+/** Wire value kinds. `flag` is an integer restricted to 0/1. */
+export type ValueType = "integer" | "string" | "flag" | "integer[]" | "string[]";
+
+export interface ParamSpec {
+  /** Wire name, exactly as sent. */
+  name: string;
+  type: ValueType;
+  /** `true` required; `false` optional; `"conflicting"` stated both ways in the spec (accepted present or absent). */
+  required: boolean | "conflicting";
+  description: string;
+  default?: number | string;
+  min?: number;
+  max?: number;
+  /** For strings: maximum length in characters. */
+  maxLength?: number;
+  /** Catalog (operation id) whose ids this value refers to, for name resolution, completions and the wizard. */
+  catalog?: string;
+}
+
+export type Access = "public" | "auth";
+export type Envelope = "list" | "paginated" | "flexible";
+export type HttpMethod = "GET" | "POST";
+
+/** How a POST body is encoded. */
+export type BodyEncoding = "form" | "multipart" | "form-or-multipart";
+
+export interface Operation {
+  /** Stable id, e.g. `catalog.currencies`, `vehicles.create`. */
+  id: string;
+  method: HttpMethod;
+  /** Path relative to the base address, version included. */
+  path: string;
+  access: Access;
+  summary: string;
+  /** Query parameters for GET, body members for POST. */
+  params: ParamSpec[];
+  body?: BodyEncoding;
+  /** The contract says "no other members allowed". */
+  closed?: boolean;
+  envelope: Envelope;
+  /** Documented error statuses. */
+  errors: number[];
+  /** For catalog operations: the `rentctl catalog <name>` name. */
+  catalogName?: string;
+}

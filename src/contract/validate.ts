@@ -1,0 +1,145 @@
+import type { ParamSpec } from "./types.js";
+import { AVAILABILITY_DATE } from "./vehicle-fields.js";
+
+/**
+ * Coercion and validation against the contract declarations. The CLI uses it
+ * before sending anything; the sandbox uses the same functions on what it
+ * receives, so both sides agree on every rule.
+ */
+
+export interface Problem {
+  field: string;
+  message: string;
+}
+
+export type WireScalar = number | string;
+export type WireValue = WireScalar | WireScalar[];
+export type WireRecord = Record<string, WireValue>;
+
+const INTEGER = /^[+-]?\d+$/;
+
+function coerceScalar(spec: ParamSpec, raw: unknown): { value?: WireScalar; problem?: string } {
+  const isInt = spec.type === "integer" || spec.type === "integer[]" || spec.type === "flag";
+  if (isInt) {
+    let n: number;
+    if (typeof raw === "number") n = raw;
+    else if (typeof raw === "boolean") n = raw ? 1 : 0;
+    else if (typeof raw === "string" && INTEGER.test(raw.trim())) n = Number(raw.trim());
+    else
+      return { problem: `must be ${spec.type === "flag" ? "0 or 1" : "a whole number"}, got ${JSON.stringify(raw)}` };
+    if (!Number.isSafeInteger(n)) return { problem: `must be a whole number, got ${JSON.stringify(raw)}` };
+    if (spec.type === "flag" && n !== 0 && n !== 1) return { problem: `must be 0 or 1, got ${n}` };
+    if (spec.min !== undefined && n < spec.min) return { problem: `must be at least ${spec.min}, got ${n}` };
+    if (spec.max !== undefined && n > spec.max) return { problem: `must be at most ${spec.max}, got ${n}` };
+    return { value: n };
+  }
+  if (typeof raw !== "string" && typeof raw !== "number")
+    return { problem: `must be text, got ${JSON.stringify(raw)}` };
+  const s = String(raw);
+  if (spec.maxLength !== undefined && [...s].length > spec.maxLength) {
+    return { problem: `must be at most ${spec.maxLength} characters, got ${[...s].length}` };
+  }
+  return { value: s };
+}
+
+/** Convert one raw value (text from a flag or a form, or JSON) to its wire type, or say what is wrong. */
+export function coerce(spec: ParamSpec, raw: unknown): { value?: WireValue; problems: string[] } {
+  const isArray = spec.type.endsWith("[]");
+  if (isArray) {
+    const items = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
+    const out: WireScalar[] = [];
+    const problems: string[] = [];
+    items.forEach((item, i) => {
+      const r = coerceScalar(spec, item);
+      if (r.problem) problems.push(items.length > 1 ? `item ${i + 1} ${r.problem}` : r.problem);
+      else if (r.value !== undefined) out.push(r.value);
+    });
+    return problems.length ? { problems } : { value: out, problems };
+  }
+  if (Array.isArray(raw)) {
+    if (raw.length !== 1) return { problems: ["takes a single value, not a list"] };
+    raw = raw[0];
+  }
+  const r = coerceScalar(spec, raw);
+  if (r.problem) return { problems: [r.problem] };
+  const problems: string[] = [];
+  if (spec.name === "vehicle_availability_calendar" && typeof r.value === "string" && r.value !== "") {
+    const bad = r.value
+      .split(",")
+      .map((d) => d.trim())
+      .filter((d) => !AVAILABILITY_DATE.test(d));
+    if (bad.length)
+      problems.push(`dates must be d.m.Y (e.g. 24.12.2026), not ${bad.map((b) => JSON.stringify(b)).join(", ")}`);
+  }
+  return problems.length ? { problems } : { value: r.value, problems };
+}
+
+export function isEmpty(v: unknown): boolean {
+  return v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0);
+}
+
+export interface ValidateOptions {
+  /** Demand every field whose `required` is `true`. */
+  requireRequired: boolean;
+  /** Reject members not declared (the contract's "no other members allowed"). */
+  closed?: boolean;
+  /** Members to pass through unchecked (e.g. names given with --set that are not declared). */
+  allowUnknown?: boolean;
+}
+
+/**
+ * Check a whole record. Returns the coerced record (absent values dropped)
+ * and every problem found, by field.
+ */
+export function validateRecord(
+  input: Record<string, unknown>,
+  specs: readonly ParamSpec[],
+  opts: ValidateOptions,
+): { record: WireRecord; problems: Problem[] } {
+  const bySpec = new Map(specs.map((s) => [s.name, s]));
+  const record: WireRecord = {};
+  const problems: Problem[] = [];
+  for (const [name, raw] of Object.entries(input)) {
+    const spec = bySpec.get(name);
+    if (!spec) {
+      if (opts.closed) problems.push({ field: name, message: "is not allowed here" });
+      else if (opts.allowUnknown && !isEmpty(raw)) record[name] = raw as WireValue;
+      else if (!opts.allowUnknown) problems.push({ field: name, message: "is not a known field" });
+      continue;
+    }
+    if (isEmpty(raw) && !spec.type.endsWith("[]")) continue;
+    const r = coerce(spec, raw);
+    for (const m of r.problems) problems.push({ field: name, message: m });
+    if (r.value !== undefined && !(Array.isArray(r.value) && r.value.length === 0 && isEmpty(raw)))
+      record[name] = r.value;
+  }
+  if (opts.requireRequired) {
+    for (const spec of specs) {
+      if (spec.required === true && isEmpty(record[spec.name]) && !problems.some((p) => p.field === spec.name)) {
+        problems.push({ field: spec.name, message: "is required" });
+      }
+    }
+  }
+  return { record, problems };
+}
+
+/** Rules that join two fields: delivery and return places, locations and prices go in step. */
+export function crossFieldProblems(record: Record<string, unknown>): Problem[] {
+  const problems: Problem[] = [];
+  for (const kind of ["address", "return"] as const) {
+    const place = record[`vehicle_delivery_${kind}_fixed_place`];
+    const price = record[`vehicle_delivery_${kind}_fixed_price`];
+    const location = record[`vehicle_delivery_${kind}_fixed_location`];
+    const places = Array.isArray(place) ? place.length : 0;
+    const locations = Array.isArray(location) ? location.length : 0;
+    const prices = Array.isArray(price) ? price.length : 0;
+    const entries = Math.max(places, locations);
+    if (prices !== entries && (prices > 0 || entries > 0)) {
+      problems.push({
+        field: `vehicle_delivery_${kind}_fixed_price`,
+        message: `needs one price per ${kind === "address" ? "delivery" : "return"} place or location (${entries} given, ${prices} prices)`,
+      });
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,30 @@
+/** The streams a command talks to, with their TTY flags. Tests pass fakes. */
+export interface IO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  stdoutTTY: boolean;
+  stderrTTY: boolean;
+  stdinTTY: boolean;
+  /** Terminal width for tables (undefined when not a TTY). */
+  columns?: number;
+}
+
+export function processIO(): IO {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdoutTTY: Boolean(process.stdout.isTTY),
+    stderrTTY: Boolean(process.stderr.isTTY),
+    stdinTTY: Boolean(process.stdin.isTTY),
+    columns: process.stdout.columns,
+  };
+}
+
+/** Read all of stdin as text. */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -1,0 +1,133 @@
+import { CommanderError } from "commander";
+import { EXIT, exitCodeOf, RentctlError } from "./api/errors.js";
+import type { CliContext } from "./cli/shared.js";
+import type { GlobalFlags } from "./config/settings.js";
+import { type ContextOverrides, createDeps, runExitHooks } from "./context.js";
+import type { Deps } from "./deps.js";
+import { type IO, processIO } from "./io.js";
+import { colorEnabled, makeChalk } from "./output/color.js";
+
+export interface MainOptions {
+  io?: IO;
+  env?: NodeJS.ProcessEnv;
+  overrides?: ContextOverrides;
+}
+
+/**
+ * Parse argv, run one command, and return its exit code. Every expected
+ * failure becomes one `error:` line (plus details and a hint) on stderr, or a
+ * `{"error": …}` object with json output; the only stack trace is for a real
+ * bug, and only with --verbose.
+ */
+export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
+  const io = opts.io ?? processIO();
+  const env = opts.env ?? process.env;
+  const created: Deps[] = [];
+  const ctx: CliContext = {
+    makeDeps(flags: GlobalFlags) {
+      const deps = createDeps(io, env, flags, opts.overrides);
+      created.push(deps);
+      return deps;
+    },
+  };
+  const { buildProgram } = await import("./cli/program.js");
+  const program = buildProgram(ctx);
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (s) => io.stdout.write(s),
+    writeErr: (s) => io.stderr.write(s),
+    outputError: (s, write) => write(s.startsWith("error:") ? s : `error: ${s}`),
+  });
+  for (const cmd of allCommands(program)) {
+    cmd.exitOverride();
+    cmd.configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(s),
+    });
+  }
+  let code: number = EXIT.ok;
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (err) {
+    code = report(err, io, env, argv, created.at(-1));
+  } finally {
+    for (const d of created) await runExitHooks(d).catch(() => {});
+  }
+  return code;
+}
+
+function allCommands(cmd: import("commander").Command): import("commander").Command[] {
+  return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
+}
+
+function wantsJson(argv: string[], env: NodeJS.ProcessEnv, deps: Deps | undefined): boolean {
+  if (deps) {
+    try {
+      return deps.settings().output === "json" || deps.settings().output === "ndjson";
+    } catch {
+      // fall through to a plain reading of the flags
+    }
+  }
+  const i = argv.findIndex((a) => a === "-o" || a === "--output");
+  const flag = argv.find((a) => a.startsWith("--output="))?.slice(9) ?? (i >= 0 ? argv[i + 1] : undefined);
+  const v = flag ?? (argv.includes("--json") ? "json" : env.RENTCTL_OUTPUT);
+  return v === "json" || v === "ndjson";
+}
+
+function report(err: unknown, io: IO, env: NodeJS.ProcessEnv, argv: string[], deps: Deps | undefined): number {
+  if (err instanceof CommanderError) {
+    if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help")
+      return EXIT.ok;
+    if (err.exitCode === 0) return EXIT.ok;
+    // commander already printed its one-line message
+    return EXIT.usage;
+  }
+  const code = exitCodeOf(err);
+  if (code === EXIT.interrupted) {
+    io.stderr.write("\n");
+    return code;
+  }
+  const c = makeChalk(colorEnabled(deps?.flags.color, env, io.stderrTTY));
+  if (wantsJson(argv, env, deps)) {
+    const e = err instanceof RentctlError ? err : undefined;
+    const obj = {
+      error: {
+        kind: e?.kind ?? "internal",
+        message: e ? e.message : `unexpected: ${(err as Error)?.message ?? String(err)}`,
+        exit_code: code,
+        ...(e && "status" in e && e.status !== undefined ? { status: e.status } : {}),
+        ...(e?.details.length ? { details: e.details } : {}),
+        ...(e?.hint ? { hint: e.hint } : {}),
+      },
+    };
+    io.stderr.write(`${JSON.stringify(obj)}\n`);
+    return code;
+  }
+  if (err instanceof RentctlError) {
+    io.stderr.write(`${c.red("error:")} ${err.message}\n`);
+    for (const d of err.details) io.stderr.write(`  ${d.field ? `${c.bold(d.field)}: ` : "- "}${d.message}\n`);
+    if (err.hint) io.stderr.write(`${c.dim(`hint: ${err.hint}`)}\n`);
+    return code;
+  }
+  const e = err as Error;
+  io.stderr.write(`${c.red("error:")} unexpected: ${e?.message ?? String(err)}\n`);
+  if (deps?.flags.verbose && e?.stack) io.stderr.write(`${e.stack}\n`);
+  else io.stderr.write(`${c.dim("this is a bug in rentctl; run with --verbose for the stack trace")}\n`);
+  return EXIT.internal;
+}
+
+/** The process entry: the only place that exits. */
+export async function run(): Promise<void> {
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(EXIT.ok);
+  });
+  process.on("SIGINT", () => {
+    process.stderr.write("\n");
+    process.exit(EXIT.interrupted);
+  });
+  const code = await main(process.argv.slice(2));
+  process.exitCode = code;
+  if (process.stdout.writableLength > 0) await new Promise((r) => process.stdout.once("drain", r));
+  process.exit(code);
+}
