@@ -37,7 +37,7 @@ function withoutMeta(body: JsonObject): JsonObject {
 }
 
 function num(v: unknown): number | undefined {
-  if (typeof v === "number" && Number.isFinite(v)) return v;
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return v;
   if (typeof v === "string" && /^\d+$/.test(v)) return Number(v);
   return undefined;
 }

@@ -71,7 +71,9 @@ export async function buildMultipart(record: EncodableRecord, files: FilePart[] 
   const form = new FormData();
   for (const [k, v] of toPairs(record)) form.append(k, v);
   for (const f of files) {
-    const blob = f.data instanceof Blob ? f.data : new Blob([f.data], { type: f.contentType });
+    // A Blob keeps its own type only when it matches; otherwise (e.g. fs.openAsBlob, type "") the declared one is used.
+    const blob =
+      f.data instanceof Blob && f.data.type === f.contentType ? f.data : new Blob([f.data], { type: f.contentType });
     form.append(f.field, blob, f.filename);
   }
   return form as unknown as FormData;

@@ -45,6 +45,8 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   if (!value) return undefined;
   const v = value.trim();
   if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  // An HTTP date always names its month; Date.parse alone accepts "-5" or "soon 1" as dates.
+  if (!/\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\b/i.test(v)) return undefined;
   const at = Date.parse(v);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now);

@@ -3,6 +3,9 @@ import { ENVIRONMENTS, FORMATS } from "../config/settings.js";
 import { apiCommand } from "./api.js";
 import { authCommand, profileCommand } from "./auth.js";
 import { catalogCommand } from "./catalog.js";
+import { extraCommand } from "./extra.js";
+import { imageCommand, undoCommand } from "./image.js";
+import { vehicleCommand } from "./vehicle.js";
 import { sandboxCommand } from "./sandbox.js";
 import { type CliContext, examples } from "./shared.js";
 
@@ -46,6 +49,10 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(authCommand(ctx));
   program.addCommand(profileCommand(ctx));
   program.addCommand(catalogCommand(ctx));
+  program.addCommand(vehicleCommand(ctx));
+  program.addCommand(imageCommand(ctx));
+  program.addCommand(extraCommand(ctx));
+  program.addCommand(undoCommand(ctx));
   program.addCommand(apiCommand(ctx));
   program.addCommand(sandboxCommand(ctx));
   return program;

@@ -71,3 +71,23 @@ export function uploadedImageIds(body: unknown): number[] {
   }
   return [];
 }
+
+/** Members of a returned record that are the server's, never input. */
+export const READ_ONLY_MEMBERS = new Set(["id", "vehicle_id", "extra_id", "created_at", "updated_at", "meta"]);
+
+/**
+ * The input fields of a returned record: the members named like the declared
+ * fields, arrays of objects reduced to their ids (e.g. `vehicle_images` as
+ * `[{id, url}]`). Everything else is left out.
+ */
+export function recordToInput(record: JsonObject, fieldNames: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const name of fieldNames) {
+    const v = record[name];
+    if (v === undefined || v === null || v === "") continue;
+    if (Array.isArray(v)) {
+      out[name] = v.map((x) => (isObject(x) ? (recordId(x, "image") ?? JSON.stringify(x)) : x)) as Json[];
+    } else out[name] = v;
+  }
+  return out;
+}

@@ -37,31 +37,24 @@ export class MalformedRequest extends Error {
 
 export class BodyTooLarge extends Error {}
 
+/**
+ * The whole body. Past `limit` the rest is still read (and dropped) so the
+ * 413 answer reaches a client that is still sending.
+ */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let failed = false;
     req.on("data", (chunk: Buffer) => {
-      if (failed) return;
       size += chunk.length;
-      if (size > limit) {
-        failed = true;
-        chunks.length = 0;
-        reject(new BodyTooLarge(`request body over ${limit} bytes`));
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= limit) chunks.push(chunk);
+      else chunks.length = 0;
     });
     req.on("end", () => {
-      if (!failed) resolve(Buffer.concat(chunks));
+      if (size > limit) reject(new BodyTooLarge(`request body over ${limit} bytes`));
+      else resolve(Buffer.concat(chunks));
     });
-    req.on("error", (err) => {
-      if (!failed) {
-        failed = true;
-        reject(err);
-      }
-    });
+    req.on("error", reject);
   });
 }
 

@@ -1,0 +1,89 @@
+import { access, constants, readFile, stat } from "node:fs/promises";
+import { basename } from "node:path";
+import { describeRequest } from "../../api/dry-run.js";
+import { contentTypeFor, type FilePart } from "../../api/encode.js";
+import { InputError } from "../../api/errors.js";
+import { requireUser } from "../../context.js";
+import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../../contract/operations.js";
+import { uploadedImageIds } from "../../contract/records.js";
+import type { Deps } from "../../deps.js";
+import { VEHICLE, safeUpdate } from "../resource.js";
+
+/** Every file must exist, be a readable regular file and not be empty; all problems listed, nothing sent. */
+export async function checkFiles(paths: string[]): Promise<void> {
+  const problems: Array<{ field: string; message: string }> = [];
+  for (const p of paths) {
+    try {
+      const s = await stat(p);
+      if (!s.isFile()) problems.push({ field: p, message: "is not a regular file" });
+      else if (s.size === 0) problems.push({ field: p, message: "is empty" });
+      else await access(p, constants.R_OK);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      problems.push({ field: p, message: code === "ENOENT" ? "does not exist" : code === "EACCES" ? "is not readable" : String(code) });
+    }
+  }
+  if (problems.length) throw new InputError(`cannot upload: ${problems.length} file problem${problems.length === 1 ? "" : "s"} (nothing was sent)`, { details: problems });
+}
+
+export function batches<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Upload images in batches of at most 10 per request; print the created ids.
+ * Returns the ids (the wizard attaches them to a new vehicle).
+ */
+export async function uploadImages(deps: Deps, files: string[]): Promise<number[]> {
+  await checkFiles(files);
+  const userId = await requireUser(deps);
+  const target = await deps.target();
+  const groups = batches(files, UPLOAD_MAX_FILES);
+  if (deps.flags.dryRun) {
+    for (const g of groups) {
+      const parts: FilePart[] = g.map((f) => ({ field: UPLOAD_PART_NAME, filename: basename(f), contentType: contentTypeFor(f), data: new Uint8Array() }));
+      await deps.out.record(describeRequest(target.baseUrl, "vehicles.upload", { user_id: userId }, { files: parts }));
+    }
+    return [];
+  }
+  deps.msg.acting(target, `uploading ${files.length} image${files.length === 1 ? "" : "s"} in ${groups.length} request${groups.length === 1 ? "" : "s"}`);
+  const client = await deps.client();
+  const ids: number[] = [];
+  const progress = deps.io.stderrTTY && !deps.flags.quiet;
+  let done = 0;
+  for (const g of groups) {
+    const parts: FilePart[] = [];
+    for (const f of g) parts.push({ field: UPLOAD_PART_NAME, filename: basename(f), contentType: contentTypeFor(f), data: await readFile(f) });
+    const res = await client.call("vehicles.upload", { user_id: userId }, { files: parts });
+    const got = uploadedImageIds(res.decoded.body);
+    if (got.length !== g.length) deps.msg.warn(`the server reported ${got.length} image ids for ${g.length} files`);
+    ids.push(...got);
+    done += g.length;
+    if (progress) deps.io.stderr.write(`\r${deps.color.dim(`uploaded ${done}/${files.length}`)}`);
+  }
+  if (progress) deps.io.stderr.write("\r\x1b[K");
+  return ids;
+}
+
+export async function run(deps: Deps, files: string[], opts: { attach?: string }): Promise<void> {
+  let vehicleId: number | undefined;
+  if (opts.attach !== undefined) {
+    const { parseId } = await import("../vehicle/vehicle.js");
+    vehicleId = parseId(opts.attach, "--attach vehicle");
+  }
+  const ids = await uploadImages(deps, files);
+  if (deps.flags.dryRun) return;
+  if (deps.settings().output === "table" || deps.flags.quiet) await deps.out.ids(ids);
+  else await deps.out.list(ids.map((id, i) => ({ id, file: files[i] ?? null })));
+  deps.msg.success(`${ids.length} image${ids.length === 1 ? "" : "s"} uploaded`);
+  if (vehicleId !== undefined && ids.length) {
+    // Attach through the safe edit: the current images plus the new ones.
+    const { fetchRecord, inputOf } = await import("../resource.js");
+    const current = inputOf(VEHICLE, await fetchRecord(deps, VEHICLE, vehicleId));
+    const existing = Array.isArray(current.vehicle_images) ? current.vehicle_images : [];
+    const r = await safeUpdate(deps, VEHICLE, vehicleId, { vehicle_images: [...existing, ...ids] });
+    if (r.sent) deps.msg.success(`attached to vehicle ${vehicleId}${r.journalOp ? ` · undo with: rentctl undo ${r.journalOp}` : ""}`);
+  }
+}

@@ -1,0 +1,93 @@
+import { readFile } from "node:fs/promises";
+import type { EncodableRecord } from "../api/encode.js";
+import { InputError, UsageError } from "../api/errors.js";
+import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
+import { isObject, READ_ONLY_MEMBERS } from "../contract/records.js";
+import type { ParamSpec } from "../contract/types.js";
+import type { Deps } from "../deps.js";
+import { readAll } from "../io.js";
+
+/**
+ * A record from its three sources, in order of precedence (later wins):
+ * `--from-file FILE|-` (JSON or YAML with wire names), `--set NAME=VALUE`
+ * (wire names), then the per-field flags. Array fields collect repeated
+ * values; integer arrays also split on commas. An empty value clears.
+ */
+export interface InputSources {
+  fromFile?: string;
+  sets?: string[];
+  /** Wire name → value(s) from the generated field flags. */
+  flags?: Record<string, unknown>;
+}
+
+export async function readRecordFile(deps: Deps, file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = file === "-" ? await readAll(deps.io.stdin) : await readFile(file, "utf8");
+  } catch (e) {
+    throw new InputError(`--from-file: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    if (/^\s*[[{]/.test(text)) parsed = JSON.parse(text);
+    else {
+      const { parse } = await import("yaml");
+      parsed = parse(text);
+    }
+  } catch (e) {
+    throw new InputError(`--from-file: ${file === "-" ? "stdin" : file} is neither JSON nor YAML: ${(e as Error).message}`);
+  }
+  if (!isObject(parsed)) throw new InputError(`--from-file: expected one object of fields (wire names), got ${Array.isArray(parsed) ? "a list" : typeof parsed}`);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(parsed)) if (!READ_ONLY_MEMBERS.has(k)) out[k] = v;
+  return out;
+}
+
+function splitArray(spec: ParamSpec | undefined, v: unknown): unknown[] {
+  const items = Array.isArray(v) ? v : [v];
+  if (spec?.type !== "integer[]") return items;
+  return items.flatMap((x) => (typeof x === "string" ? x.split(",").map((s) => s.trim()) : [x])).filter((x) => x !== "");
+}
+
+export async function gatherInput(deps: Deps, specs: readonly ParamSpec[], sources: InputSources): Promise<Record<string, unknown>> {
+  const bySpec = new Map(specs.map((s) => [s.name, s]));
+  const values: Record<string, unknown> = sources.fromFile ? await readRecordFile(deps, sources.fromFile) : {};
+  const setArrays = new Set<string>();
+  for (const s of sources.sets ?? []) {
+    const i = s.indexOf("=");
+    if (i <= 0) throw new UsageError(`--set ${JSON.stringify(s)}: expected FIELD=VALUE (wire name)`);
+    const name = s.slice(0, i).replace(/\[\]$/, "");
+    const value = s.slice(i + 1);
+    const spec = bySpec.get(name);
+    if (!spec) deps.msg.warn(`--set ${name}: not a field of the v302 contract; sent as given`);
+    if (spec?.type.endsWith("[]")) {
+      const prev = setArrays.has(name) ? (values[name] as unknown[]) : [];
+      setArrays.add(name);
+      values[name] = value === "" ? [] : [...prev, ...splitArray(spec, value)];
+    } else values[name] = value;
+  }
+  for (const [name, v] of Object.entries(sources.flags ?? {})) {
+    if (v === undefined) continue;
+    const spec = bySpec.get(name);
+    values[name] = spec?.type.endsWith("[]") ? splitArray(spec, v) : v;
+  }
+  return values;
+}
+
+/** Catalog references given by name (`--currency EUR`, `--segment cars`) become ids. */
+export async function resolveNamedRefs(deps: Deps, specs: readonly ParamSpec[], values: Record<string, unknown>): Promise<void> {
+  const { resolveRef } = await import("./catalog/resolve.js");
+  for (const spec of specs) {
+    const v = values[spec.name];
+    if (!spec.catalog || typeof v !== "string" || /^\s*\d*\s*$/.test(v) || spec.type.endsWith("[]")) continue;
+    const op = operation(spec.catalog);
+    const params: EncodableRecord = {};
+    let resolvable = true;
+    for (const p of op.params) {
+      if (p.name === "segment_id") params.segment_id = Number(values.vehicle_segment_id) || DEFAULT_SEGMENT;
+      else if (p.required === true && p.name !== "locale_id") resolvable = false;
+    }
+    if (!resolvable || op.envelope !== "list") continue;
+    values[spec.name] = await resolveRef(deps, spec.catalog, v, spec.name, params);
+  }
+}

@@ -1,0 +1,79 @@
+import type { EncodableRecord } from "../api/encode.js";
+import { UsageError } from "../api/errors.js";
+import { pageFooter, walkPages } from "../api/paginate.js";
+import { parsePositiveInt } from "../config/settings.js";
+import { WALK_PAGE_SIZE } from "../contract/operations.js";
+import { type JsonObject, normalizeRecord, recordId } from "../contract/records.js";
+import type { Deps } from "../deps.js";
+import type { Column } from "../output/render.js";
+
+export interface PagedListOptions {
+  limit?: string;
+  offset?: string;
+  page?: string;
+  all?: boolean;
+}
+
+export interface PagedListSpec {
+  opId: string;
+  kind: "vehicle" | "extra";
+  /** Plural noun for the footer, e.g. `vehicles`. */
+  noun: string;
+  params: EncodableRecord;
+  columns: Column[];
+}
+
+/**
+ * One page (`--limit`, `--offset` or `--page`) or every page (`--all`, streamed
+ * for ndjson and csv, loop-safe). Tables get a footer on stderr; `-q` prints ids.
+ */
+export async function pagedList(deps: Deps, spec: PagedListSpec, opts: PagedListOptions): Promise<void> {
+  const limitArg = parsePositiveInt(opts.limit, "--limit");
+  const offsetArg = parsePositiveInt(opts.offset, "--offset", 0);
+  const pageArg = parsePositiveInt(opts.page, "--page");
+  if (pageArg !== undefined && offsetArg !== undefined) throw new UsageError("--page and --offset cannot be combined");
+  const client = await deps.client();
+  const fetchPage = async (offset: number, limit: number) => {
+    const r = await client.call(spec.opId, { ...spec.params, limit, offset });
+    if (r.decoded.kind !== "paginated") throw new UsageError(`${spec.opId} did not answer with a page`);
+    return { ...r.decoded.page, items: r.decoded.page.items.map((i) => normalizeRecord(i, spec.kind)) };
+  };
+  const format = deps.settings().output;
+  const quiet = Boolean(deps.flags.quiet);
+  const writer = deps.out.listWriter(spec.columns);
+  const emit = async (items: JsonObject[]) => {
+    if (quiet) await deps.out.ids(items.map((i) => recordId(i, spec.kind) ?? "?"));
+    else await writer.push(items);
+  };
+
+  if (opts.all) {
+    const limit = limitArg ?? WALK_PAGE_SIZE;
+    const progress = deps.io.stderrTTY && !quiet;
+    let shown = 0;
+    let total: number | undefined;
+    for await (const { items, page } of walkPages(fetchPage, {
+      limit,
+      offset: offsetArg ?? 0,
+      kind: spec.kind,
+      warn: (m) => deps.msg.warn(m),
+    })) {
+      shown += items.length;
+      total = page.total;
+      await emit(items);
+      if (progress) deps.io.stderr.write(`\r${deps.color.dim(`fetched ${shown}${total !== undefined ? ` of ${total}` : ""} ${spec.noun}…`)}`);
+    }
+    if (progress) deps.io.stderr.write("\r\x1b[K");
+    if (!quiet) await writer.end();
+    if (format === "table" && !quiet) deps.msg.info(deps.color.dim(`${shown} ${spec.noun}`));
+    return;
+  }
+  const limit = limitArg ?? 15;
+  const offset = pageArg !== undefined ? (pageArg - 1) * limit : (offsetArg ?? 0);
+  const page = await fetchPage(offset, limit);
+  await emit(page.items);
+  if (!quiet) await writer.end();
+  if (format === "table" && !quiet) {
+    if (page.items.length === 0) deps.msg.info(`no ${spec.noun}${offset > 0 ? " on this page" : " yet"}`);
+    deps.msg.info(deps.color.dim(pageFooter(page, offset, page.items.length, spec.noun)));
+  }
+}

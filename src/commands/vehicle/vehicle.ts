@@ -1,0 +1,118 @@
+import { UsageError } from "../../api/errors.js";
+import { requireUser } from "../../context.js";
+import type { Deps } from "../../deps.js";
+import { confirmDestructive } from "../confirm.js";
+import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
+import { pagedList, type PagedListOptions } from "../paged-list.js";
+import { VEHICLE, fetchRecord, safeUpdate, printDiff } from "../resource.js";
+import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
+import { createVehicle, prepareVehicle, printCreated } from "./write.js";
+
+export const VEHICLE_COLUMNS = [
+  { key: "id", header: "ID" },
+  { key: "vehicle_reg_number", header: "REG NUMBER" },
+  { key: "vehicle_model_id", header: "MODEL" },
+  { key: "vehicle_class_id", header: "CLASS" },
+  { key: "vehicle_activity", header: "ACTIVE" },
+  { key: "price_per_day", header: "PRICE/DAY" },
+  { key: "vehicle_currency_id", header: "CURRENCY" },
+  { key: "pickup_location", header: "LOCATION" },
+];
+
+export function parseId(raw: string, noun: string): number {
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new UsageError(`${noun} id must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {
+  const userId = await requireUser(deps);
+  await pagedList(
+    deps,
+    { opId: "vehicles.list", kind: "vehicle", noun: "vehicles", params: { user_id: userId, locale_id: await deps.locale() }, columns: VEHICLE_COLUMNS },
+    opts,
+  );
+}
+
+export async function get(deps: Deps, rawId: string): Promise<void> {
+  const id = parseId(rawId, "vehicle");
+  const record = await fetchRecord(deps, VEHICLE, id);
+  if (deps.flags.quiet) return deps.out.ids([id]);
+  await deps.out.record(record);
+}
+
+export async function create(deps: Deps, opts: InputSources): Promise<void> {
+  const values = await gatherInput(deps, VEHICLE_FIELDS, opts);
+  await resolveNamedRefs(deps, VEHICLE_FIELDS, values);
+  const record = await prepareVehicle(deps, values);
+  const result = await createVehicle(deps, record);
+  if (result) await printCreated(deps, "vehicle", result);
+}
+
+export interface EditOptions extends InputSources {
+  replace?: boolean;
+}
+
+export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promise<void> {
+  const id = parseId(rawId, "vehicle");
+  const changes = await gatherInput(deps, VEHICLE_FIELDS, opts);
+  delete changes.user_id;
+  delete changes.locale_id;
+  if (Object.keys(changes).length === 0 && !opts.replace) {
+    throw new UsageError("nothing to change: give field flags, --set FIELD=VALUE or --from-file", {
+      hint: "example: rentctl vehicle edit 42 --price-per-day 55",
+    });
+  }
+  await resolveNamedRefs(deps, VEHICLE_FIELDS, changes);
+  const r = await safeUpdate(deps, VEHICLE, id, changes, { replace: opts.replace });
+  if (!r.sent) return;
+  if (deps.flags.quiet) return deps.out.ids([id]);
+  if (deps.settings().output !== "table") {
+    await deps.out.record({ id, changes: r.changes as never, undo: r.journalOp ?? null });
+  }
+  deps.msg.success(
+    `vehicle ${id} updated (${r.changes.length} field${r.changes.length === 1 ? "" : "s"} changed)${r.journalOp ? ` · undo with: rentctl undo ${r.journalOp}` : ""}`,
+  );
+}
+
+export async function setActivity(deps: Deps, rawIds: string[], active: boolean): Promise<void> {
+  const ids = rawIds.map((r) => parseId(r, "vehicle"));
+  const { runEach } = await import("../bulk.js");
+  await runEach(deps, ids, `${active ? "activate" : "deactivate"}`, async (id) => {
+    const r = await safeUpdate(deps, VEHICLE, id, { vehicle_activity: active ? 1 : 0 });
+    if (r.sent) deps.msg.success(`vehicle ${id} ${active ? "activated" : "deactivated"}`);
+    else if (!deps.flags.dryRun) deps.msg.info(`vehicle ${id} is already ${active ? "active" : "inactive"}`);
+  });
+}
+
+export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
+  const ids = rawIds.map((r) => parseId(r, "vehicle"));
+  const userId = await requireUser(deps);
+  const target = await deps.target();
+  if (deps.flags.dryRun) {
+    const { describeRequest } = await import("../../api/dry-run.js");
+    for (const id of ids) await deps.out.record(describeRequest(target.baseUrl, "vehicles.remove", { user_id: userId, vehicle_id: id }));
+    return;
+  }
+  await confirmDestructive(
+    deps,
+    `Remove ${ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles (${ids.join(", ")})`} on ${target.env}?`,
+    `remove ${ids.length === 1 ? "a vehicle" : "vehicles"}`,
+  );
+  const { runEach } = await import("../bulk.js");
+  const { Journal } = await import("../../journal/journal.js");
+  const journal = new Journal(deps.paths.dataDir);
+  const client = await deps.client();
+  deps.msg.acting(target, `removing ${ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles`}`);
+  await runEach(deps, ids, "remove", async (id) => {
+    const before = await fetchRecord(deps, VEHICLE, id);
+    const entry = journal.record(
+      { action: "vehicle.remove", id, baseUrl: target.baseUrl, userId: target.userId, env: target.env, before },
+      deps.now(),
+    );
+    await client.call("vehicles.remove", { user_id: userId, vehicle_id: id });
+    if (deps.flags.quiet) await deps.out.ids([id]);
+    deps.msg.success(`vehicle ${id} removed · undo with: rentctl undo ${entry.op}`);
+  });
+}
+
+export { printDiff };

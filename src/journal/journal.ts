@@ -1,0 +1,74 @@
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { JsonObject } from "../contract/records.js";
+
+/**
+ * The undo journal: before every edit, update, remove or delete, the full
+ * previous record is appended to `journal.jsonl` in the user data directory
+ * (mode 0600). Entries are tied to the base address and owner they were taken
+ * on, so an undo never writes to another environment.
+ */
+
+export type JournalAction = "vehicle.edit" | "vehicle.remove" | "extra.update" | "extra.delete";
+
+export interface JournalEntry {
+  op: string;
+  time: string;
+  action: JournalAction;
+  id: number;
+  baseUrl: string;
+  userId?: number;
+  env: string;
+  before: JsonObject;
+  /** Set once the entry has been undone. */
+  undone?: string;
+}
+
+export class Journal {
+  readonly file: string;
+  constructor(dataDir: string) {
+    this.file = join(dataDir, "journal.jsonl");
+    this.dir = dataDir;
+  }
+  private dir: string;
+
+  entries(): JournalEntry[] {
+    if (!existsSync(this.file)) return [];
+    const out: JournalEntry[] = [];
+    const undone = new Map<string, string>();
+    for (const line of readFileSync(this.file, "utf8").split("\n")) {
+      if (!line.trim()) continue;
+      try {
+        const e = JSON.parse(line) as JournalEntry | { undo: string; time: string };
+        if ("undo" in e) undone.set(e.undo, e.time);
+        else out.push(e);
+      } catch {
+        // a torn last line (crash mid-write) is skipped
+      }
+    }
+    for (const e of out) {
+      const t = undone.get(e.op);
+      if (t) e.undone = t;
+    }
+    return out;
+  }
+
+  record(entry: Omit<JournalEntry, "op" | "time">, now: number): JournalEntry {
+    const existing = this.entries();
+    const op = String((existing.length ? Math.max(...existing.map((e) => Number(e.op) || 0)) : 0) + 1);
+    const full: JournalEntry = { op, time: new Date(now).toISOString(), ...entry };
+    this.append(full);
+    return full;
+  }
+
+  markUndone(op: string, now: number): void {
+    this.append({ undo: op, time: new Date(now).toISOString() });
+  }
+
+  private append(obj: unknown): void {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const fresh = !existsSync(this.file);
+    appendFileSync(this.file, `${JSON.stringify(obj)}\n`, { mode: 0o600 });
+    if (fresh) chmodSync(this.file, 0o600);
+  }
+}

@@ -1,0 +1,326 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { API_VERSION, OPERATIONS } from "../contract/operations.js";
+import type { Operation } from "../contract/types.js";
+import { ApiError, HANDLERS } from "./handlers.js";
+import { BodyTooLarge, MalformedRequest, type ParsedInput, parseBody, parseQuery, readBody } from "./request.js";
+import { DEMO_OWNERS, type DemoOwner } from "./seed.js";
+import { resetData, Store } from "./store.js";
+
+export type { DemoOwner } from "./seed.js";
+export { DEMO_OWNERS, sampleVehicleInput } from "./seed.js";
+export { SandboxDataCorruptError, SandboxDataInUseError } from "./store.js";
+
+/**
+ * The sandbox: a real HTTP server implementing every operation of the
+ * Partner API v302 (src/contract/operations.ts) on loopback, with the demo
+ * accounts of DEMO_OWNERS, persistent state and switchable faults. See
+ * handlers.ts for the behaviour of each operation and store.ts for the data
+ * file.
+ */
+
+export interface SandboxFaults {
+  /** Delay before each answer (every request, also after `faultFirst` is used up). */
+  latencyMs?: number;
+  /** 0..1: answer 500 or 503 (alternating) with a JSON error body. */
+  failRate?: number;
+  /** 0..1: answer 502 with an HTML body (text/html). */
+  html502Rate?: number;
+  /** 0..1: destroy the socket (TCP reset) without answering. */
+  resetRate?: number;
+  /** 0..1: answer 429 with Retry-After. */
+  throttleRate?: number;
+  /** Retry-After value (seconds) for 429; default 1. */
+  retryAfterSeconds?: number;
+  /**
+   * If set, faults hit exactly the first N requests and no other: request k
+   * (1-based, k <= N) gets the enabled fault kinds (rate > 0) in turn, in the
+   * order reset, html502, throttle, fail. Without it, each request draws each
+   * kind independently by its rate.
+   */
+  faultFirst?: number;
+  /** Injectable RNG (default Math.random). */
+  random?: () => number;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  /** 0 when the socket was reset without an answer. */
+  status: number;
+  ms: number;
+  fault?: FaultKind;
+}
+
+export interface SandboxOptions extends SandboxFaults {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 4010; 0 = ephemeral. */
+  port?: number;
+  /** Persistence path; null or omitted = in memory only. */
+  dataFile?: string | null;
+  /** Largest request body; beyond it the answer is 413 (default 64 MiB). */
+  maxBodyBytes?: number;
+  /** Compact the journal after this many lines (default: by size). */
+  journalLimit?: number;
+  /** Called after each request (e.g. for an access log on stderr). Never given the key. */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Called with unexpected errors (a handler bug answered 500, a failed compaction). */
+  onError?: (err: unknown) => void;
+}
+
+export interface RunningSandbox {
+  /** Base address without `/api/v302`, e.g. `http://127.0.0.1:4010`. */
+  url: string;
+  host: string;
+  port: number;
+  owners: DemoOwner[];
+  close(): Promise<void>;
+}
+
+export type FaultKind = "reset" | "html502" | "throttle" | "fail";
+
+export const DEFAULT_SANDBOX_HOST = "127.0.0.1";
+export const DEFAULT_SANDBOX_PORT = 4010;
+
+/** Wipe the persisted state in `dataFile` back to the seed (refused while a sandbox serves it). */
+export function resetSandboxData(dataFile: string): Promise<void> {
+  return resetData(dataFile);
+}
+
+function checkOptions(o: SandboxOptions): void {
+  for (const k of ["failRate", "html502Rate", "resetRate", "throttleRate"] as const) {
+    const v = o[k];
+    if (v !== undefined && !(v >= 0 && v <= 1)) throw new RangeError(`${k} must be between 0 and 1, got ${v}`);
+  }
+  for (const k of ["latencyMs", "retryAfterSeconds", "faultFirst", "maxBodyBytes", "journalLimit"] as const) {
+    const v = o[k];
+    if (v !== undefined && !(Number.isFinite(v) && v >= 0)) throw new RangeError(`${k} must be 0 or more, got ${v}`);
+  }
+  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
+    throw new RangeError(`port must be 0 to 65535, got ${o.port}`);
+  }
+  for (const op of OPERATIONS) if (!HANDLERS[op.id]) throw new Error(`sandbox: no handler for ${op.id}`);
+}
+
+const SECRET_NAME = /key|token|secret|password|authori[sz]ation/i;
+
+/** Request variables as echoed in `meta.vars`: never a key, whatever the member is called. */
+function publicVars(input: ParsedInput, secrets: ReadonlySet<string>): Record<string, unknown> {
+  const vars: Record<string, unknown> = {};
+  const hide = (v: string) => (secrets.has(v.trim()) ? "[redacted]" : v);
+  for (const [k, v] of Object.entries(input.fields)) {
+    vars[k] = SECRET_NAME.test(k) ? "[redacted]" : Array.isArray(v) ? v.map(hide) : hide(v);
+  }
+  for (const f of input.files) {
+    const prev = vars[f.field];
+    vars[f.field] = [...(Array.isArray(prev) ? prev : prev === undefined ? [] : [prev]), f.fileName];
+  }
+  return vars;
+}
+
+function bearer(req: IncomingMessage): string | null {
+  const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+  return m ? (m[1] as string) : null;
+}
+
+const HTML_502 =
+  "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+
+function now(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** Start a sandbox. Resolves once it listens; rejects (leaving nothing open) if it cannot. */
+export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
+  checkOptions(opts);
+  const host = opts.host ?? DEFAULT_SANDBOX_HOST;
+  const random = opts.random ?? Math.random;
+  const store = await Store.open(opts.dataFile ?? null, { journalLimit: opts.journalLimit, onError: opts.onError });
+  const owners = new Map(DEMO_OWNERS.map((o) => [o.apiKey, o.userId]));
+  const secrets = new Set(DEMO_OWNERS.map((o) => o.apiKey));
+  const routes = new Map<string, Operation[]>();
+  for (const op of OPERATIONS) routes.set(op.path, [...(routes.get(op.path) ?? []), op]);
+  const abort = new AbortController();
+  const inflight = new Set<Promise<void>>();
+  let requests = 0;
+  let failures = 0;
+
+  const faultKinds = (
+    [
+      ["reset", opts.resetRate],
+      ["html502", opts.html502Rate],
+      ["throttle", opts.throttleRate],
+      ["fail", opts.failRate],
+    ] as const
+  ).filter(([, rate]) => (rate ?? 0) > 0);
+
+  function pickFault(n: number): FaultKind | undefined {
+    if (faultKinds.length === 0) return undefined;
+    if (opts.faultFirst !== undefined) {
+      return n <= opts.faultFirst ? faultKinds[(n - 1) % faultKinds.length]?.[0] : undefined;
+    }
+    for (const [kind, rate] of faultKinds) if (random() < (rate ?? 0)) return kind;
+    return undefined;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const n = ++requests;
+    const method = (req.method ?? "GET").toUpperCase();
+    const url = new URL(req.url ?? "/", "http://sandbox.invalid");
+    const path = url.pathname;
+    const query = parseQuery(url.searchParams);
+    let status = 0;
+    let fault: FaultKind | undefined;
+    let meta: Record<string, unknown> = { method, path, vars: publicVars(query, secrets), api_version: API_VERSION };
+
+    const send = (code: number, body: unknown, headers: Record<string, string | number> = {}): void => {
+      status = code;
+      if (res.headersSent || res.destroyed) return;
+      const text = JSON.stringify(body);
+      res.writeHead(code, {
+        "content-type": "application/json; charset=utf-8",
+        "content-length": Buffer.byteLength(text),
+        ...headers,
+      });
+      res.end(text);
+    };
+    const sendError = (code: number, message: string, fields?: Record<string, string[]>, headers = {}): void =>
+      send(code, { meta, is_success: false, errors: { message, code, ...(fields ? { fields } : {}) } }, headers);
+
+    try {
+      let body: Buffer;
+      try {
+        body = await readBody(req, opts.maxBodyBytes);
+      } catch (err) {
+        if (!(err instanceof BodyTooLarge)) throw err;
+        sendError(413, "payload too large", undefined, { connection: "close" });
+        return;
+      }
+      if (opts.latencyMs) await sleep(opts.latencyMs, undefined, { signal: abort.signal });
+
+      fault = pickFault(n);
+      if (fault === "reset") {
+        req.socket.resetAndDestroy();
+        return;
+      }
+      if (fault === "html502") {
+        status = 502;
+        res.writeHead(502, { "content-type": "text/html", "content-length": Buffer.byteLength(HTML_502) });
+        res.end(HTML_502);
+        return;
+      }
+      if (fault === "throttle") {
+        sendError(429, "too many requests", undefined, { "retry-after": String(opts.retryAfterSeconds ?? 1) });
+        return;
+      }
+      if (fault === "fail") {
+        failures++;
+        if (failures % 2 === 1) sendError(500, "internal server error");
+        else sendError(503, "service unavailable");
+        return;
+      }
+
+      // Only the exact versioned paths route (a trailing slash is tolerated).
+      const candidates = routes.get(path.replace(/\/+$/, ""));
+      if (!candidates) {
+        sendError(404, "not found");
+        return;
+      }
+      const op = candidates.find((o) => o.method === method);
+      if (!op) {
+        sendError(405, "method not allowed", undefined, { allow: candidates.map((o) => o.method).join(", ") });
+        return;
+      }
+
+      // POST members come from the body only (a query string on a POST is ignored).
+      let input: ParsedInput = query;
+      let malformed: MalformedRequest | undefined;
+      if (method === "POST") {
+        try {
+          input = await parseBody(req.headers["content-type"], body);
+        } catch (err) {
+          if (!(err instanceof MalformedRequest)) throw err;
+          malformed = err;
+          input = { fields: {}, files: [] };
+        }
+      }
+      meta = { method, path, vars: publicVars(input, secrets), api_version: API_VERSION };
+
+      let owner: number | null = null;
+      if (op.access === "auth") {
+        const key = bearer(req);
+        owner = key === null ? null : (owners.get(key) ?? null);
+        if (owner === null) {
+          sendError(401, "unauthorized");
+          return;
+        }
+      }
+      if (malformed) {
+        sendError(400, "validation error", { [malformed.field]: [malformed.message] });
+        return;
+      }
+      const handler = HANDLERS[op.id] as (typeof HANDLERS)[string];
+      try {
+        const result = handler({ op, input, owner, store, now });
+        send(200, { meta, ...result });
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        sendError(err.status, err.message, err.fields);
+      }
+    } catch (err) {
+      if (abort.signal.aborted) {
+        res.destroy();
+        return;
+      }
+      opts.onError?.(err);
+      sendError(500, "internal server error");
+    } finally {
+      opts.onRequest?.({ method, path, status, ms: performance.now() - started, ...(fault ? { fault } : {}) });
+    }
+  }
+
+  const server: Server = createServer((req, res) => {
+    const p = handle(req, res).catch((err) => opts.onError?.(err));
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+  });
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(opts.port ?? DEFAULT_SANDBOX_PORT, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  server.on("error", (err) => opts.onError?.(err));
+
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    host,
+    port,
+    owners: DEMO_OWNERS.map((o) => ({ ...o })),
+    close() {
+      closing ??= (async () => {
+        abort.abort();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await Promise.allSettled([...inflight]);
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { API_PREFIX } from "../../src/contract/operations.js";
+import type { WireRecord } from "../../src/contract/validate.js";
+import { type RunningSandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.js";
+
+export const KEY_1001 = "sandbox-key-1001";
+export const KEY_1002 = "sandbox-key-1002";
+export const KEY_1003 = "sandbox-key-1003";
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely in tests
+export type Body = any;
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: Body;
+}
+
+type FormValue = string | number | readonly (string | number)[];
+
+async function reply(res: Response): Promise<Reply> {
+  const text = await res.text();
+  let body: Body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}
+
+/** Form-urlencoded body with arrays as repeated `key[]=v`. */
+export function form(fields: Record<string, FormValue | undefined>): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const item of v) out.append(`${k}[]`, String(item));
+    else out.append(k, String(v));
+  }
+  return out;
+}
+
+export class Api {
+  constructor(
+    readonly base: string,
+    readonly key?: string,
+  ) {}
+
+  as(key: string | undefined): Api {
+    return new Api(this.base, key);
+  }
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return this.key ? { authorization: `Bearer ${this.key}`, ...extra } : extra;
+  }
+
+  async get(path: string, query: Record<string, FormValue | undefined> = {}): Promise<Reply> {
+    const qs = form(query).toString();
+    return reply(await fetch(`${this.base}${API_PREFIX}/${path}${qs ? `?${qs}` : ""}`, { headers: this.headers() }));
+  }
+
+  async post(path: string, fields: Record<string, FormValue | undefined> | URLSearchParams = {}): Promise<Reply> {
+    const body = fields instanceof URLSearchParams ? fields : form(fields);
+    return reply(await fetch(`${this.base}${API_PREFIX}/${path}`, { method: "POST", headers: this.headers(), body }));
+  }
+
+  async multipart(path: string, body: FormData): Promise<Reply> {
+    return reply(await fetch(`${this.base}${API_PREFIX}/${path}`, { method: "POST", headers: this.headers(), body }));
+  }
+
+  async raw(path: string, init: RequestInit = {}): Promise<Reply> {
+    return reply(
+      await fetch(`${this.base}${path}`, {
+        ...init,
+        headers: { ...this.headers(), ...((init.headers as Record<string, string>) ?? {}) },
+      }),
+    );
+  }
+}
+
+/** A multipart upload body: `user_id` plus `count` small files under `name`. */
+export function uploadForm(userId: number, count: number, name = "file", extra: Record<string, string> = {}): FormData {
+  const fd = new FormData();
+  fd.append("user_id", String(userId));
+  for (const [k, v] of Object.entries(extra)) fd.append(k, v);
+  for (let i = 0; i < count; i++) {
+    fd.append(name, new Blob([`image-bytes-${i}`], { type: "image/jpeg" }), `photo-${i + 1}.jpg`);
+  }
+  return fd;
+}
+
+export async function start(opts: SandboxOptions = {}): Promise<{ sb: RunningSandbox; api: Api }> {
+  const sb = await startSandbox({ port: 0, dataFile: null, ...opts });
+  return { sb, api: new Api(sb.url, KEY_1001) };
+}
+
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "rentctl-sandbox-test-"));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Stringify every value the way a form would carry it. */
+export function asForm(record: WireRecord): Record<string, FormValue> {
+  return { ...record };
+}
+
+/** The exact error envelope (meta aside). */
+export function envelope(body: Body): Body {
+  const { meta: _meta, ...rest } = body;
+  return rest;
+}
