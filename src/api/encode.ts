@@ -1,3 +1,5 @@
+import { FormData } from "undici";
+
 /**
  * Wire encoding of the v302 contract: GET parameters in the query string,
  * POST bodies form-urlencoded, arrays as the key with `[]` repeated once per
@@ -67,7 +69,6 @@ export interface FilePart {
 
 /** multipart/form-data with undici's FormData (the same class fetch uses). */
 export async function buildMultipart(record: EncodableRecord, files: FilePart[] = []): Promise<FormData> {
-  const { FormData } = await import("undici");
   const form = new FormData();
   for (const [k, v] of toPairs(record)) form.append(k, v);
   for (const f of files) {
@@ -76,7 +77,7 @@ export async function buildMultipart(record: EncodableRecord, files: FilePart[] 
       f.data instanceof Blob && f.data.type === f.contentType ? f.data : new Blob([f.data], { type: f.contentType });
     form.append(f.field, blob, f.filename);
   }
-  return form as unknown as FormData;
+  return form;
 }
 
 const TYPES: Record<string, string> = {

@@ -122,11 +122,12 @@ export async function safeUpdate(
   deps: Deps,
   res: Resource,
   id: number,
-  changes: Record<string, unknown>,
+  change: Record<string, unknown> | ((base: WireRecord) => Record<string, unknown>),
   opts: UpdateOptions = {},
 ): Promise<UpdateResult> {
   const current = await fetchRecord(deps, res, id);
   const base = inputOf(res, current);
+  const changes = typeof change === "function" ? change(base) : change;
   const merged = opts.replace ? { ...changes } : applyChanges(base, changes);
   const { record, problems } = validateRecord(merged, res.fields, {
     requireRequired: Boolean(opts.requireAll),

@@ -41,10 +41,11 @@ export function pickFields(item: JsonObject, fields: string[] | undefined): Json
 }
 
 export function getPath(item: JsonObject, path: string): Json | undefined {
-  if (path in item) return item[path];
+  // Own members only: `--fields constructor` must not read Object.prototype.
+  if (Object.hasOwn(item, path)) return item[path];
   let cur: Json | undefined = item;
   for (const part of path.split(".")) {
-    if (typeof cur !== "object" || cur === null || Array.isArray(cur)) return undefined;
+    if (typeof cur !== "object" || cur === null || Array.isArray(cur) || !Object.hasOwn(cur, part)) return undefined;
     cur = (cur as JsonObject)[part];
   }
   return cur;

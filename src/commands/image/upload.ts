@@ -80,10 +80,9 @@ export async function run(deps: Deps, files: string[], opts: { attach?: string }
   deps.msg.success(`${ids.length} image${ids.length === 1 ? "" : "s"} uploaded`);
   if (vehicleId !== undefined && ids.length) {
     // Attach through the safe edit: the current images plus the new ones.
-    const { fetchRecord, inputOf } = await import("../resource.js");
-    const current = inputOf(VEHICLE, await fetchRecord(deps, VEHICLE, vehicleId));
-    const existing = Array.isArray(current.vehicle_images) ? current.vehicle_images : [];
-    const r = await safeUpdate(deps, VEHICLE, vehicleId, { vehicle_images: [...existing, ...ids] });
+    const r = await safeUpdate(deps, VEHICLE, vehicleId, (current) => ({
+      vehicle_images: [...(Array.isArray(current.vehicle_images) ? current.vehicle_images : []), ...ids],
+    }));
     if (r.sent) deps.msg.success(`attached to vehicle ${vehicleId}${r.journalOp ? ` · undo with: rentctl undo ${r.journalOp}` : ""}`);
   }
 }
