@@ -53,7 +53,7 @@ export interface CallResult {
   status: number;
 }
 
-const sleepReal = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
+const sleepReal = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class ApiClient {
   readonly baseUrl: string;

@@ -3,6 +3,7 @@ import { ENVIRONMENTS, FORMATS } from "../config/settings.js";
 import { apiCommand } from "./api.js";
 import { authCommand, profileCommand } from "./auth.js";
 import { catalogCommand } from "./catalog.js";
+import { completionCommand } from "./completion.js";
 import { extraCommand } from "./extra.js";
 import { imageCommand, undoCommand } from "./image.js";
 import { vehicleCommand } from "./vehicle.js";
@@ -55,5 +56,6 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(undoCommand(ctx));
   program.addCommand(apiCommand(ctx));
   program.addCommand(sandboxCommand(ctx));
+  program.addCommand(completionCommand(ctx));
   return program;
 }

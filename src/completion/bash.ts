@@ -15,6 +15,11 @@ function q(s: string): string {
 
 const key = (path: readonly string[]) => path.join(" ");
 
+/** A `case` pattern matching exactly this text. */
+function pat(s: string): string {
+  return /^[-A-Za-z0-9_.,/+@%]+$/.test(s) ? s : q(s);
+}
+
 function flagsOf(o: OptionSpec): string[] {
   return [o.short, o.long].filter((f): f is string => Boolean(f));
 }
@@ -104,17 +109,12 @@ export function bashScript(model: CompletionModel): string {
 
   line(`# ${fn}_takes_value PATH FLAG: succeeds when FLAG takes a value under PATH.`);
   line(`${fn}_takes_value() {`);
-  const valued: Array<[string, string]> = [];
+  line("  case $1 in");
   for (const c of commands) {
-    for (const o of c.options) {
-      if (o.takesValue) for (const f of flagsOf(o)) valued.push([q(`${key(c.path)}|${f}`), "return 0"]);
-    }
+    const valued = c.options.filter((o) => o.takesValue).flatMap(flagsOf);
+    if (valued.length) line(`    ${q(key(c.path))}) case $2 in ${valued.map(pat).join(" | ")}) return 0 ;; esac ;;`);
   }
-  if (valued.length) {
-    line(`  case "$1|$2" in`);
-    for (const a of arms(valued, "    ")) line(a);
-    line("  esac");
-  }
+  line("  esac");
   const globalValued = model.globals.filter((o) => o.takesValue).flatMap(flagsOf);
   if (globalValued.length) {
     line("  case $2 in");
@@ -129,10 +129,15 @@ export function bashScript(model: CompletionModel): string {
   line(`${fn}_flag_values() {`);
   line(`  case "$1|$2" in`);
   const valueArms: Array<[string, string]> = [];
+  const valuedGlobals = new Set(model.globals.filter((g) => g.takesValue).flatMap(flagsOf));
   for (const c of commands) {
     for (const o of c.options) {
       if (!o.takesValue) continue;
-      for (const f of flagsOf(o)) valueArms.push([q(`${key(c.path)}|${f}`), valueCode(fn, o.values)]);
+      for (const f of flagsOf(o)) {
+        const code = valueCode(fn, o.values);
+        // An arm doing nothing is needed only to hide a global flag of the same name.
+        if (code || valuedGlobals.has(f)) valueArms.push([q(`${key(c.path)}|${f}`), code]);
+      }
     }
     // Global flags completing differently here (e.g. --fields under vehicle).
     c.globals.forEach((g, i) => {
@@ -157,9 +162,15 @@ export function bashScript(model: CompletionModel): string {
   const rest: Array<[string, string]> = [];
   for (const c of commands) {
     if (c.commands.some((s) => !s.hidden) || !c.args.length) continue;
+    const variadic = c.args.find((a) => a.variadic && a.values.kind !== "none");
     c.args.forEach((a, i) => {
-      if (a.variadic) rest.push([`${q(`${key(c.path)}|`)}*`, valueCode(fn, a.values)]);
-      else exact.push([q(`${key(c.path)}|${i}`), valueCode(fn, a.values)]);
+      const code = valueCode(fn, a.values);
+      if (a.variadic) {
+        if (code) rest.push([`${q(`${key(c.path)}|`)}*`, code]);
+      } else if (code || variadic) {
+        // An arm doing nothing is needed only before a variadic argument that completes.
+        exact.push([q(`${key(c.path)}|${i}`), code]);
+      }
     });
   }
   if (exact.length || rest.length) {
@@ -172,16 +183,17 @@ export function bashScript(model: CompletionModel): string {
   line("}");
   line();
 
-  line(BASH_ENGINE.replaceAll("__FN__", fn).replaceAll("__PROG__", p).replaceAll("__COMPLETE__", COMPLETE_COMMAND));
+  line(BASH_ENGINE.replaceAll("%{", "${").replaceAll("__FN__", fn).replaceAll("__PROG__", p).replaceAll("__COMPLETE__", COMPLETE_COMMAND));
   line(`complete -F ${fn} ${p}`);
   return `${out.join("\n")}\n`;
 }
 
+/** The engine, with `%{` standing for `${` (String.raw would read it as an interpolation). */
 const BASH_ENGINE = String.raw`# Helpers: each adds to COMPREPLY the candidates that start with $cur.
 __FN___words() {
   local w words
   read -ra words <<<"$1"
-  for w in "${words[@]}"; do
+  for w in "%{words[@]}"; do
     [[ $w == "$cur"* ]] && COMPREPLY+=("$w")
   done
 }
@@ -191,7 +203,7 @@ __FN___assign() {
   [[ $cur == *=* ]] && return
   local w words
   read -ra words <<<"$1"
-  for w in "${words[@]}"; do
+  for w in "%{words[@]}"; do
     [[ $w= == "$cur"* ]] && COMPREPLY+=("$w=")
   done
   compopt -o nospace 2>/dev/null
@@ -199,10 +211,10 @@ __FN___assign() {
 
 # A comma-separated list: complete its last item, skip the ones already given.
 __FN___list() {
-  local last=${cur##*,} w words
-  local head=${cur%"$last"}
+  local last=%{cur##*,} w words
+  local head=%{cur%"$last"}
   read -ra words <<<"$1"
-  for w in "${words[@]}"; do
+  for w in "%{words[@]}"; do
     [[ $w == "$last"* && ,$head != *",$w,"* ]] && COMPREPLY+=("$head$w")
   done
   compopt -o nospace 2>/dev/null
@@ -219,56 +231,56 @@ __FN___files() {
 __FN___dynamic() {
   local line value
   while IFS= read -r line; do
-    value=${line%%$'\t'*}
+    value=%{line%%$'\t'*}
     [[ -n $value && $value == "$cur"* ]] || continue
-    value=${value//\\/\\\\}
-    value=${value// /\\ }
-    value=${value//\'/\\\'}
-    value=${value//\"/\\\"}
-    value=${value//(/\\(}
-    value=${value//)/\\)}
+    value=%{value//\\/\\\\}
+    value=%{value// /\\ }
+    value=%{value//\'/\\\'}
+    value=%{value//\"/\\\"}
+    value=%{value//(/\\(}
+    value=%{value//)/\\)}
     COMPREPLY+=("$value")
   done < <(command __PROG__ __COMPLETE__ "$@" 2>/dev/null)
 }
 
 # __FN___is_sep WORD: WORD is only word-break characters ("=" or ":").
 __FN___is_sep() {
-  [[ -n $seps && -n $1 && -z ${1//["$seps"]/} ]]
+  [[ -n $seps && -n $1 && -z %{1//["$seps"]/} ]]
 }
 
 __FN__() {
-  local cur i w gap pos=0 rest trimmed seps='' line=${COMP_LINE-}
+  local cur i w gap pos=0 rest trimmed seps='' line=%{COMP_LINE-}
   local words=() cword=0
   COMPREPLY=()
-  [[ ${COMP_WORDBREAKS-=:} == *=* ]] && seps+='='
-  [[ ${COMP_WORDBREAKS-=:} == *:* ]] && seps+=':'
+  [[ %{COMP_WORDBREAKS-=:} == *=* ]] && seps+='='
+  [[ %{COMP_WORDBREAKS-=:} == *:* ]] && seps+=':'
 
   # bash splits "--output=json" and "https://x" at "=" and ":"; join them back.
-  for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
-    w=${COMP_WORDS[i]}
+  for ((i = 0; i < %{#COMP_WORDS[@]}; i++)); do
+    w=%{COMP_WORDS[i]}
     if [[ -n $line ]]; then
-      rest=${line:pos}
-      trimmed=${rest#"${rest%%[![:space:]]*}"}
-      gap=$((${#rest} - ${#trimmed}))
-      pos=$((pos + gap + ${#w}))
+      rest=%{line:pos}
+      trimmed=%{rest#"%{rest%%[![:space:]]*}"}
+      gap=$((%{#rest} - %{#trimmed}))
+      pos=$((pos + gap + %{#w}))
     elif [[ -n $w ]]; then
       gap=0
     else
       gap=1
     fi
-    if ((i > 0 && gap == 0)) && { __FN___is_sep "$w" || __FN___is_sep "${COMP_WORDS[i - 1]}"; }; then
-      words[${#words[@]} - 1]+=$w
+    if ((i > 0 && gap == 0)) && { __FN___is_sep "$w" || __FN___is_sep "%{COMP_WORDS[i - 1]}"; }; then
+      words[%{#words[@]} - 1]+=$w
     else
       words+=("$w")
     fi
-    ((i == COMP_CWORD)) && cword=$((${#words[@]} - 1))
+    ((i == COMP_CWORD)) && cword=$((%{#words[@]} - 1))
   done
-  cur=${words[cword]-}
+  cur=%{words[cword]-}
 
   # Walk the words before the cursor: the command path, positional count, pending flag.
   local path='' nargs=0 expect='' dashdash=0
   for ((i = 1; i < cword; i++)); do
-    w=${words[i]}
+    w=%{words[i]}
     if [[ -n $expect ]]; then
       expect=''
     elif ((dashdash)); then
@@ -293,8 +305,8 @@ __FN__() {
   if [[ -n $expect ]]; then
     __FN___flag_values "$path" "$expect"
   elif ((!dashdash)) && [[ $cur == --*=* ]]; then
-    local flag=${cur%%=*}
-    cur=${cur#*=}
+    local flag=%{cur%%=*}
+    cur=%{cur#*=}
     __FN___takes_value "$path" "$flag" && __FN___flag_values "$path" "$flag"
   elif ((!dashdash)) && [[ $cur == -* ]]; then
     __FN___flags "$path"
@@ -310,8 +322,8 @@ __FN__() {
 
   # readline replaces only what follows the last "=" or ":" of the word.
   if [[ -n $seps && $cur == *["$seps"]* ]]; then
-    local pre=${cur%"${cur##*["$seps"]}"}
-    COMPREPLY=("${COMPREPLY[@]#"$pre"}")
+    local pre=%{cur%"%{cur##*["$seps"]}"}
+    COMPREPLY=("%{COMPREPLY[@]#"$pre"}")
   fi
   return 0
 }

@@ -111,7 +111,7 @@ export function parsePositiveInt(v: string | number | undefined, where: string, 
   return Number(s);
 }
 
-function parseTimeout(v: string | number | undefined, where: string): number | undefined {
+export function parseTimeout(v: string | number | undefined, where: string): number | undefined {
   if (v === undefined || v === "") return undefined;
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0)

@@ -34,7 +34,7 @@ export function unwrapRecord(body: unknown, kind?: "vehicle" | "extra"): JsonObj
 
 export function recordId(record: unknown, kind: "vehicle" | "extra" | "image"): number | undefined {
   if (typeof record === "number" && Number.isSafeInteger(record) && record >= 1) return record;
-  if (typeof record === "string" && /^\d+$/.test(record)) return Number(record);
+  if (typeof record === "string" && /^\d+$/.test(record) && Number(record) >= 1) return Number(record);
   if (!isObject(record)) return undefined;
   for (const key of ["id", `${kind}_id`, kind === "image" ? "image" : "", "uid"]) {
     if (!key) continue;

@@ -107,11 +107,11 @@ export function validateRecord(
       else if (!opts.allowUnknown) problems.push({ field: name, message: "is not a known field" });
       continue;
     }
-    if (isEmpty(raw) && !spec.type.endsWith("[]")) continue;
+    // Absent values (undefined, null, "", []) are dropped for every type, arrays included.
+    if (isEmpty(raw)) continue;
     const r = coerce(spec, raw);
     for (const m of r.problems) problems.push({ field: name, message: m });
-    if (r.value !== undefined && !(Array.isArray(r.value) && r.value.length === 0 && isEmpty(raw)))
-      record[name] = r.value;
+    if (r.value !== undefined) record[name] = r.value;
   }
   if (opts.requireRequired) {
     for (const spec of specs) {

@@ -214,7 +214,10 @@ function refProblem(field: string, what: string, id: number, where = ""): Proble
 
 // ---------------------------------------------------------------- response shapes
 
-function named<T extends { name: Text }>(items: readonly T[], locale: number): Array<Omit<T, "name"> & { name: string }> {
+function named<T extends { name: Text }>(
+  items: readonly T[],
+  locale: number,
+): Array<Omit<T, "name"> & { name: string }> {
   return items.map((item) => ({ ...item, name: translate(item.name, locale) }));
 }
 
@@ -272,7 +275,10 @@ interface CatalogQuery {
  * brand_id / model_id / segment_id are a 400 naming the member (not an empty
  * list), so a typo never looks like an empty catalog.
  */
-function catalogQuery(ctx: HandlerContext, more: (record: WireRecord, problems: Problem[]) => void = () => {}): CatalogQuery {
+function catalogQuery(
+  ctx: HandlerContext,
+  more: (record: WireRecord, problems: Problem[]) => void = () => {},
+): CatalogQuery {
   const { record, problems } = validateInput(ctx, { required: true });
   problems.push(...localeProblems(record));
   const segment = num(record, "segment_id") ?? DEFAULT_SEGMENT;
@@ -287,7 +293,12 @@ function catalogQuery(ctx: HandlerContext, more: (record: WireRecord, problems: 
 function segmentList(items: readonly SegmentItem[]): Handler {
   return (ctx) => {
     const q = catalogQuery(ctx);
-    return { list: named(items.filter((i) => i.segment_id === q.segment), q.locale) };
+    return {
+      list: named(
+        items.filter((i) => i.segment_id === q.segment),
+        q.locale,
+      ),
+    };
   };
 }
 
@@ -538,9 +549,13 @@ const vehicleHandlers: Record<string, Handler> = {
     const v = validateInput(ctx, { required: true, raw: rest });
     problems.push(...v.problems);
     const files = ctx.input.files.filter((f) => f.field === "file");
-    for (const f of ctx.input.files) if (f.field !== "file") problems.push({ field: f.field, message: "is not allowed here" });
+    for (const f of ctx.input.files)
+      if (f.field !== "file") problems.push({ field: f.field, message: "is not allowed here" });
     if (files.length < UPLOAD_MIN_FILES && textFile === undefined) {
-      problems.push({ field: "file", message: `is required: send ${UPLOAD_MIN_FILES} to ${UPLOAD_MAX_FILES} file parts` });
+      problems.push({
+        field: "file",
+        message: `is required: send ${UPLOAD_MIN_FILES} to ${UPLOAD_MAX_FILES} file parts`,
+      });
     }
     if (files.length > UPLOAD_MAX_FILES) {
       problems.push({ field: "file", message: `at most ${UPLOAD_MAX_FILES} files per upload, got ${files.length}` });
@@ -548,7 +563,10 @@ const vehicleHandlers: Record<string, Handler> = {
     files.forEach((f, i) => {
       if (f.size === 0) problems.push({ field: "file", message: `file ${i + 1} (${f.fileName}) is empty` });
       if (f.size > MAX_UPLOAD_FILE_BYTES) {
-        problems.push({ field: "file", message: `file ${i + 1} (${f.fileName}) is over ${MAX_UPLOAD_FILE_BYTES} bytes` });
+        problems.push({
+          field: "file",
+          message: `file ${i + 1} (${f.fileName}) is over ${MAX_UPLOAD_FILE_BYTES} bytes`,
+        });
       }
     });
     failIf(problems);
@@ -582,7 +600,8 @@ function extraFields(record: WireRecord): WireRecord {
 function extraRefProblems(record: WireRecord): Problem[] {
   const problems = localeProblems(record);
   const option = num(record, "option_id");
-  if (option !== undefined && !idx().extraOptions.has(option)) problems.push(refProblem("option_id", "extra option", option));
+  if (option !== undefined && !idx().extraOptions.has(option))
+    problems.push(refProblem("option_id", "extra option", option));
   const currency = num(record, "currency_id");
   if (currency !== undefined && !idx().currencies.has(currency)) {
     problems.push(refProblem("currency_id", "currency", currency));

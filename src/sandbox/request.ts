@@ -22,8 +22,8 @@ export interface ParsedInput {
   files: FilePart[];
 }
 
-/** Largest request body accepted (answered 413 beyond). */
-export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** Largest request body accepted (answered 413 beyond): room for 10 files of 10 MiB. */
+export const MAX_BODY_BYTES = 128 * 1024 * 1024;
 
 /** The body could not be read as the declared encoding (answered 400, naming `field`). */
 export class MalformedRequest extends Error {

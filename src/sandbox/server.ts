@@ -60,7 +60,7 @@ export interface SandboxOptions extends SandboxFaults {
   port?: number;
   /** Persistence path; null or omitted = in memory only. */
   dataFile?: string | null;
-  /** Largest request body; beyond it the answer is 413 (default 64 MiB). */
+  /** Largest request body; beyond it the answer is 413 (default 128 MiB). */
   maxBodyBytes?: number;
   /** Compact the journal after this many lines (default: by size). */
   journalLimit?: number;
@@ -108,7 +108,7 @@ const SECRET_NAME = /key|token|secret|password|authori[sz]ation/i;
 
 /** Request variables as echoed in `meta.vars`: never a key, whatever the member is called. */
 function publicVars(input: ParsedInput, secrets: ReadonlySet<string>): Record<string, unknown> {
-  const vars: Record<string, unknown> = {};
+  const vars: Record<string, unknown> = Object.create(null);
   const hide = (v: string) => (secrets.has(v.trim()) ? "[redacted]" : v);
   for (const [k, v] of Object.entries(input.fields)) {
     vars[k] = SECRET_NAME.test(k) ? "[redacted]" : Array.isArray(v) ? v.map(hide) : hide(v);

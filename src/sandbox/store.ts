@@ -154,6 +154,8 @@ export class Store {
   /** Lines committed while a compaction runs; they form the journal after it. */
   private pending: string[] | null = null;
   private closed = false;
+  /** After a failed compaction, no new attempt before the journal has this many lines. */
+  private retryCompactionAt = 0;
 
   private constructor(
     readonly dataFile: string | null,
@@ -286,6 +288,7 @@ export class Store {
   }
 
   private shouldCompact(): boolean {
+    if (this.journalLines < this.retryCompactionAt) return false;
     if (this.opts.journalLimit !== undefined && this.journalLines >= this.opts.journalLimit) return true;
     return this.journalBytes >= Math.max(MIN_COMPACT_BYTES, this.snapshotBytes);
   }
@@ -366,7 +369,10 @@ export class Store {
         this.snapshotBytes = bytes;
         this.rewriteJournal(dataFile, this.pending ?? []);
       })
-      .catch((err) => this.opts.onError?.(err))
+      .catch((err) => {
+        this.retryCompactionAt = this.journalLines + Math.max(100, this.journalLines);
+        this.opts.onError?.(err);
+      })
       .finally(() => {
         this.pending = null;
         this.compaction = null;

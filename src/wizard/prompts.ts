@@ -69,7 +69,7 @@ export interface WizardPrompts {
   select<T>(o: SelectOptions<T>): Promise<T>;
   search<T>(o: SearchOptions<T>): Promise<T>;
   input(o: InputOptions): Promise<string>;
-  /** A whole number, or `undefined` when left blank. */
+  /** A whole number, or `undefined` when left blank (or answered with text that is not a number, if `validate` let it pass). */
   number(o: NumberOptions): Promise<number | undefined>;
   confirm(o: ConfirmOptions): Promise<boolean>;
   checkbox<T>(o: CheckboxOptions<T>): Promise<T[]>;
@@ -133,7 +133,8 @@ export function inquirerPrompts(io: Pick<IO, "stdin" | "stderr">, runner?: Promp
           return s.trim() === "" || WHOLE.test(s.trim()) ? true : "must be a whole number";
         },
       })) as string;
-      return text.trim() === "" ? undefined : Number(text.trim());
+      const n = Number(text.trim());
+      return text.trim() === "" || Number.isNaN(n) ? undefined : n;
     },
     async confirm(o: ConfirmOptions): Promise<boolean> {
       const { confirm } = await lib();

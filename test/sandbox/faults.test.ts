@@ -26,7 +26,7 @@ describe("faults", () => {
       });
       const b = await currencies(url);
       expect(b.status).toBe(503);
-      expect((await b.json()).errors).toEqual({ message: "service unavailable", code: 503 });
+      expect(((await b.json()) as { errors: unknown }).errors).toEqual({ message: "service unavailable", code: 503 });
       expect((await currencies(url)).status).toBe(200);
     });
   });
@@ -52,7 +52,7 @@ describe("faults", () => {
       const r = await currencies(url);
       expect(r.status).toBe(429);
       expect(r.headers.get("retry-after")).toBe("1");
-      expect((await r.json()).errors).toEqual({ message: "too many requests", code: 429 });
+      expect(((await r.json()) as { errors: unknown }).errors).toEqual({ message: "too many requests", code: 429 });
     });
     await withSandbox({ throttleRate: 1, retryAfterSeconds: 7 }, async (url) => {
       expect((await currencies(url)).headers.get("retry-after")).toBe("7");
@@ -84,13 +84,20 @@ describe("faults", () => {
         fetch(`${url}${API_PREFIX}/vehicles/extras/create`, {
           method: "POST",
           headers: { authorization: `Bearer ${KEY_1001}` },
-          body: new URLSearchParams({ locale_id: "40", option_id: "1", price: "1", currency_id: "1", period: "1", quantity: "1" }),
+          body: new URLSearchParams({
+            locale_id: "40",
+            option_id: "1",
+            price: "1",
+            currency_id: "1",
+            period: "1",
+            quantity: "1",
+          }),
         });
       expect((await create()).status).toBe(500);
       const list = await fetch(`${url}${API_PREFIX}/vehicles/extras/list?locale_id=40`, {
         headers: { authorization: `Bearer ${KEY_1001}` },
       });
-      expect((await list.json()).total).toBe(3);
+      expect(((await list.json()) as { total: number }).total).toBe(3);
     });
   });
 

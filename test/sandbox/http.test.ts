@@ -12,7 +12,7 @@ beforeEach(async () => {
 });
 afterEach(() => sb.close());
 
-const post = (path: string, body: BodyInit, contentType?: string, key: string | undefined = KEY_1001) =>
+const post = (path: string, body: string | Buffer, contentType?: string, key: string | undefined = KEY_1001) =>
   api.as(key).raw(`${API_PREFIX}/${path}`, {
     method: "POST",
     body,
@@ -40,6 +40,12 @@ describe("routing", () => {
     expect(del.headers.get("allow")).toBe("GET");
   });
 
+  it("odd member names are echoed safely", async () => {
+    const r = await api.raw(`${API_PREFIX}/currencies?__proto__=a&__proto__=b&constructor=c&x[]=1`);
+    expect(r.status).toBe(200);
+    expect(r.body.meta.vars).toEqual(JSON.parse('{"__proto__":["a","b"],"constructor":"c","x":["1"]}'));
+  });
+
   it("a trailing slash is tolerated", async () => {
     expect((await api.raw(`${API_PREFIX}/currencies/`)).status).toBe(200);
   });
@@ -57,7 +63,7 @@ describe("routing", () => {
 
 describe("bad requests never crash the server", () => {
   it("malformed multipart -> 400", async () => {
-    const broken = "--xyz\r\nContent-Disposition: form-data; name=\"user_id\"\r\n\r\n1001\r\n--xyz"; // no closing
+    const broken = '--xyz\r\nContent-Disposition: form-data; name="user_id"\r\n\r\n1001\r\n--xyz'; // no closing
     const r = await post("vehicles/upload", broken, "multipart/form-data; boundary=xyz");
     expect(r.status).toBe(400);
     expect(Object.keys(r.body.errors.fields)).toEqual(["body"]);
@@ -77,12 +83,18 @@ describe("bad requests never crash the server", () => {
     ]) {
       const r = await post("vehicles/extras/switch", body as string, type);
       expect(r.status).toBe(400);
-      expect(r.body.errors.fields.body[0]).toMatch(/must be application\/x-www-form-urlencoded or multipart\/form-data/);
+      expect(r.body.errors.fields.body[0]).toMatch(
+        /must be application\/x-www-form-urlencoded or multipart\/form-data/,
+      );
     }
   });
 
   it("invalid UTF-8 in a form -> 400", async () => {
-    const r = await post("vehicles/extras/switch", Buffer.from([0x65, 0x3d, 0xff, 0xfe]), "application/x-www-form-urlencoded");
+    const r = await post(
+      "vehicles/extras/switch",
+      Buffer.from([0x65, 0x3d, 0xff, 0xfe]),
+      "application/x-www-form-urlencoded",
+    );
     expect(r.body.errors.fields).toEqual({ body: ["is not valid UTF-8"] });
   });
 
@@ -92,7 +104,11 @@ describe("bad requests never crash the server", () => {
   });
 
   it("a body over the limit -> 413", async () => {
-    const r = await post("vehicles/extras/switch", `extra_id=1&pad=${"x".repeat(5000)}`, "application/x-www-form-urlencoded");
+    const r = await post(
+      "vehicles/extras/switch",
+      `extra_id=1&pad=${"x".repeat(5000)}`,
+      "application/x-www-form-urlencoded",
+    );
     expect(r.status).toBe(413);
     expect(envelope(r.body)).toEqual({ is_success: false, errors: { message: "payload too large", code: 413 } });
   });
@@ -114,7 +130,7 @@ describe("bad requests never crash the server", () => {
         headers: { "content-type": "multipart/form-data; boundary=b", "content-length": "100000" },
       });
       req.on("error", () => resolve());
-      req.write("--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a\"\r\n\r\npartial", () => {
+      req.write('--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\npartial', () => {
         req.destroy();
         resolve();
       });

@@ -1,9 +1,15 @@
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sampleVehicleInput } from "../../src/sandbox/seed.js";
 import { resetSandboxData, type SandboxOptions, startSandbox } from "../../src/sandbox/server.js";
-import { journalPath, lockPath, SandboxDataCorruptError, SandboxDataInUseError, Store } from "../../src/sandbox/store.js";
+import {
+  journalPath,
+  lockPath,
+  SandboxDataCorruptError,
+  SandboxDataInUseError,
+  Store,
+} from "../../src/sandbox/store.js";
 import { Api, KEY_1001, tempDir } from "./helpers.js";
 
 let dir: string;
@@ -140,7 +146,9 @@ describe("persistence", () => {
     appendFileSync(journalPath(file), '{"s":2,"m":[{"op":"vehicle.del","i');
     const second = await open();
     expect((await second.api.get("vehicles/list/id", { vehicle_id: 1, locale_id: 40 })).status).toBe(200);
-    expect((await second.api.get("vehicles/extras/list/id", { extra_id: 1, locale_id: 40 })).body.data.is_active).toBe(0);
+    expect((await second.api.get("vehicles/extras/list/id", { extra_id: 1, locale_id: 40 })).body.data.is_active).toBe(
+      0,
+    );
     await second.sb.close();
 
     writeFileSync(journalPath(file), `garbage\n${readFileSync(journalPath(file), "utf8")}`);
@@ -183,6 +191,20 @@ describe("persistence", () => {
     // reset also works on a file that does not exist yet
     await resetSandboxData(join(dir, "other", "x.json"));
     expect(existsSync(join(dir, "other", "x.json"))).toBe(true);
+  });
+
+  it("a failed compaction is reported and the store keeps working", async () => {
+    const errors: unknown[] = [];
+    const store = await Store.open(file, { journalLimit: 1, onError: (e) => errors.push(e) });
+    rmSync(join(dir, "nested"), { recursive: true, force: true }); // the snapshot can no longer be written
+    const base = store.vehicles.get(1)!;
+    for (let i = 0; i < 5; i++) {
+      store.commit([{ op: "vehicle.put", row: { ...base, id: store.allocate("vehicle") } }]);
+      await store.idle();
+    }
+    expect(errors).toHaveLength(1); // no retry storm: the next attempt waits for the journal to grow
+    expect(store.vehicleCount(1001)).toBe(8);
+    await store.close();
   });
 
   it("dataFile null keeps nothing on disk", async () => {

@@ -289,7 +289,12 @@ describe("vehicles/upload", () => {
     expect(r.status, r.text).toBe(200);
     expect(r.body.data).toHaveLength(count);
     for (const [i, img] of r.body.data.entries()) {
-      expect(img).toEqual({ id: expect.any(Number), file_name: `photo-${i + 1}.jpg`, size: 13, content_type: "image/jpeg" });
+      expect(img).toEqual({
+        id: expect.any(Number),
+        file_name: `photo-${i + 1}.jpg`,
+        size: 13,
+        content_type: "image/jpeg",
+      });
     }
     const ids = r.body.data.map((i: { id: number }) => i.id);
     expect(new Set(ids).size).toBe(count);

@@ -278,9 +278,7 @@ describe("ApiClient: retries", () => {
   it("honours Retry-After as an HTTP date against the injected clock", async () => {
     const now = Date.UTC(2026, 0, 1, 12, 0, 0);
     const srv = await startServer((_h, res, n) =>
-      n === 1
-        ? json(res, 503, {}, { "retry-after": "Thu, 01 Jan 2026 12:00:03 GMT" })
-        : json(res, 200, { list: [] }),
+      n === 1 ? json(res, 503, {}, { "retry-after": "Thu, 01 Jan 2026 12:00:03 GMT" }) : json(res, 200, { list: [] }),
     );
     const { client, sleeps } = makeClient(srv.url, { now: () => now });
     await client.call("catalog.currencies", {});

@@ -7,9 +7,11 @@ function parse(s: string): Array<[string, string]> {
   return [...new URLSearchParams(s.startsWith("?") ? s.slice(1) : s)];
 }
 
-async function formEntries(form: FormData): Promise<Array<[string, FormDataEntryValue]>> {
+type BodyInit = ConstructorParameters<typeof Response>[0];
+
+async function formEntries(form: FormData): Promise<Array<[string, string | File]>> {
   const parsed = await new Response(form as unknown as BodyInit).formData();
-  return [...parsed.entries()];
+  return [...parsed.entries()] as Array<[string, string | File]>;
 }
 
 describe("toPairs", () => {
@@ -141,7 +143,9 @@ describe("buildMultipart", () => {
     const form = await buildMultipart({}, [
       { field: "file", filename: "x.webp", contentType: "image/webp", data: new Blob([new Uint8Array([1, 2])]) },
     ]);
-    const [[field, file]] = (await formEntries(form)) as Array<[string, File]>;
+    const entries = (await formEntries(form)) as Array<[string, File]>;
+    expect(entries).toHaveLength(1);
+    const [field, file] = entries[0]!;
     expect(field).toBe("file");
     expect(file.name).toBe("x.webp");
     expect(file.type).toBe("image/webp");

@@ -53,7 +53,7 @@ function opts(format: Format, extra: Partial<RenderOptions> = {}) {
 
 const VEHICLES: JsonObject[] = [
   { id: 1, vehicle_reg_number: "AB-123", price_per_day: 50, model: { name: "Golf", brand: { name: "VW" } } },
-  { id: 2, vehicle_reg_number: "CD 456, \"x\"", price_per_day: 0, model: { name: "Polo", brand: { name: "VW" } } },
+  { id: 2, vehicle_reg_number: 'CD 456, "x"', price_per_day: 0, model: { name: "Polo", brand: { name: "VW" } } },
 ];
 
 /** Parse CSV (RFC 4180) for assertions. */
@@ -149,7 +149,12 @@ describe("ndjson streams per push", () => {
     await w.push([VEHICLES[1]!]);
     expect(out.chunks).toHaveLength(2);
     await w.end();
-    expect(out.text.trimEnd().split("\n").map((l) => JSON.parse(l))).toEqual(VEHICLES);
+    expect(
+      out.text
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual(VEHICLES);
   });
 
   it("applies --fields per line", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "../../src/api/decode.js";
 import { pageFooter, type WalkedPage, walkPages } from "../../src/api/paginate.js";
+import type { JsonObject } from "../../src/contract/records.js";
 
 const items = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: from + i }));
 
@@ -106,7 +107,9 @@ describe("walkPages", () => {
   it("a partly overlapping page yields only the new items", async () => {
     const responses = [items(1, 10), items(6, 10), items(11, 3)];
     let n = 0;
-    const pages = await collect(walkPages(async () => ({ items: responses[n++] ?? [] }), { limit: 10, kind: "vehicle" }));
+    const pages = await collect(
+      walkPages(async () => ({ items: responses[n++] ?? [] }), { limit: 10, kind: "vehicle" }),
+    );
     expect(ids(pages)).toEqual(items(1, 15).map((i) => i.id));
     expect(new Set(ids(pages)).size).toBe(ids(pages).length);
   });
@@ -114,7 +117,7 @@ describe("walkPages", () => {
   it("recognises extras by extra_id and items without ids by content", async () => {
     const warnings: string[] = [];
     const pages = await collect(
-      walkPages(async () => ({ items: [{ extra_id: 1 }, { extra_id: "2" }, { name: "no id" }] }), {
+      walkPages(async () => ({ items: [{ extra_id: 1 }, { extra_id: "2" }, { name: "no id" }] as JsonObject[] }), {
         limit: 3,
         kind: "extra",
         warn: (m) => warnings.push(m),

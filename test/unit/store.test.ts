@@ -44,7 +44,12 @@ describe("ConfigStore", () => {
     if (process.platform !== "win32") expect(statSync(store.file).mode & 0o777).toBe(0o600);
     const onDisk = JSON.parse(readFileSync(store.file, "utf8"));
     expect(onDisk.current).toBe("work");
-    expect(onDisk.profiles.work).toEqual({ env: "test", baseUrl: "https://t.example", apiKey: "secret-key-123", userId: 7 });
+    expect(onDisk.profiles.work).toEqual({
+      env: "test",
+      baseUrl: "https://t.example",
+      apiKey: "secret-key-123",
+      userId: 7,
+    });
   });
 
   it("a write is visible to this store and to a fresh one", async () => {

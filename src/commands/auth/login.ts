@@ -1,10 +1,12 @@
 import { UsageError } from "../../api/errors.js";
 import {
+  DEFAULT_TIMEOUT_S,
   type Environment,
   maskKey,
   type Profile,
   parseEnvironment,
   parsePositiveInt,
+  parseTimeout,
   validateUrl,
 } from "../../config/settings.js";
 import type { Deps } from "../../deps.js";
@@ -59,7 +61,13 @@ export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
   if (opts.verify !== false) {
     let verifyUrl = baseUrl;
     if (env === "sandbox" && !verifyUrl) verifyUrl = (await deps.target()).baseUrl;
-    const { total } = await verifyKey(deps, verifyUrl!, key, userId, deps.settings().timeoutMs);
+    // The profile may not exist yet, so the timeout is read here rather than from deps.settings().
+    const timeoutS =
+      parseTimeout(deps.flags.timeout, "--timeout") ??
+      parseTimeout(deps.env.RENTCTL_TIMEOUT, "RENTCTL_TIMEOUT") ??
+      existing.timeout ??
+      DEFAULT_TIMEOUT_S;
+    const { total } = await verifyKey(deps, verifyUrl!, key, userId, timeoutS * 1000);
     deps.msg.info(`key accepted for owner ${userId}${total !== undefined ? ` (${total} vehicles)` : ""}`);
   }
   await store.write((data) => {

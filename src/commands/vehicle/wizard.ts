@@ -1,7 +1,40 @@
-// Placeholder until the wizard lands (issue 6); replaced by the wizard implementation.
 import { UsageError } from "../../api/errors.js";
+import { requireUser } from "../../context.js";
 import type { Deps } from "../../deps.js";
+import { runWizard } from "../../wizard/flow.js";
+import { type WizardPrompts, withInterrupt, wizardPrompts } from "../../wizard/prompts.js";
+import { readRecordFile } from "../input.js";
+import { printCreated } from "./write.js";
 
-export async function run(_deps: Deps, _opts: { fromFile?: string; save?: string }): Promise<void> {
-  throw new UsageError("the wizard is not built yet", { hint: "use rentctl vehicle create --from-file FILE" });
+/**
+ * `rentctl vehicle wizard` / `vehicle create -i`: a guided, interactive
+ * create. Prompts render on stderr; stdout carries only the new id (or the
+ * record with -o json). Ctrl-C at any prompt exits 130 with nothing created.
+ *
+ * `prompts` replaces the terminal prompts (tests); so does
+ * `setWizardPromptsFactory` from src/wizard/prompts.ts.
+ */
+export async function run(
+  deps: Deps,
+  opts: { fromFile?: string; save?: string },
+  prompts?: WizardPrompts,
+): Promise<void> {
+  if (!deps.io.stdinTTY) {
+    throw new UsageError("the vehicle wizard needs an interactive terminal (stdin is not a TTY)", {
+      hint: "create from a file instead: rentctl vehicle create --from-file FILE (a wizard run with --save FILE writes one)",
+    });
+  }
+  if (opts.fromFile === "-") {
+    throw new UsageError("--from-file -: stdin is the terminal the wizard asks on", {
+      hint: "give a file: rentctl vehicle wizard --from-file car.json",
+    });
+  }
+  const prefill = opts.fromFile ? await readRecordFile(deps, opts.fromFile) : {};
+  // Fail before the questions, not after them: an owner is needed to create.
+  await requireUser(deps);
+  const result = await runWizard(deps, withInterrupt(prompts ?? wizardPrompts(deps)), {
+    prefill,
+    save: opts.save,
+  });
+  if (result) await printCreated(deps, "vehicle", result);
 }

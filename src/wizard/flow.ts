@@ -1,0 +1,170 @@
+import { access, writeFile } from "node:fs/promises";
+import {
+  AbortedError,
+  ApiValidationError,
+  type FieldDetail,
+  InputError,
+  InterruptedError,
+  RentctlError,
+} from "../api/errors.js";
+import type { CreateResult } from "../commands/vehicle/write.js";
+import { isEmpty } from "../contract/validate.js";
+import type { Deps } from "../deps.js";
+import { Ask, toInts, type WizardState } from "./ask.js";
+import { WizardCatalogs } from "./catalogs.js";
+import type { WizardPrompts } from "./prompts.js";
+import { renderReview } from "./review.js";
+import { SECTIONS, type Section, sectionOf } from "./sections.js";
+
+export interface WizardOptions {
+  /** Answers to start from (wire names), e.g. from `--from-file`. */
+  prefill?: Record<string, unknown>;
+  /** Also write the answers here (JSON, wire names) when confirming. */
+  save?: string;
+}
+
+type Action = "create" | "edit" | "save" | "cancel";
+
+/** The answers as a record for `vehicle create --from-file` (wire names; user_id is the profile's). */
+export function answersRecord(state: WizardState): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(state.answers)) if (k !== "user_id" && !isEmpty(v)) out[k] = v;
+  return out;
+}
+
+export async function saveAnswers(deps: Deps, file: string, state: WizardState): Promise<void> {
+  await writeFile(file, `${JSON.stringify(answersRecord(state), null, 2)}\n`, "utf8");
+  deps.msg.success(`answers saved to ${file} (use: rentctl vehicle create --from-file ${file})`);
+  if (state.imageFiles.length)
+    deps.msg.warn(
+      `the ${state.imageFiles.length} image file(s) are not in ${file}: they are uploaded when you confirm (or attach later with \`rentctl image upload FILE --attach ID\`)`,
+    );
+}
+
+function showError(deps: Deps, e: RentctlError): void {
+  const c = deps.color;
+  deps.io.stderr.write(`${c.red("error:")} ${e.message}\n`);
+  for (const d of e.details) deps.io.stderr.write(`  ${d.field ? `${c.bold(d.field)}: ` : "- "}${d.message}\n`);
+  if (e.hint) deps.io.stderr.write(`${c.dim(`hint: ${e.hint}`)}\n`);
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The whole wizard: every section once, then the review loop (create, edit a
+ * section, save, cancel). Nothing is sent before "create": images are
+ * uploaded then, and a rejected create comes back to the review with the
+ * field problems shown, answers intact.
+ *
+ * Returns the created vehicle, or undefined on a dry run.
+ */
+export async function runWizard(
+  deps: Deps,
+  prompts: WizardPrompts,
+  opts: WizardOptions = {},
+): Promise<CreateResult | undefined> {
+  const state: WizardState = { answers: { ...(opts.prefill ?? {}) }, aux: {}, imageFiles: [] };
+  const cat = new WizardCatalogs(deps);
+  const q = new Ask(prompts, state, cat, deps);
+  const c = deps.color;
+  const heading = (s: Section) => deps.io.stderr.write(`\n${c.bold.cyan(s.title)}\n`);
+
+  deps.io.stderr.write(
+    `${c.bold("New vehicle")} ${c.dim("· Ctrl-C leaves without creating anything · nothing is sent before the review")}\n`,
+  );
+  for (const s of SECTIONS) {
+    heading(s);
+    await s.ask(q);
+  }
+
+  let problems: FieldDetail[] = [];
+  for (;;) {
+    await renderReview(deps, state, cat, problems);
+    const action = await prompts.select<Action>({
+      message: "What now?",
+      choices: [
+        { name: "Create the vehicle", value: "create" },
+        { name: "Edit a section", value: "edit" },
+        { name: "Save the answers to a file", value: "save" },
+        { name: "Cancel (nothing is created)", value: "cancel" },
+      ],
+      default: problems.length ? "edit" : "create",
+    });
+
+    if (action === "cancel") throw new AbortedError("cancelled: nothing was created");
+
+    if (action === "edit") {
+      const first = problems.map((p) => sectionOf(p.field)).find((s) => s !== undefined);
+      const key = await prompts.select<string>({
+        message: "Which section?",
+        choices: [
+          ...SECTIONS.map((s) => ({ name: s.title, value: s.key })),
+          { name: "(back to the review)", value: "" },
+        ],
+        default: first?.key ?? SECTIONS[0]!.key,
+      });
+      const section = SECTIONS.find((s) => s.key === key);
+      if (section) {
+        heading(section);
+        await section.ask(q);
+        problems = problems.filter((p) => !section.fields.includes(p.field));
+      }
+      continue;
+    }
+
+    if (action === "save") {
+      const file = (
+        await prompts.input({
+          message: "Save to file",
+          default: opts.save ?? "vehicle.json",
+          validate: (s) => (s.trim() ? true : "a file name is needed"),
+        })
+      ).trim();
+      if (
+        (await exists(file)) &&
+        !(await prompts.confirm({ message: `${file} exists. Overwrite it?`, default: false }))
+      )
+        continue;
+      try {
+        await saveAnswers(deps, file, state);
+      } catch (e) {
+        deps.msg.warn(`cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+      continue;
+    }
+
+    // create
+    const { createVehicle, prepareVehicle } = await import("../commands/vehicle/write.js");
+    try {
+      await prepareVehicle(deps, answersRecord(state));
+      if (state.imageFiles.length) {
+        const { uploadImages } = await import("../commands/image/upload.js");
+        const ids = await uploadImages(deps, state.imageFiles);
+        if (!deps.flags.dryRun) {
+          // Kept in the answers: a retry after a rejected create does not upload them again.
+          state.answers.vehicle_images = [...toInts(state.answers.vehicle_images), ...ids];
+          state.imageFiles = [];
+          deps.msg.success(`${ids.length} image${ids.length === 1 ? "" : "s"} uploaded (ids ${ids.join(", ")})`);
+        }
+      }
+      const record = await prepareVehicle(deps, answersRecord(state));
+      if (opts.save) await saveAnswers(deps, opts.save, state);
+      return await createVehicle(deps, record);
+    } catch (e) {
+      if (e instanceof InterruptedError || !(e instanceof RentctlError)) throw e;
+      showError(deps, e);
+      problems = e.details.length ? e.details : [];
+      if (!(e instanceof InputError || e instanceof ApiValidationError))
+        deps.msg.warn(
+          "not created here; if the request reached the server, check `rentctl vehicle list` before retrying",
+        );
+    }
+  }
+}
