@@ -1,4 +1,7 @@
 #!/usr/bin/env node
-import { run } from "../dist/main.js";
+import module from "node:module";
 
-run();
+// Node 22.1+ caches compiled code between runs; Node 20 has no such API.
+module.enableCompileCache?.();
+const { run } = await import("../dist/main.js");
+await run();

@@ -15,6 +15,7 @@ await build({
   target: "node20.18",
   sourcemap: "linked",
   legalComments: "none",
+  minify: true,
   chunkNames: "chunks/[name]-[hash]",
   // Bundled CommonJS dependencies (cli-table3, ...) call require(); give them one.
   banner: {

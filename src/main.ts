@@ -1,11 +1,12 @@
-import { CommanderError } from "commander";
+import type { Command } from "commander";
 import { EXIT, exitCodeOf, RentctlError } from "./api/errors.js";
 import type { CliContext } from "./cli/shared.js";
 import type { GlobalFlags } from "./config/settings.js";
-import { type ContextOverrides, createDeps, runExitHooks } from "./context.js";
+import type { ContextOverrides } from "./context.js";
 import type { Deps } from "./deps.js";
-import { type IO, processIO } from "./io.js";
-import { colorEnabled, makeChalk } from "./output/color.js";
+import type { IO } from "./io.js";
+
+// Everything else loads inside main(), so `rentctl --version` reads almost nothing.
 
 export interface MainOptions {
   io?: IO;
@@ -20,6 +21,11 @@ export interface MainOptions {
  * bug, and only with --verbose.
  */
 export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
+  const [{ CommanderError }, { createDeps, runExitHooks }, { processIO }] = await Promise.all([
+    import("commander"),
+    import("./context.js"),
+    import("./io.js"),
+  ]);
   const io = opts.io ?? processIO();
   const env = opts.env ?? process.env;
   const created: Deps[] = [];
@@ -34,30 +40,33 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   const program = buildProgram(ctx);
   program.exitOverride();
   program.configureOutput({
-    writeOut: (s) => io.stdout.write(s),
-    writeErr: (s) => io.stderr.write(s),
-    outputError: (s, write) => write(s.startsWith("error:") ? s : `error: ${s}`),
+    writeOut: (s: string) => io.stdout.write(s),
+    writeErr: (s: string) => io.stderr.write(s),
+    outputError: (s: string, write: (t: string) => void) => write(s.startsWith("error:") ? s : `error: ${s}`),
   });
   for (const cmd of allCommands(program)) {
     cmd.exitOverride();
     cmd.configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(s),
+      writeOut: (s: string) => io.stdout.write(s),
+      writeErr: (s: string) => io.stderr.write(s),
+      outputError: (s: string, write: (t: string) => void) => write(s),
     });
   }
   let code: number = EXIT.ok;
   try {
     await program.parseAsync(argv, { from: "user" });
   } catch (err) {
-    code = report(err, io, env, argv, created.at(-1));
+    if (err instanceof CommanderError) {
+      // commander already printed its one-line message; help and version are not errors
+      code = err.exitCode === 0 || err.code === "commander.helpDisplayed" || err.code === "commander.version" ? EXIT.ok : EXIT.usage;
+    } else code = await report(err, io, env, argv, created.at(-1));
   } finally {
     for (const d of created) await runExitHooks(d).catch(() => {});
   }
   return code;
 }
 
-function allCommands(cmd: import("commander").Command): import("commander").Command[] {
+function allCommands(cmd: Command): Command[] {
   return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
 }
 
@@ -75,14 +84,14 @@ function wantsJson(argv: string[], env: NodeJS.ProcessEnv, deps: Deps | undefine
   return v === "json" || v === "ndjson";
 }
 
-function report(err: unknown, io: IO, env: NodeJS.ProcessEnv, argv: string[], deps: Deps | undefined): number {
-  if (err instanceof CommanderError) {
-    if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help")
-      return EXIT.ok;
-    if (err.exitCode === 0) return EXIT.ok;
-    // commander already printed its one-line message
-    return EXIT.usage;
-  }
+async function report(
+  err: unknown,
+  io: IO,
+  env: NodeJS.ProcessEnv,
+  argv: string[],
+  deps: Deps | undefined,
+): Promise<number> {
+  const { colorEnabled, makeChalk } = await import("./output/color.js");
   const code = exitCodeOf(err);
   if (code === EXIT.interrupted) {
     io.stderr.write("\n");
@@ -119,6 +128,13 @@ function report(err: unknown, io: IO, env: NodeJS.ProcessEnv, argv: string[], de
 
 /** The process entry: the only place that exits. */
 export async function run(): Promise<void> {
+  const argv = process.argv.slice(2);
+  // Scripts ask for the version often: answer it before loading the command tree.
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+    const { VERSION } = await import("./version.js");
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code === "EPIPE") process.exit(EXIT.ok);
   });
@@ -126,7 +142,7 @@ export async function run(): Promise<void> {
     process.stderr.write("\n");
     process.exit(EXIT.interrupted);
   });
-  const code = await main(process.argv.slice(2));
+  const code = await main(argv);
   process.exitCode = code;
   if (process.stdout.writableLength > 0) await new Promise((r) => process.stdout.once("drain", r));
   process.exit(code);

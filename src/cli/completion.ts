@@ -13,7 +13,7 @@ export function completionCommand(ctx: CliContext): Command {
       examples(
         "source <(rentctl completion bash)",
         "rentctl completion bash > ~/.local/share/bash-completion/completions/rentctl",
-        'rentctl completion zsh > "${fpath[1]}/_rentctl"',
+        "rentctl completion zsh > ~/.zfunc/_rentctl   # a directory on $fpath",
         "rentctl completion fish > ~/.config/fish/completions/rentctl.fish",
       ),
     )

@@ -9,8 +9,8 @@ import { imageCommand, undoCommand } from "./image.js";
 import { vehicleCommand } from "./vehicle.js";
 import { sandboxCommand } from "./sandbox.js";
 import { type CliContext, examples } from "./shared.js";
+import { VERSION } from "../version.js";
 
-export const VERSION = "0.1.0";
 
 /** The whole command tree. Completions are generated from this same program. */
 export function buildProgram(ctx: CliContext): Command {

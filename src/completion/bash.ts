@@ -1,4 +1,4 @@
-import { allCommands, type CommandSpec, type CompletionModel, type OptionSpec, type ValueSource } from "./model.js";
+import { allCommands, type CompletionModel, type OptionSpec, type ValueSource } from "./model.js";
 import { COMPLETE_COMMAND, header } from "./text.js";
 
 /**
@@ -183,7 +183,12 @@ export function bashScript(model: CompletionModel): string {
   line("}");
   line();
 
-  line(BASH_ENGINE.replaceAll("%{", "${").replaceAll("__FN__", fn).replaceAll("__PROG__", p).replaceAll("__COMPLETE__", COMPLETE_COMMAND));
+  line(
+    BASH_ENGINE.replaceAll("%{", "${")
+      .replaceAll("__FN__", fn)
+      .replaceAll("__PROG__", p)
+      .replaceAll("__COMPLETE__", COMPLETE_COMMAND),
+  );
   line(`complete -F ${fn} ${p}`);
   return `${out.join("\n")}\n`;
 }
@@ -227,7 +232,7 @@ __FN___files() {
 }
 
 # Values known only at TAB time (profile names, cached catalogs): asked of
-# ` + "`__PROG__ __COMPLETE__ ARGS`" + String.raw`, one "value<TAB>description" per line.
+# "__PROG__ __COMPLETE__ ARGS", one "value<TAB>description" per line.
 __FN___dynamic() {
   local line value
   while IFS= read -r line; do

@@ -93,12 +93,8 @@ export function zshScript(model: CompletionModel): string {
     const hasSubs = visibleSubs.length > 0;
     const specs: string[] = [];
     for (const o of c.options) if (!o.hidden) specs.push(...optionSpecs(o, actions));
-    const globals = sameGlobals(c)
-      ? "$reply"
-      : null;
-    const inlineGlobals = globals
-      ? []
-      : c.globals.filter((o) => !o.hidden).flatMap((o) => optionSpecs(o, actions));
+    const globals = sameGlobals(c) ? "$reply" : null;
+    const inlineGlobals = globals ? [] : c.globals.filter((o) => !o.hidden).flatMap((o) => optionSpecs(o, actions));
     const label = [p, ...c.path].join(" ");
     line(`# ${label}`);
     line(`${name}() {`);

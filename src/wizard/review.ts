@@ -81,7 +81,7 @@ export async function renderReview(
       value: r.value,
       name: r.name,
     };
-    if (problems.length) item.problem = r.problem ? deps.color.red(r.problem) : "";
+    if (problems.length) item.problem = r.problem ?? "";
     last = r.section;
     return item;
   });

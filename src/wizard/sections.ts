@@ -90,7 +90,10 @@ const vehicle: Section = {
     await q.pick("vehicle_segment_id", "Segment", await q.cat.list("catalog.segments"), { default: 1 });
     const seg = q.segment();
     if (before !== undefined && before !== seg) {
+      // Brands, classes, benefits and features are per segment: what was chosen for the old one goes.
       q.state.aux = {};
+      delete q.a.vehicle_model_id;
+      delete q.a.vehicle_class_id;
       const dropped = ["vehicle_benefits_id", "vehicle_options_id"].filter((f) => !isEmpty(q.a[f]));
       for (const f of dropped) delete q.a[f];
       if (dropped.length)

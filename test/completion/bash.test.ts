@@ -24,6 +24,7 @@ done
 COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
 COMP_LINE=$line
 COMP_POINT=\${#line}
+[[ -n $NO_LINE ]] && unset COMP_LINE COMP_POINT
 spec=$(complete -p rentctl) || exit 4
 fn=\${spec##*-F }
 fn=\${fn%% *}
@@ -41,9 +42,9 @@ describe.skipIf(!present)("bash completion", () => {
     writeBrandsCache(sb);
   });
 
-  function complete(line: string): string[] {
+  function complete(line: string, opts: { withoutLine?: boolean } = {}): string[] {
     const res = spawnSync("bash", ["--norc", "--noprofile", "-c", DRIVER, "driver", sb.scripts.bash, line], {
-      env: sb.env,
+      env: opts.withoutLine ? { ...sb.env, NO_LINE: "1" } : sb.env,
       encoding: "utf8",
     });
     if (res.status !== 0) throw new Error(`bash exited ${res.status}: ${res.stderr}`);
@@ -89,6 +90,14 @@ describe.skipIf(!present)("bash completion", () => {
     expect(complete("rentctl --env sandbox -o json cat")).toEqual(["catalog"]);
     expect(complete("rentctl --base-url https://partner.example catalog cur")).toEqual(["currencies"]);
     expect(complete("rentctl --output=json catalog cur")).toEqual(["currencies"]);
+  });
+
+  it("works from COMP_WORDS / COMP_CWORD alone (no COMP_LINE)", () => {
+    const bare = { withoutLine: true };
+    expect(complete("rentctl cat", bare)).toEqual(["catalog"]);
+    expect(complete("rentctl catalog currencies -o nd", bare)).toEqual(["ndjson"]);
+    expect(complete("rentctl --output=js", bare)).toEqual(["json"]);
+    expect(complete("rentctl --base-url https://partner.example catalog cur", bare)).toEqual(["currencies"]);
   });
 
   it("offers the profile names from the config file for --profile / -p", () => {

@@ -345,7 +345,11 @@ describe("vehicle wizard: the review screen", () => {
           details: [{ field: "vehicle_reg_number", message: "is already registered" }],
         });
       },
-      (p) => ({ body: { data: { id: 777, ...p } }, decoded: { kind: "flexible", body: { data: { id: 777 } } }, status: 200 }),
+      (p) => ({
+        body: { data: { id: 777, ...p } },
+        decoded: { kind: "flexible", body: { data: { id: 777 } } },
+        status: 200,
+      }),
     ];
     const s = scripted(
       [
@@ -386,9 +390,11 @@ describe("vehicle wizard: the review screen", () => {
       ],
       "lenient",
     );
-    const err = await run(f.deps, { fromFile: writeRecord(f, { ...FILE_RECORD, vehicle_extras: ["x"] }) }, s.prompts).catch(
-      (e) => e,
-    );
+    const err = await run(
+      f.deps,
+      { fromFile: writeRecord(f, { ...FILE_RECORD, vehicle_extras: ["x"] }) },
+      s.prompts,
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(AbortedError);
     expect(f.stderr()).toMatch(/vehicle_extras: must be a whole number/);
     expect(f.client.sent.filter((x) => !x.opId.startsWith("catalog."))).toEqual([]);
@@ -426,7 +432,10 @@ describe("vehicle wizard: leaving", () => {
 
   it("Ctrl-C in the middle of the questions", async () => {
     const f = setup();
-    const s = scripted([["Segment", 1], ["Brand", CTRL_C]]);
+    const s = scripted([
+      ["Segment", 1],
+      ["Brand", CTRL_C],
+    ]);
     const err = await run(f.deps, {}, s.prompts).catch((e) => e);
     expect(err).toBeInstanceOf(InterruptedError);
     expect(err.exitCode).toBe(130);
@@ -449,5 +458,29 @@ describe("vehicle wizard: leaving", () => {
     setWizardPromptsFactory(() => s.prompts);
     await expect(run(f.deps, {})).rejects.toBeInstanceOf(InterruptedError);
     expect(s.log).toHaveLength(1);
+  });
+});
+
+describe("vehicle wizard: editing the vehicle section", () => {
+  it("a new segment asks brand, model and configuration of that segment again", async () => {
+    const f = setup();
+    const s = scripted(
+      [
+        ["What now?", "edit"],
+        ["Which section?", "vehicle"],
+        ["Segment", 2],
+        ["Brand", "duc"],
+        ["Class or type", /Naked/],
+        ["What now?", "create"],
+      ],
+      "lenient",
+    );
+    await run(f.deps, { fromFile: writeRecord(f) }, s.prompts);
+    expect(s.remaining()).toEqual([]);
+    expect(s.log.filter((c) => c.message.startsWith("Keep configuration"))).toHaveLength(1);
+    expect(f.stderr()).toContain("segment changed: benefits and features were cleared");
+    const sent = f.client.calls("vehicles.create")[0]!.params;
+    expect(sent).toMatchObject({ vehicle_segment_id: 2, vehicle_model_id: 2000, vehicle_class_id: 7 });
+    expect(sent.vehicle_benefits_id).toBeUndefined();
   });
 });

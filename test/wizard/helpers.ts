@@ -111,7 +111,9 @@ export function scripted(steps: Step[], mode: "strict" | "lenient" = "strict"): 
         if (a === DEFAULT) return o.default !== undefined ? o.default : o.choices.find((c) => !c.disabled)!.value;
         if (a instanceof RegExp) return byName(o.choices, a, o.message);
         if (!o.choices.some((c) => c.value === a))
-          throw new Error(`${o.message}: ${String(a)} is not a choice (${o.choices.map((c) => String(c.value)).join(", ")})`);
+          throw new Error(
+            `${o.message}: ${String(a)} is not a choice (${o.choices.map((c) => String(c.value)).join(", ")})`,
+          );
         return a as never;
       }),
     search: (o) =>
