@@ -10,7 +10,12 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const runs = Number(process.argv[2] ?? 20);
-const body = JSON.stringify({ list: [{ id: 1, code: "EUR", symbol: "€" }, { id: 2, code: "USD", symbol: "$" }] });
+const body = JSON.stringify({
+  list: [
+    { id: 1, code: "EUR", symbol: "€" },
+    { id: 2, code: "USD", symbol: "$" },
+  ],
+});
 const server = createServer((_req, res) => {
   res.writeHead(200, { "content-type": "application/json" });
   res.end(body);
@@ -18,7 +23,13 @@ const server = createServer((_req, res) => {
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const base = `http://127.0.0.1:${server.address().port}`;
 const home = mkdtempSync(join(tmpdir(), "rentctl-bench-"));
-const env = { ...process.env, RENTCTL_CONFIG_DIR: join(home, "c"), RENTCTL_DATA_DIR: join(home, "d"), RENTCTL_BASE_URL: base, NO_COLOR: "1" };
+const env = {
+  ...process.env,
+  RENTCTL_CONFIG_DIR: join(home, "c"),
+  RENTCTL_DATA_DIR: join(home, "d"),
+  RENTCTL_BASE_URL: base,
+  NO_COLOR: "1",
+};
 const bare = join(home, "bare.mjs");
 writeFileSync(
   bare,
@@ -29,7 +40,14 @@ writeFileSync(
 // spawnSync blocks this process, so the server answers from a child instead.
 server.close();
 const { spawn } = await import("node:child_process");
-const srv = spawn(process.execPath, ["-e", `require("http").createServer((q,s)=>{s.writeHead(200,{"content-type":"application/json"});s.end(${JSON.stringify(body)})}).listen(${new URL(base).port},"127.0.0.1",()=>console.log("up"))`], { stdio: ["ignore", "pipe", "inherit"] });
+const srv = spawn(
+  process.execPath,
+  [
+    "-e",
+    `require("http").createServer((q,s)=>{s.writeHead(200,{"content-type":"application/json"});s.end(${JSON.stringify(body)})}).listen(${new URL(base).port},"127.0.0.1",()=>console.log("up"))`,
+  ],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
 await new Promise((r) => srv.stdout.once("data", r));
 
 function median(cmd, args) {

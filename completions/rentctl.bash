@@ -371,7 +371,7 @@ _rentctl_files() {
 }
 
 # Values known only at TAB time (profile names, cached catalogs): asked of
-# `rentctl completion __complete ARGS`, one "value<TAB>description" per line.
+# "rentctl completion __complete ARGS", one "value<TAB>description" per line.
 _rentctl_dynamic() {
   local line value
   while IFS= read -r line; do

@@ -58,7 +58,10 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   } catch (err) {
     if (err instanceof CommanderError) {
       // commander already printed its one-line message; help and version are not errors
-      code = err.exitCode === 0 || err.code === "commander.helpDisplayed" || err.code === "commander.version" ? EXIT.ok : EXIT.usage;
+      code =
+        err.exitCode === 0 || err.code === "commander.helpDisplayed" || err.code === "commander.version"
+          ? EXIT.ok
+          : EXIT.usage;
     } else code = await report(err, io, env, argv, created.at(-1));
   } finally {
     for (const d of created) await runExitHooks(d).catch(() => {});

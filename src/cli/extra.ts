@@ -44,7 +44,10 @@ export function extraCommand(ctx: CliContext): Command {
     cmd
       .command("create")
       .description("Create an extra")
-      .addHelpText("after", examples("rentctl extra create --option 'child seat' --price 8 --currency EUR --period 1 --quantity 2")),
+      .addHelpText(
+        "after",
+        examples("rentctl extra create --option 'child seat' --price 8 --currency EUR --period 1 --quantity 2"),
+      ),
   ).action(lazyAction(ctx, async (deps, _a, o) => (await load()).create(deps, sources(o))));
   addExtraFlags(
     cmd
@@ -52,8 +55,15 @@ export function extraCommand(ctx: CliContext): Command {
       .argument("<id>", "extra id")
       .description("Change an extra safely: reads it and sends every member (the API replaces the whole extra)")
       .option("--replace", "send exactly the members given")
-      .addHelpText("after", examples("rentctl extra update 7 --price 12", "rentctl extra update 7 --quantity 4 --dry-run")),
-  ).action(lazyAction(ctx, async (deps, a: [string], o) => (await load()).update(deps, a[0], { ...sources(o), replace: Boolean(o.replace) })));
+      .addHelpText(
+        "after",
+        examples("rentctl extra update 7 --price 12", "rentctl extra update 7 --quantity 4 --dry-run"),
+      ),
+  ).action(
+    lazyAction(ctx, async (deps, a: [string], o) =>
+      (await load()).update(deps, a[0], { ...sources(o), replace: Boolean(o.replace) }),
+    ),
+  );
   cmd
     .command("switch")
     .argument("<id>", "extra id")

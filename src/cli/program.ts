@@ -1,16 +1,15 @@
 import { Command, Option } from "commander";
 import { ENVIRONMENTS, FORMATS } from "../config/settings.js";
+import { VERSION } from "../version.js";
 import { apiCommand } from "./api.js";
 import { authCommand, profileCommand } from "./auth.js";
 import { catalogCommand } from "./catalog.js";
 import { completionCommand } from "./completion.js";
 import { extraCommand } from "./extra.js";
 import { imageCommand, undoCommand } from "./image.js";
-import { vehicleCommand } from "./vehicle.js";
 import { sandboxCommand } from "./sandbox.js";
 import { type CliContext, examples } from "./shared.js";
-import { VERSION } from "../version.js";
-
+import { vehicleCommand } from "./vehicle.js";
 
 /** The whole command tree. Completions are generated from this same program. */
 export function buildProgram(ctx: CliContext): Command {

@@ -24,7 +24,11 @@ function addFieldFlags(cmd: Command): void {
       cmd.addOption(a);
     }
   }
-  cmd.option("--set <field=value>", "set a field by its wire name (repeat; arrays append; empty value clears)", collect);
+  cmd.option(
+    "--set <field=value>",
+    "set a field by its wire name (repeat; arrays append; empty value clears)",
+    collect,
+  );
   cmd.option("--from-file <file>", "read fields (wire names) from a JSON or YAML file, or - for stdin");
 }
 
@@ -61,14 +65,25 @@ export function vehicleCommand(ctx: CliContext): Command {
     .option("--offset <n>", "vehicles to skip")
     .option("--page <n>", "page number (1-based; uses --limit)")
     .option("--all", "walk every page (ndjson and csv stream as pages arrive)")
-    .addHelpText("after", examples("rentctl vehicle list", "rentctl vehicle list --page 2 --limit 20", "rentctl vehicle list --all -o ndjson | jq .id", "rentctl vehicle list --all -q"))
+    .addHelpText(
+      "after",
+      examples(
+        "rentctl vehicle list",
+        "rentctl vehicle list --page 2 --limit 20",
+        "rentctl vehicle list --all -o ndjson | jq .id",
+        "rentctl vehicle list --all -q",
+      ),
+    )
     .action(lazyAction(ctx, async (deps, _a, o) => (await load()).list(deps, o)));
 
   cmd
     .command("get")
     .argument("<id>", "vehicle id")
     .description("Show one vehicle")
-    .addHelpText("after", examples("rentctl vehicle get 42", "rentctl vehicle get 42 -o json --fields id,vehicle_reg_number"))
+    .addHelpText(
+      "after",
+      examples("rentctl vehicle get 42", "rentctl vehicle get 42 -o json --fields id,vehicle_reg_number"),
+    )
     .action(lazyAction(ctx, async (deps, a: [string]) => (await load()).get(deps, a[0])));
 
   const create = cmd
@@ -124,7 +139,11 @@ export function vehicleCommand(ctx: CliContext): Command {
         "rentctl vehicle edit 42 --set vehicle_benefits_id=   # clear an array",
       ),
     )
-    .action(lazyAction(ctx, async (deps, a: [string], o) => (await load()).edit(deps, a[0], { ...sources(o), replace: Boolean(o.replace) })));
+    .action(
+      lazyAction(ctx, async (deps, a: [string], o) =>
+        (await load()).edit(deps, a[0], { ...sources(o), replace: Boolean(o.replace) }),
+      ),
+    );
 
   cmd
     .command("remove")

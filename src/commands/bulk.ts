@@ -6,7 +6,12 @@ import type { Deps } from "../deps.js";
  * own exit code); with several, each failure is reported and the command ends
  * with exit 7 if some failed.
  */
-export async function runEach(deps: Deps, ids: number[], verb: string, action: (id: number) => Promise<void>): Promise<void> {
+export async function runEach(
+  deps: Deps,
+  ids: number[],
+  verb: string,
+  action: (id: number) => Promise<void>,
+): Promise<void> {
   if (ids.length === 1) return action(ids[0]!);
   const failed: Array<{ id: number; error: string }> = [];
   for (const id of ids) {

@@ -25,7 +25,9 @@ export async function readRecordFile(deps: Deps, file: string): Promise<Record<s
   try {
     text = file === "-" ? await readAll(deps.io.stdin) : await readFile(file, "utf8");
   } catch (e) {
-    throw new InputError(`--from-file: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new InputError(
+      `--from-file: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   let parsed: unknown;
   try {
@@ -35,9 +37,14 @@ export async function readRecordFile(deps: Deps, file: string): Promise<Record<s
       parsed = parse(text);
     }
   } catch (e) {
-    throw new InputError(`--from-file: ${file === "-" ? "stdin" : file} is neither JSON nor YAML: ${(e as Error).message}`);
+    throw new InputError(
+      `--from-file: ${file === "-" ? "stdin" : file} is neither JSON nor YAML: ${(e as Error).message}`,
+    );
   }
-  if (!isObject(parsed)) throw new InputError(`--from-file: expected one object of fields (wire names), got ${Array.isArray(parsed) ? "a list" : typeof parsed}`);
+  if (!isObject(parsed))
+    throw new InputError(
+      `--from-file: expected one object of fields (wire names), got ${Array.isArray(parsed) ? "a list" : typeof parsed}`,
+    );
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(parsed)) if (!READ_ONLY_MEMBERS.has(k)) out[k] = v;
   return out;
@@ -46,10 +53,16 @@ export async function readRecordFile(deps: Deps, file: string): Promise<Record<s
 function splitArray(spec: ParamSpec | undefined, v: unknown): unknown[] {
   const items = Array.isArray(v) ? v : [v];
   if (spec?.type !== "integer[]") return items;
-  return items.flatMap((x) => (typeof x === "string" ? x.split(",").map((s) => s.trim()) : [x])).filter((x) => x !== "");
+  return items
+    .flatMap((x) => (typeof x === "string" ? x.split(",").map((s) => s.trim()) : [x]))
+    .filter((x) => x !== "");
 }
 
-export async function gatherInput(deps: Deps, specs: readonly ParamSpec[], sources: InputSources): Promise<Record<string, unknown>> {
+export async function gatherInput(
+  deps: Deps,
+  specs: readonly ParamSpec[],
+  sources: InputSources,
+): Promise<Record<string, unknown>> {
   const bySpec = new Map(specs.map((s) => [s.name, s]));
   const values: Record<string, unknown> = sources.fromFile ? await readRecordFile(deps, sources.fromFile) : {};
   const setArrays = new Set<string>();
@@ -75,7 +88,11 @@ export async function gatherInput(deps: Deps, specs: readonly ParamSpec[], sourc
 }
 
 /** Catalog references given by name (`--currency EUR`, `--segment cars`) become ids. */
-export async function resolveNamedRefs(deps: Deps, specs: readonly ParamSpec[], values: Record<string, unknown>): Promise<void> {
+export async function resolveNamedRefs(
+  deps: Deps,
+  specs: readonly ParamSpec[],
+  values: Record<string, unknown>,
+): Promise<void> {
   const { resolveRef } = await import("./catalog/resolve.js");
   for (const spec of specs) {
     const v = values[spec.name];

@@ -60,7 +60,10 @@ export async function pagedList(deps: Deps, spec: PagedListSpec, opts: PagedList
       shown += items.length;
       total = page.total;
       await emit(items);
-      if (progress) deps.io.stderr.write(`\r${deps.color.dim(`fetched ${shown}${total !== undefined ? ` of ${total}` : ""} ${spec.noun}…`)}`);
+      if (progress)
+        deps.io.stderr.write(
+          `\r${deps.color.dim(`fetched ${shown}${total !== undefined ? ` of ${total}` : ""} ${spec.noun}…`)}`,
+        );
     }
     if (progress) deps.io.stderr.write("\r\x1b[K");
     if (!quiet) await writer.end();

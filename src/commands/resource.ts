@@ -1,12 +1,12 @@
+import { describeRequest } from "../api/dry-run.js";
 import type { EncodableRecord } from "../api/encode.js";
 import { ConflictError, InputError } from "../api/errors.js";
-import { describeRequest } from "../api/dry-run.js";
 import { requireUser } from "../context.js";
+import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import { operation } from "../contract/operations.js";
 import { type JsonObject, normalizeRecord, recordToInput, unwrapRecord } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
 import { crossFieldProblems, isEmpty, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
-import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
 import type { JournalAction } from "../journal/journal.js";
@@ -32,7 +32,8 @@ export interface Resource {
   updateAction: JournalAction;
 }
 
-const withoutFixed = (specs: readonly ParamSpec[]) => specs.filter((f) => f.name !== "user_id" && f.name !== "locale_id");
+const withoutFixed = (specs: readonly ParamSpec[]) =>
+  specs.filter((f) => f.name !== "user_id" && f.name !== "locale_id");
 
 export const VEHICLE: Resource = {
   kind: "vehicle",
@@ -172,7 +173,13 @@ export function show(v: unknown): string {
   return Array.isArray(v) ? `[${v.join(", ")}]` : String(v);
 }
 
-export async function printDiff(deps: Deps, res: Resource, id: number, diff: Change[], request: JsonObject): Promise<void> {
+export async function printDiff(
+  deps: Deps,
+  res: Resource,
+  id: number,
+  diff: Change[],
+  request: JsonObject,
+): Promise<void> {
   const format = deps.settings().output;
   if (format === "table") {
     const c = deps.color;

@@ -3,7 +3,8 @@ import { type CliResult, json, runMain, sandboxEnv } from "../helpers/cli.js";
 
 let ctx: Awaited<ReturnType<typeof sandboxEnv>>;
 let env: NodeJS.ProcessEnv;
-const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliResult> => runMain(args, { ...env, ...extraEnv });
+const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
+  runMain(args, { ...env, ...extraEnv });
 
 beforeEach(async () => {
   ctx = await sandboxEnv();
@@ -12,12 +13,28 @@ beforeEach(async () => {
 afterEach(async () => ctx.cleanup());
 
 async function createExtra(args: string[] = []): Promise<number> {
-  const r = await cli(["extra", "create", "--option", "child seat", "--price", "8", "--currency", "EUR", "--period", "1", "--quantity", "3", "-q", ...args]);
+  const r = await cli([
+    "extra",
+    "create",
+    "--option",
+    "child seat",
+    "--price",
+    "8",
+    "--currency",
+    "EUR",
+    "--period",
+    "1",
+    "--quantity",
+    "3",
+    "-q",
+    ...args,
+  ]);
   expect(r.code, r.stderr).toBe(0);
   return Number(r.stdout.trim());
 }
 
-const getExtra = async (id: number) => json<Record<string, unknown>>((await cli(["extra", "get", String(id), "-o", "json"])).stdout);
+const getExtra = async (id: number) =>
+  json<Record<string, unknown>>((await cli(["extra", "get", String(id), "-o", "json"])).stdout);
 
 describe("extras", () => {
   it("options lists the option types (public, no key needed)", async () => {
@@ -33,7 +50,20 @@ describe("extras", () => {
   });
 
   it("an ambiguous or unknown name is rejected with the candidates, nothing sent", async () => {
-    const r = await cli(["extra", "create", "--option", "seat", "--price", "8", "--currency", "EUR", "--period", "1", "--quantity", "1"]);
+    const r = await cli([
+      "extra",
+      "create",
+      "--option",
+      "seat",
+      "--price",
+      "8",
+      "--currency",
+      "EUR",
+      "--period",
+      "1",
+      "--quantity",
+      "1",
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/matches 2 extra options: .*Child seat.*Booster seat/i);
   });
@@ -74,16 +104,51 @@ describe("extras", () => {
   });
 
   it("a bad price is rejected before sending (exit 2); a missing option too", async () => {
-    const bad = await cli(["extra", "create", "--option", "1", "--price", "-5", "--currency", "1", "--period", "1", "--quantity", "1"]);
+    const bad = await cli([
+      "extra",
+      "create",
+      "--option",
+      "1",
+      "--price",
+      "-5",
+      "--currency",
+      "1",
+      "--period",
+      "1",
+      "--quantity",
+      "1",
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/price: must be at least 0/);
-    const missing = await cli(["extra", "create", "--price", "5", "--currency", "1", "--period", "1", "--quantity", "1"]);
+    const missing = await cli([
+      "extra",
+      "create",
+      "--price",
+      "5",
+      "--currency",
+      "1",
+      "--period",
+      "1",
+      "--quantity",
+      "1",
+    ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/option_id: is required/);
   });
 
   it("the API's own 400 is exit 3 with the field details (sent raw through --set)", async () => {
-    const r = await cli(["api", "vehicles/extras/create", "-X", "POST", "-f", "locale_id=40", "-f", "option_id=1", "-f", "price=abc"]);
+    const r = await cli([
+      "api",
+      "vehicles/extras/create",
+      "-X",
+      "POST",
+      "-f",
+      "locale_id=40",
+      "-f",
+      "option_id=1",
+      "-f",
+      "price=abc",
+    ]);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/validation error/);
     expect(r.stderr).toMatch(/price/);
@@ -91,7 +156,10 @@ describe("extras", () => {
 
   it("another owner's key is a 401 (exit 4); a missing extra is exit 5", async () => {
     const id = await createExtra();
-    const other = await cli(["extra", "get", String(id)], { RENTCTL_API_KEY: "sandbox-key-1002", RENTCTL_USER_ID: "1002" });
+    const other = await cli(["extra", "get", String(id)], {
+      RENTCTL_API_KEY: "sandbox-key-1002",
+      RENTCTL_USER_ID: "1002",
+    });
     expect(other.code).toBe(4);
     expect((await cli(["extra", "switch", "999999"])).code).toBe(5);
     expect((await cli(["extra", "update", "999999", "--price", "1"])).code).toBe(5);
@@ -103,7 +171,10 @@ describe("extras", () => {
     expect(page.code).toBe(0);
     expect(page.stderr).toMatch(/page 1 of \d+ · 2 of \d+ extras/);
     const all = await cli(["extra", "list", "--all", "--limit", "2", "-o", "ndjson"]);
-    const ids = all.stdout.trim().split("\n").map((l) => json<{ id: number }>(l).id);
+    const ids = all.stdout
+      .trim()
+      .split("\n")
+      .map((l) => json<{ id: number }>(l).id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBeGreaterThanOrEqual(5);
   });

@@ -36,11 +36,19 @@ afterEach(async () => {
 });
 
 const KEY = "sk_live_SECRET_1234567890";
-const envFor = (extra: NodeJS.ProcessEnv = {}) => ({ ...home.env, RENTCTL_BASE_URL: base, RENTCTL_API_KEY: KEY, RENTCTL_USER_ID: "7", ...extra });
-const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => (_req: IncomingMessage, res: ServerResponse) => {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(typeof body === "string" ? body : JSON.stringify(body));
-};
+const envFor = (extra: NodeJS.ProcessEnv = {}) => ({
+  ...home.env,
+  RENTCTL_BASE_URL: base,
+  RENTCTL_API_KEY: KEY,
+  RENTCTL_USER_ID: "7",
+  ...extra,
+});
+const answer =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(status, { "content-type": "application/json", ...headers });
+    res.end(typeof body === "string" ? body : JSON.stringify(body));
+  };
 
 describe("the built CLI against a local server", () => {
   it("catalog currencies -o json prints the list (meta dropped), without the key", async () => {
@@ -59,14 +67,21 @@ describe("the built CLI against a local server", () => {
   });
 
   it("400 → exit 3 with the field details; json errors are an object on stderr", async () => {
-    handler = answer(400, { is_success: false, errors: { message: "validation error", code: 400, fields: { limit: ["must be at least 1"] } } });
+    handler = answer(400, {
+      is_success: false,
+      errors: { message: "validation error", code: 400, fields: { limit: ["must be at least 1"] } },
+    });
     const r = await runBuilt(["vehicle", "list"], envFor());
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^error: request rejected \(400\): validation error$/m);
     expect(r.stderr).toMatch(/limit: must be at least 1/);
     const j = await runBuilt(["vehicle", "list", "-o", "json"], envFor());
     expect(j.stdout).toBe("");
-    expect(json<{ error: { status: number; details: unknown[] } }>(j.stderr).error).toMatchObject({ status: 400, kind: "rejected", exit_code: 3 });
+    expect(json<{ error: { status: number; details: unknown[] } }>(j.stderr).error).toMatchObject({
+      status: 400,
+      kind: "rejected",
+      exit_code: 3,
+    });
   });
 
   it("a 200 with is_success false is exit 3", async () => {
@@ -126,7 +141,9 @@ describe("the built CLI against a local server", () => {
     const r = await runBuilt(["vehicle", "get", "1", "-v"], envFor());
     expect(r.code, r.stderr).toBe(0);
     expect(hits[0]?.auth).toBe(`Bearer ${KEY}`);
-    expect(r.stderr).toMatch(/→ GET http:\/\/127\.0\.0\.1:\d+\/api\/v302\/vehicles\/list\/id\?vehicle_id=1&locale_id=40/);
+    expect(r.stderr).toMatch(
+      /→ GET http:\/\/127\.0\.0\.1:\d+\/api\/v302\/vehicles\/list\/id\?vehicle_id=1&locale_id=40/,
+    );
     expect(r.stderr).toMatch(/← 200 GET .* \d+ms/);
     expect(r.stderr + r.stdout).not.toContain(KEY);
     expect(r.stderr + r.stdout).not.toContain("SECRET");
@@ -135,7 +152,9 @@ describe("the built CLI against a local server", () => {
   it("a closed pipe (| head -1) ends quietly with exit 0", async () => {
     handler = answer(200, { list: Array.from({ length: 5000 }, (_, i) => ({ id: i + 1, name: `brand ${i}` })) });
     const code = await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, [BIN, "catalog", "models", "--brand", "1", "-o", "ndjson"], { env: envFor() });
+      const child = spawn(process.execPath, [BIN, "catalog", "models", "--brand", "1", "-o", "ndjson"], {
+        env: envFor(),
+      });
       let err = "";
       child.stderr.on("data", (d) => {
         err += d;
@@ -171,7 +190,11 @@ describe("configuration", () => {
   it("auth login --with-token checks the key, saves a 0600 profile, masks the key everywhere", async () => {
     handler = answer(200, { total: 2, per_page: 1, current_page: 1, limit: 1, last_page: 2, data: [{ id: 1 }] });
     const env = { ...home.env };
-    const login = await runBuilt(["auth", "login", "--with-token", "--env", "test", "--base-url", base, "--user", "7"], env, `${KEY}\n`);
+    const login = await runBuilt(
+      ["auth", "login", "--with-token", "--env", "test", "--base-url", base, "--user", "7"],
+      env,
+      `${KEY}\n`,
+    );
     expect(login.code, login.stderr).toBe(0);
     expect(hits[0]?.auth).toBe(`Bearer ${KEY}`);
     const file = join(home.env.RENTCTL_CONFIG_DIR!, "config.json");
@@ -180,9 +203,14 @@ describe("configuration", () => {
     expect(status.code, status.stderr).toBe(0);
     expect(json(status.stdout)).toMatchObject({ env: "test", user_id: 7, key_valid: true, profile: "default" });
     const list = await runBuilt(["profile", "list"], env);
-    for (const out of [login.stdout, login.stderr, status.stdout, status.stderr, list.stdout]) expect(out).not.toContain(KEY);
+    for (const out of [login.stdout, login.stderr, status.stdout, status.stderr, list.stdout])
+      expect(out).not.toContain(KEY);
     handler = answer(401, { is_success: false, errors: { message: "unauthorized", code: 401 } });
-    const bad = await runBuilt(["auth", "login", "--with-token", "--profile", "bad", "--env", "test", "--base-url", base, "--user", "7"], env, "wrong-key");
+    const bad = await runBuilt(
+      ["auth", "login", "--with-token", "--profile", "bad", "--env", "test", "--base-url", base, "--user", "7"],
+      env,
+      "wrong-key",
+    );
     expect(bad.code).toBe(4);
     expect((await runBuilt(["profile", "show", "bad"], env)).code).toBe(2);
   });
@@ -192,7 +220,10 @@ describe("configuration", () => {
     try {
       const env = { ...sb.env, RENTCTL_ENV: "production" };
       const viaFlag = await runMain(["--env", "sandbox", "auth", "status", "--no-verify", "-o", "json"], env);
-      expect(json<{ env: string; sources: Record<string, string> }>(viaFlag.stdout)).toMatchObject({ env: "sandbox", sources: { env: "flag" } });
+      expect(json<{ env: string; sources: Record<string, string> }>(viaFlag.stdout)).toMatchObject({
+        env: "sandbox",
+        sources: { env: "flag" },
+      });
     } finally {
       await sb.cleanup();
     }
@@ -217,20 +248,45 @@ describe("catalog names and the api command (sandbox)", () => {
   });
 
   it("every catalog command answers", async () => {
-    const names = ["setup", "currencies", "locales", "segments", "brands", "years", "classes", "transmissions", "benefits", "features", "options", "protection-plans", "delivery", "fuel-policies", "distance-units", "payment-systems", "payment-types", "extra-options"];
+    const names = [
+      "setup",
+      "currencies",
+      "locales",
+      "segments",
+      "brands",
+      "years",
+      "classes",
+      "transmissions",
+      "benefits",
+      "features",
+      "options",
+      "protection-plans",
+      "delivery",
+      "fuel-policies",
+      "distance-units",
+      "payment-systems",
+      "payment-types",
+      "extra-options",
+    ];
     for (const n of names) {
       const r = await runMain(["catalog", n, "-o", "json"], sb.env);
       expect(r.code, `${n}: ${r.stderr}`).toBe(0);
       expect(r.stdout.length).toBeGreaterThan(2);
     }
-    const eq = await runMain(["catalog", "equipments", "--brand", "toyota", "--model", "corolla", "-o", "json"], sb.env);
+    const eq = await runMain(
+      ["catalog", "equipments", "--brand", "toyota", "--model", "corolla", "-o", "json"],
+      sb.env,
+    );
     expect(eq.code, eq.stderr).toBe(0);
   });
 
   it("api --list prints all 32 operations; api calls a path raw with auth", async () => {
     const list = await runMain(["api", "--list", "-o", "json"], sb.env);
     expect(json<unknown[]>(list.stdout)).toHaveLength(32);
-    const r = await runMain(["api", "vehicles/list", "-f", "user_id=1001", "-f", "locale_id=40", "-f", "limit=1"], sb.env);
+    const r = await runMain(
+      ["api", "vehicles/list", "-f", "user_id=1001", "-f", "locale_id=40", "-f", "limit=1"],
+      sb.env,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(json<{ data: unknown[]; per_page: number }>(r.stdout)).toMatchObject({ per_page: 1 });
     const missing = await runMain(["api", "vehicles/list/id", "-f", "vehicle_id=999999", "-f", "locale_id=40"], sb.env);

@@ -6,7 +6,8 @@ import { type CliResult, json, runBuilt, runMain, sandboxEnv } from "../helpers/
 
 let ctx: Awaited<ReturnType<typeof sandboxEnv>>;
 let env: NodeJS.ProcessEnv;
-const cli = (args: string[], opts: { input?: string; tty?: boolean } = {}): Promise<CliResult> => runMain(args, env, opts);
+const cli = (args: string[], opts: { input?: string; tty?: boolean } = {}): Promise<CliResult> =>
+  runMain(args, env, opts);
 
 beforeEach(async () => {
   ctx = await sandboxEnv();
@@ -49,7 +50,10 @@ describe("vehicle list", () => {
     for (let i = 0; i < 8; i++) await createCar({ vehicle_reg_number: `ALL-${i}` });
     const r = await cli(["vehicle", "list", "--all", "--limit", "2", "-o", "ndjson"]);
     expect(r.code, r.stderr).toBe(0);
-    const ids = r.stdout.trim().split("\n").map((l) => json<{ id: number }>(l).id);
+    const ids = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => json<{ id: number }>(l).id);
     expect(ids.length).toBeGreaterThanOrEqual(11);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -66,7 +70,10 @@ describe("vehicle get / create", () => {
   it("get prints one record; a missing id exits 5", async () => {
     const r = await cli(["vehicle", "get", "1", "-o", "json"]);
     expect(r.code).toBe(0);
-    expect(json<{ id: number; vehicle_reg_number: string }>(r.stdout)).toMatchObject({ id: 1, vehicle_reg_number: "B-SC 1001" });
+    expect(json<{ id: number; vehicle_reg_number: string }>(r.stdout)).toMatchObject({
+      id: 1,
+      vehicle_reg_number: "B-SC 1001",
+    });
     const missing = await cli(["vehicle", "get", "999999"]);
     expect(missing.code).toBe(5);
     expect(missing.stderr).toMatch(/^error: not found \(404\)/m);
@@ -74,9 +81,21 @@ describe("vehicle get / create", () => {
 
   it("create from a file plus flags (flags win) prints the new id", async () => {
     const id = await createCar();
-    const withFlag = await cli(["vehicle", "create", "--from-file", carFile(), "--reg", "FLAG-1", "--price-per-day", "77", "-q"]);
+    const withFlag = await cli([
+      "vehicle",
+      "create",
+      "--from-file",
+      carFile(),
+      "--reg",
+      "FLAG-1",
+      "--price-per-day",
+      "77",
+      "-q",
+    ]);
     expect(withFlag.code, withFlag.stderr).toBe(0);
-    const got = json<Record<string, unknown>>((await cli(["vehicle", "get", withFlag.stdout.trim(), "-o", "json"])).stdout);
+    const got = json<Record<string, unknown>>(
+      (await cli(["vehicle", "get", withFlag.stdout.trim(), "-o", "json"])).stdout,
+    );
     expect(got).toMatchObject({ vehicle_reg_number: "FLAG-1", price_per_day: 77, user_id: 1001 });
     expect(id).toBeGreaterThan(0);
   });
@@ -87,14 +106,23 @@ describe("vehicle get / create", () => {
       "vehicle",
       "create",
       "--from-file",
-      carFile({ vehicle_booking_lead_time: 4, vehicle_minimal_renting_period: 0, vehicle_description: "x".repeat(5001) }),
+      carFile({
+        vehicle_booking_lead_time: 4,
+        vehicle_minimal_renting_period: 0,
+        vehicle_description: "x".repeat(5001),
+      }),
       "--vehicle-activity",
       "1",
       "--set",
       "vehicle_protection_plans_no_deposit=2",
     ]);
     expect(r.code).toBe(2);
-    for (const f of ["vehicle_booking_lead_time", "vehicle_minimal_renting_period", "vehicle_description", "vehicle_protection_plans_no_deposit"]) {
+    for (const f of [
+      "vehicle_booking_lead_time",
+      "vehicle_minimal_renting_period",
+      "vehicle_description",
+      "vehicle_protection_plans_no_deposit",
+    ]) {
       expect(r.stderr).toContain(f);
     }
     const after = json<unknown[]>((await cli(["vehicle", "list", "--all", "-o", "json"])).stdout).length;
@@ -109,7 +137,15 @@ describe("vehicle get / create", () => {
   });
 
   it("--dry-run prints the request and creates nothing", async () => {
-    const r = await cli(["vehicle", "create", "--from-file", carFile({ vehicle_benefits_id: [1, 3] }), "--dry-run", "-o", "json"]);
+    const r = await cli([
+      "vehicle",
+      "create",
+      "--from-file",
+      carFile({ vehicle_benefits_id: [1, 3] }),
+      "--dry-run",
+      "-o",
+      "json",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const req = json<{ method: string; body: string; headers: Record<string, string> }>(r.stdout);
     expect(req.method).toBe("POST");
@@ -124,7 +160,12 @@ describe("vehicle edit", () => {
     const r = await cli(["vehicle", "edit", String(id), "--price-per-day", "99"]);
     expect(r.code, r.stderr).toBe(0);
     const got = json<Record<string, unknown>>((await cli(["vehicle", "get", String(id), "-o", "json"])).stdout);
-    expect(got).toMatchObject({ price_per_day: 99, vehicle_description: "keep me", vehicle_benefits_id: [1, 2], pickup_location: "Berlin, Alexanderplatz 1" });
+    expect(got).toMatchObject({
+      price_per_day: 99,
+      vehicle_description: "keep me",
+      vehicle_benefits_id: [1, 2],
+      pickup_location: "Berlin, Alexanderplatz 1",
+    });
   });
 
   it("--replace sends exactly what was given (the sandbox clears the rest)", async () => {
@@ -224,7 +265,11 @@ describe("vehicle remove and undo", () => {
   });
 
   it("another owner's vehicle is a 401 (exit 4)", async () => {
-    const r = await runMain(["vehicle", "get", "1"], { ...env, RENTCTL_API_KEY: "sandbox-key-1002", RENTCTL_USER_ID: "1002" });
+    const r = await runMain(["vehicle", "get", "1"], {
+      ...env,
+      RENTCTL_API_KEY: "sandbox-key-1002",
+      RENTCTL_USER_ID: "1002",
+    });
     expect(r.code).toBe(4);
   });
 });

@@ -34,7 +34,8 @@ export function tempHome(): { dir: string; env: NodeJS.ProcessEnv; cleanup: () =
 
 /** Spawn the built CLI (dist/ must exist: `npm test` builds first). */
 export function runBuilt(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
-  if (!existsSync(join(ROOT, "dist", "main.js"))) throw new Error("dist/main.js is missing: run `npm run build` (npm test does)");
+  if (!existsSync(join(ROOT, "dist", "main.js")))
+    throw new Error("dist/main.js is missing: run `npm run build` (npm test does)");
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
@@ -55,7 +56,11 @@ export function runBuilt(args: string[], env: NodeJS.ProcessEnv, input?: string)
 export async function runMain(
   args: string[],
   env: NodeJS.ProcessEnv,
-  opts: { input?: string; tty?: boolean; overrides?: Parameters<typeof main>[1] extends infer O ? (O extends { overrides?: infer X } ? X : never) : never } = {},
+  opts: {
+    input?: string;
+    tty?: boolean;
+    overrides?: Parameters<typeof main>[1] extends infer O ? (O extends { overrides?: infer X } ? X : never) : never;
+  } = {},
 ): Promise<CliResult> {
   const out = new PassThrough();
   const err = new PassThrough();
@@ -81,7 +86,11 @@ export async function runMain(
 }
 
 /** A sandbox on an ephemeral port, in memory, and the env that points the CLI at it. */
-export async function sandboxEnv(): Promise<{ sb: RunningSandbox; env: NodeJS.ProcessEnv; cleanup: () => Promise<void> }> {
+export async function sandboxEnv(): Promise<{
+  sb: RunningSandbox;
+  env: NodeJS.ProcessEnv;
+  cleanup: () => Promise<void>;
+}> {
   const home = tempHome();
   const sb = await startSandbox({ host: "127.0.0.1", port: 0, dataFile: null });
   return {

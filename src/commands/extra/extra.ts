@@ -6,7 +6,7 @@ import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
 import { confirmDestructive } from "../confirm.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
-import { pagedList, type PagedListOptions } from "../paged-list.js";
+import { type PagedListOptions, pagedList } from "../paged-list.js";
 import { EXTRA, fetchRecord, problemsError, safeUpdate } from "../resource.js";
 import { parseId } from "../vehicle/vehicle.js";
 import { printCreated } from "../vehicle/write.js";
@@ -30,7 +30,13 @@ export async function options(deps: Deps): Promise<void> {
 export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {
   await pagedList(
     deps,
-    { opId: "extras.list", kind: "extra", noun: "extras", params: { locale_id: await deps.locale() }, columns: EXTRA_COLUMNS },
+    {
+      opId: "extras.list",
+      kind: "extra",
+      noun: "extras",
+      params: { locale_id: await deps.locale() },
+      columns: EXTRA_COLUMNS,
+    },
     opts,
   );
 }
@@ -45,10 +51,14 @@ export async function get(deps: Deps, rawId: string): Promise<void> {
 export async function create(deps: Deps, src: InputSources): Promise<void> {
   const values = await gatherInput(deps, EXTRA_FIELDS, src);
   await resolveNamedRefs(deps, EXTRA_FIELDS, values);
-  const { record, problems } = validateRecord({ ...values, locale_id: values.locale_id ?? (await deps.locale()) }, EXTRA_FIELDS, {
-    requireRequired: true,
-    allowUnknown: true,
-  });
+  const { record, problems } = validateRecord(
+    { ...values, locale_id: values.locale_id ?? (await deps.locale()) },
+    EXTRA_FIELDS,
+    {
+      requireRequired: true,
+      allowUnknown: true,
+    },
+  );
   if (problems.length) throw problemsError(problems, "extra");
   const result = await createExtra(deps, record);
   if (result) await printCreated(deps, "extra", result);
@@ -68,7 +78,8 @@ export async function update(deps: Deps, rawId: string, src: InputSources & { re
   const r = await safeUpdate(deps, EXTRA, id, changes, { replace: src.replace, requireAll: true });
   if (!r.sent) return;
   if (deps.flags.quiet) return deps.out.ids([id]);
-  if (deps.settings().output !== "table") await deps.out.record({ id, changes: r.changes as never, undo: r.journalOp ?? null });
+  if (deps.settings().output !== "table")
+    await deps.out.record({ id, changes: r.changes as never, undo: r.journalOp ?? null });
   deps.msg.success(`extra ${id} updated${r.journalOp ? ` · undo with: rentctl undo ${r.journalOp}` : ""}`);
 }
 
@@ -96,7 +107,11 @@ export async function switchExtra(deps: Deps, rawId: string): Promise<void> {
   if (deps.flags.quiet) return deps.out.ids([id]);
   if (deps.settings().output !== "table") {
     const rec = normalizeRecord(unwrapRecord(res.decoded.body, "extra"), "extra");
-    await deps.out.record({ id, state: state ?? null, ...(Object.keys(rec).length ? { record: rec } : {}) } as JsonObject);
+    await deps.out.record({
+      id,
+      state: state ?? null,
+      ...(Object.keys(rec).length ? { record: rec } : {}),
+    } as JsonObject);
   } else deps.io.stdout.write(`${state ?? "switched"}\n`);
   deps.msg.success(`extra ${id} switched${state ? ` ${state}` : ""}`);
 }

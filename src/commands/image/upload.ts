@@ -7,7 +7,7 @@ import { requireUser } from "../../context.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../../contract/operations.js";
 import { uploadedImageIds } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { VEHICLE, safeUpdate } from "../resource.js";
+import { safeUpdate, VEHICLE } from "../resource.js";
 
 /** Every file must exist, be a readable regular file and not be empty; all problems listed, nothing sent. */
 export async function checkFiles(paths: string[]): Promise<void> {
@@ -20,10 +20,17 @@ export async function checkFiles(paths: string[]): Promise<void> {
       else await access(p, constants.R_OK);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      problems.push({ field: p, message: code === "ENOENT" ? "does not exist" : code === "EACCES" ? "is not readable" : String(code) });
+      problems.push({
+        field: p,
+        message: code === "ENOENT" ? "does not exist" : code === "EACCES" ? "is not readable" : String(code),
+      });
     }
   }
-  if (problems.length) throw new InputError(`cannot upload: ${problems.length} file problem${problems.length === 1 ? "" : "s"} (nothing was sent)`, { details: problems });
+  if (problems.length)
+    throw new InputError(
+      `cannot upload: ${problems.length} file problem${problems.length === 1 ? "" : "s"} (nothing was sent)`,
+      { details: problems },
+    );
 }
 
 export function batches<T>(items: T[], size: number): T[][] {
@@ -43,19 +50,33 @@ export async function uploadImages(deps: Deps, files: string[]): Promise<number[
   const groups = batches(files, UPLOAD_MAX_FILES);
   if (deps.flags.dryRun) {
     for (const g of groups) {
-      const parts: FilePart[] = g.map((f) => ({ field: UPLOAD_PART_NAME, filename: basename(f), contentType: contentTypeFor(f), data: new Uint8Array() }));
+      const parts: FilePart[] = g.map((f) => ({
+        field: UPLOAD_PART_NAME,
+        filename: basename(f),
+        contentType: contentTypeFor(f),
+        data: new Uint8Array(),
+      }));
       await deps.out.record(describeRequest(target.baseUrl, "vehicles.upload", { user_id: userId }, { files: parts }));
     }
     return [];
   }
-  deps.msg.acting(target, `uploading ${files.length} image${files.length === 1 ? "" : "s"} in ${groups.length} request${groups.length === 1 ? "" : "s"}`);
+  deps.msg.acting(
+    target,
+    `uploading ${files.length} image${files.length === 1 ? "" : "s"} in ${groups.length} request${groups.length === 1 ? "" : "s"}`,
+  );
   const client = await deps.client();
   const ids: number[] = [];
   const progress = deps.io.stderrTTY && !deps.flags.quiet;
   let done = 0;
   for (const g of groups) {
     const parts: FilePart[] = [];
-    for (const f of g) parts.push({ field: UPLOAD_PART_NAME, filename: basename(f), contentType: contentTypeFor(f), data: await readFile(f) });
+    for (const f of g)
+      parts.push({
+        field: UPLOAD_PART_NAME,
+        filename: basename(f),
+        contentType: contentTypeFor(f),
+        data: await readFile(f),
+      });
     const res = await client.call("vehicles.upload", { user_id: userId }, { files: parts });
     const got = uploadedImageIds(res.decoded.body);
     if (got.length !== g.length) deps.msg.warn(`the server reported ${got.length} image ids for ${g.length} files`);
@@ -83,6 +104,9 @@ export async function run(deps: Deps, files: string[], opts: { attach?: string }
     const r = await safeUpdate(deps, VEHICLE, vehicleId, (current) => ({
       vehicle_images: [...(Array.isArray(current.vehicle_images) ? current.vehicle_images : []), ...ids],
     }));
-    if (r.sent) deps.msg.success(`attached to vehicle ${vehicleId}${r.journalOp ? ` · undo with: rentctl undo ${r.journalOp}` : ""}`);
+    if (r.sent)
+      deps.msg.success(
+        `attached to vehicle ${vehicleId}${r.journalOp ? ` · undo with: rentctl undo ${r.journalOp}` : ""}`,
+      );
   }
 }

@@ -42,9 +42,12 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
   if (entry.undone) throw new UsageError(`operation ${op} was already undone at ${entry.undone}`);
   const target = await deps.target();
   if (target.baseUrl !== entry.baseUrl && !(target.embeddedSandbox && entry.env === "sandbox")) {
-    throw new UsageError(`operation ${op} was made on ${entry.env} (${entry.baseUrl}), not on the environment selected now (${target.baseUrl})`, {
-      hint: "select the same environment (profile, --env, --base-url) to undo it",
-    });
+    throw new UsageError(
+      `operation ${op} was made on ${entry.env} (${entry.baseUrl}), not on the environment selected now (${target.baseUrl})`,
+      {
+        hint: "select the same environment (profile, --env, --base-url) to undo it",
+      },
+    );
   }
   const res = entry.action.startsWith("vehicle") ? VEHICLE : EXTRA;
   const before = inputOf(res, entry.before);
@@ -53,8 +56,11 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
     if (!r.sent) return;
     journal.markUndone(op, deps.now());
     if (deps.flags.quiet) await deps.out.ids([entry.id]);
-    else if (deps.settings().output !== "table") await deps.out.record({ op, restored: entry.id, changes: r.changes as never });
-    deps.msg.success(`${res.noun} ${entry.id} restored to its state before operation ${op} (${r.changes.length} fields)`);
+    else if (deps.settings().output !== "table")
+      await deps.out.record({ op, restored: entry.id, changes: r.changes as never });
+    deps.msg.success(
+      `${res.noun} ${entry.id} restored to its state before operation ${op} (${r.changes.length} fields)`,
+    );
     return;
   }
   // A removed vehicle or deleted extra is created again, with a new id.
@@ -67,7 +73,10 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
     newId = created.id;
   } else {
     const { createExtra } = await import("../extra/write.js");
-    const { record } = validateRecord({ ...before, locale_id: await deps.locale() }, EXTRA_FIELDS, { requireRequired: true, allowUnknown: true });
+    const { record } = validateRecord({ ...before, locale_id: await deps.locale() }, EXTRA_FIELDS, {
+      requireRequired: true,
+      allowUnknown: true,
+    });
     const created = await createExtra(deps, record);
     if (!created) return;
     newId = created.id;

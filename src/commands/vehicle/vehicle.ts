@@ -1,11 +1,11 @@
 import { UsageError } from "../../api/errors.js";
 import { requireUser } from "../../context.js";
+import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { confirmDestructive } from "../confirm.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
-import { pagedList, type PagedListOptions } from "../paged-list.js";
-import { VEHICLE, fetchRecord, safeUpdate, printDiff } from "../resource.js";
-import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
+import { type PagedListOptions, pagedList } from "../paged-list.js";
+import { fetchRecord, printDiff, safeUpdate, VEHICLE } from "../resource.js";
 import { createVehicle, prepareVehicle, printCreated } from "./write.js";
 
 export const VEHICLE_COLUMNS = [
@@ -20,7 +20,8 @@ export const VEHICLE_COLUMNS = [
 ];
 
 export function parseId(raw: string, noun: string): number {
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new UsageError(`${noun} id must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1)
+    throw new UsageError(`${noun} id must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
@@ -28,7 +29,13 @@ export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {
   const userId = await requireUser(deps);
   await pagedList(
     deps,
-    { opId: "vehicles.list", kind: "vehicle", noun: "vehicles", params: { user_id: userId, locale_id: await deps.locale() }, columns: VEHICLE_COLUMNS },
+    {
+      opId: "vehicles.list",
+      kind: "vehicle",
+      noun: "vehicles",
+      params: { user_id: userId, locale_id: await deps.locale() },
+      columns: VEHICLE_COLUMNS,
+    },
     opts,
   );
 }
@@ -90,7 +97,8 @@ export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
   const target = await deps.target();
   if (deps.flags.dryRun) {
     const { describeRequest } = await import("../../api/dry-run.js");
-    for (const id of ids) await deps.out.record(describeRequest(target.baseUrl, "vehicles.remove", { user_id: userId, vehicle_id: id }));
+    for (const id of ids)
+      await deps.out.record(describeRequest(target.baseUrl, "vehicles.remove", { user_id: userId, vehicle_id: id }));
     return;
   }
   await confirmDestructive(
