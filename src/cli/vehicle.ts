@@ -11,12 +11,12 @@ function addFieldFlags(cmd: Command): void {
     const isArray = f.type.endsWith("[]");
     const value = f.type === "flag" ? "<0|1>" : f.type.startsWith("integer") ? "<n>" : "<text>";
     const req = f.required === true ? " [required on create]" : "";
-    const desc = `${f.description}${isArray ? " (repeat for more)" : ""}${req}`;
+    const alias = VEHICLE_FIELD_ALIASES[f.name];
+    const desc = `${f.description}${isArray ? " (repeat for more)" : ""}${req}${alias ? ` (alias --${alias})` : ""}`;
     const opt = new Option(`--${kebab(f.name)} ${value}`, desc);
     if (isArray) opt.argParser(collect);
     if (f.type === "flag") opt.choices(["0", "1"]);
     cmd.addOption(opt);
-    const alias = VEHICLE_FIELD_ALIASES[f.name];
     if (alias) {
       const a = new Option(`--${alias} ${value}`, `same as --${kebab(f.name)}`).hideHelp();
       a.attributeName = () => `alias_${f.name}`;

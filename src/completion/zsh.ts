@@ -69,10 +69,12 @@ function optionSpecs(o: OptionSpec, actions: Actions): string[] {
   const value = o.takesValue
     ? `:${o.valueOptional ? ":" : ""}${colon(o.valueName || "value")}:${actions.action(o.values)}`
     : "";
-  const rest = q(`[${bracket(o.description)}]${value}`);
-  const prefix = o.repeatable ? "'*'" : names.length > 1 ? q(`(${[o.short, o.long].join(" ")})`) : "";
-  if (names.length > 1) return [`${prefix}{${names.join(",")}}${rest}`];
-  return [`${prefix}${q(names[0]!)}${rest}`];
+  const rest = `[${bracket(o.description)}]${value}`;
+  if (names.length > 1) {
+    const prefix = o.repeatable ? "'*'" : q(`(${[o.short, o.long].join(" ")})`);
+    return [`${prefix}{${names.join(",")}}${q(rest)}`];
+  }
+  return [q(`${o.repeatable ? "*" : ""}${names[0]!}${rest}`)];
 }
 
 export function zshScript(model: CompletionModel): string {
