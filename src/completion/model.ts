@@ -161,8 +161,3 @@ function firstLine(s: string): string {
 export function allCommands(root: CommandSpec): CommandSpec[] {
   return [root, ...root.commands.flatMap(allCommands)];
 }
-
-/** Two value sources complete the same way. */
-export function sameValues(a: ValueSource, b: ValueSource): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}

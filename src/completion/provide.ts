@@ -14,8 +14,6 @@ import { readCatalogCache, writeCatalogCache } from "./cache.js";
  *   catalog NAME --ids       ids of a cached catalog's items (description: the name)
  */
 
-export const COMPLETE_KINDS = ["profiles", "catalog"] as const;
-
 export async function completionValues(deps: Deps, kind: string, args: readonly string[]): Promise<string[]> {
   switch (kind) {
     case "profiles":
