@@ -49,6 +49,17 @@ const NOUNS: Record<string, string> = {
   "catalog.years_of_issue": "year",
 };
 
+/** Catalogs whose names shell completion offers (`--brand`, `--segment`, ...), cached when fetched. */
+const COMPLETION_CACHED = new Set(["segments", "brands", "currencies", "locales", "extra-options"]);
+
+/** Remember a fetched catalog for shell completion (best effort, local file only). */
+export async function rememberCatalog(deps: Deps, opId: string, items: JsonObject[]): Promise<void> {
+  const name = operation(opId).catalogName;
+  if (!name || !COMPLETION_CACHED.has(name) || items.length === 0) return;
+  const { writeCatalogCache } = await import("../../completion/cache.js");
+  writeCatalogCache(deps.paths, name, items);
+}
+
 /** Fetch a catalog's items (locale filled in where the operation takes one). */
 export async function fetchCatalog(deps: Deps, opId: string, params: EncodableRecord = {}): Promise<JsonObject[]> {
   const client = await deps.client();
@@ -56,7 +67,10 @@ export async function fetchCatalog(deps: Deps, opId: string, params: EncodableRe
   const p: EncodableRecord = { ...params };
   if (op.params.some((x) => x.name === "locale_id") && p.locale_id === undefined) p.locale_id = await deps.locale();
   const res = await client.call(opId, p);
-  if (res.decoded.kind === "list") return res.decoded.items;
+  if (res.decoded.kind === "list") {
+    await rememberCatalog(deps, opId, res.decoded.items);
+    return res.decoded.items;
+  }
   for (const v of Object.values(res.decoded.body)) if (Array.isArray(v)) return v.filter(isObject);
   return [];
 }

@@ -36,6 +36,8 @@ export async function run(deps: Deps, opts: CatalogOptions): Promise<void> {
   const res = await client.call(op.id, params);
   if (deps.flags.raw) return deps.out.record(res.body);
   if (res.decoded.kind === "list") {
+    const { rememberCatalog } = await import("./resolve.js");
+    await rememberCatalog(deps, op.id, res.decoded.items);
     if (deps.flags.quiet) {
       const { itemId } = await import("./resolve.js");
       return deps.out.ids(res.decoded.items.map((i) => itemId(i) ?? "").filter((x) => x !== ""));
