@@ -80,7 +80,8 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close().catch(() => {});
+    // Every body has been read by now: drop idle keep-alive sockets at once rather than waiting on them.
+    if (this.#ownsDispatcher) await this.#dispatcher.destroy().catch(() => {});
   }
 
   /** Call one contract operation by id: encoding, auth, retries, error mapping, envelope decoding. */
