@@ -64,6 +64,15 @@ export async function fetchRecord(deps: Deps, res: Resource, id: number): Promis
   return normalizeRecord(unwrapRecord(r.decoded.body, res.kind), res.kind);
 }
 
+/** `vehicle get` / `extra get`: one record (its id with -q). */
+export async function showRecord(deps: Deps, res: Resource, rawId: string): Promise<void> {
+  const { parseId } = await import("./ids.js");
+  const id = parseId(rawId, res.noun);
+  const record = await fetchRecord(deps, res, id);
+  if (deps.flags.quiet) return deps.out.ids([id]);
+  await deps.out.record(record);
+}
+
 /** The record's input fields, coerced to wire types so two reads compare equal. */
 export function inputOf(res: Resource, record: JsonObject): WireRecord {
   const input = recordToInput(

@@ -5,10 +5,10 @@ import { isObject, type JsonObject, normalizeRecord, unwrapRecord } from "../../
 import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
 import { confirmDestructive } from "../confirm.js";
+import { parseId } from "../ids.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
 import { type PagedListOptions, pagedList } from "../paged-list.js";
-import { EXTRA, fetchRecord, problemsError, safeUpdate } from "../resource.js";
-import { parseId } from "../vehicle/vehicle.js";
+import { EXTRA, fetchRecord, problemsError, safeUpdate, showRecord } from "../resource.js";
 import { printCreated } from "../vehicle/write.js";
 import { createExtra } from "./write.js";
 
@@ -41,11 +41,8 @@ export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {
   );
 }
 
-export async function get(deps: Deps, rawId: string): Promise<void> {
-  const id = parseId(rawId, "extra");
-  const record = await fetchRecord(deps, EXTRA, id);
-  if (deps.flags.quiet) return deps.out.ids([id]);
-  await deps.out.record(record);
+export function get(deps: Deps, rawId: string): Promise<void> {
+  return showRecord(deps, EXTRA, rawId);
 }
 
 export async function create(deps: Deps, src: InputSources): Promise<void> {

@@ -91,7 +91,7 @@ export async function uploadImages(deps: Deps, files: string[]): Promise<number[
 export async function run(deps: Deps, files: string[], opts: { attach?: string }): Promise<void> {
   let vehicleId: number | undefined;
   if (opts.attach !== undefined) {
-    const { parseId } = await import("../vehicle/vehicle.js");
+    const { parseId } = await import("../ids.js");
     vehicleId = parseId(opts.attach, "--attach vehicle");
   }
   const ids = await uploadImages(deps, files);

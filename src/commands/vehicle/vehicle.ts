@@ -3,9 +3,10 @@ import { requireUser } from "../../context.js";
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { confirmDestructive } from "../confirm.js";
+import { parseId } from "../ids.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
 import { type PagedListOptions, pagedList } from "../paged-list.js";
-import { fetchRecord, printDiff, safeUpdate, VEHICLE } from "../resource.js";
+import { fetchRecord, printDiff, safeUpdate, showRecord, VEHICLE } from "../resource.js";
 import { createVehicle, prepareVehicle, printCreated } from "./write.js";
 
 export const VEHICLE_COLUMNS = [
@@ -18,12 +19,6 @@ export const VEHICLE_COLUMNS = [
   { key: "vehicle_currency_id", header: "CURRENCY" },
   { key: "pickup_location", header: "LOCATION" },
 ];
-
-export function parseId(raw: string, noun: string): number {
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1)
-    throw new UsageError(`${noun} id must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
-  return Number(raw);
-}
 
 export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {
   const userId = await requireUser(deps);
@@ -40,11 +35,8 @@ export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {
   );
 }
 
-export async function get(deps: Deps, rawId: string): Promise<void> {
-  const id = parseId(rawId, "vehicle");
-  const record = await fetchRecord(deps, VEHICLE, id);
-  if (deps.flags.quiet) return deps.out.ids([id]);
-  await deps.out.record(record);
+export function get(deps: Deps, rawId: string): Promise<void> {
+  return showRecord(deps, VEHICLE, rawId);
 }
 
 export async function create(deps: Deps, opts: InputSources): Promise<void> {
