@@ -1,9 +1,10 @@
 import type { ApiClient } from "./api/client.js";
-import { NotConfiguredError, UsageError } from "./api/errors.js";
+import { NotConfiguredError } from "./api/errors.js";
 import { type Paths, resolvePaths, sandboxDataFile } from "./config/paths.js";
 import { type GlobalFlags, resolveSettings, type Settings } from "./config/settings.js";
 import { ConfigStore } from "./config/store.js";
 import type { Deps, Messages, Output, Prompter, Target } from "./deps.js";
+import { UsageError } from "./errors.js";
 import type { IO } from "./io.js";
 import { colorEnabled, makeChalk } from "./output/color.js";
 import { createListWriter, renderIds, renderList, renderRecord } from "./output/render.js";

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
-import { EXIT, exitCodeOf, RentctlError } from "./api/errors.js";
 import type { CliContext } from "./cli/shared.js";
 import type { GlobalFlags } from "./config/settings.js";
 import type { ContextOverrides } from "./context.js";
 import type { Deps } from "./deps.js";
+import { EXIT, exitCodeOf, RentctlError } from "./errors.js";
 import type { IO } from "./io.js";
 
 // Everything else loads inside main(), so `rentctl --version` reads almost nothing.

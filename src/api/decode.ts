@@ -1,10 +1,10 @@
 import { isObject, type Json, type JsonObject } from "../contract/records.js";
 import type { Envelope } from "../contract/types.js";
+import type { FieldDetail } from "../errors.js";
 import {
   type ApiError,
   ApiValidationError,
   AuthError,
-  type FieldDetail,
   MalformedResponseError,
   NotFoundError,
   ServerError,

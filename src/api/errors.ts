@@ -1,57 +1,5 @@
-/**
- * Every expected failure is one of these classes; `main` turns them into one
- * clear line on stderr and the exit code of the CLI outline. Nothing else
- * decides exit codes.
- */
-
-export const EXIT = {
-  ok: 0,
-  internal: 1,
-  usage: 2,
-  rejected: 3,
-  auth: 4,
-  notFound: 5,
-  network: 6,
-  partial: 7,
-  interrupted: 130,
-} as const;
-
-export interface FieldDetail {
-  field: string;
-  message: string;
-}
-
-export class RentctlError extends Error {
-  readonly exitCode: number = EXIT.internal;
-  /** Short machine-readable kind, used in `{"error": {...}}` output. */
-  readonly kind: string = "internal";
-  details: FieldDetail[] = [];
-  hint?: string;
-  constructor(message: string, opts: { details?: FieldDetail[]; hint?: string; cause?: unknown } = {}) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.name = new.target.name;
-    if (opts.details) this.details = opts.details;
-    if (opts.hint) this.hint = opts.hint;
-  }
-}
-
-/** Bad flags or arguments; nothing was sent. */
-export class UsageError extends RentctlError {
-  override readonly exitCode: number = EXIT.usage;
-  override readonly kind: string = "usage";
-}
-
-/** Input rejected by the contract checks before sending; nothing was sent. */
-export class InputError extends RentctlError {
-  override readonly exitCode: number = EXIT.usage;
-  override readonly kind: string = "invalid_input";
-}
-
-/** The local configuration cannot be read. */
-export class ConfigError extends RentctlError {
-  override readonly exitCode: number = EXIT.usage;
-  override readonly kind: string = "config";
-}
+/** Errors that came back from (or on the way to) the API: HTTP statuses, network, malformed bodies. */
+import { EXIT, RentctlError } from "../errors.js";
 
 /** Errors that came back from (or on the way to) the API. */
 export class ApiError extends RentctlError {
@@ -100,32 +48,4 @@ export class TimeoutError extends NetworkError {
 export class MalformedResponseError extends ApiError {
   override readonly exitCode: number = EXIT.network;
   override readonly kind: string = "malformed_response";
-}
-
-/** A bulk command finished with some items failed. */
-export class PartialFailureError extends RentctlError {
-  override readonly exitCode: number = EXIT.partial;
-  override readonly kind: string = "partial_failure";
-}
-
-/** Ctrl-C, or a prompt cancelled by the user. */
-export class InterruptedError extends RentctlError {
-  override readonly exitCode: number = EXIT.interrupted;
-  override readonly kind: string = "interrupted";
-}
-
-/** The user declined a confirmation, or it could not be asked. */
-export class AbortedError extends RentctlError {
-  override readonly exitCode: number = EXIT.usage;
-  override readonly kind: string = "aborted";
-}
-
-/** The record changed between our read and our write. */
-export class ConflictError extends RentctlError {
-  override readonly exitCode: number = EXIT.rejected;
-  override readonly kind: string = "conflict";
-}
-
-export function exitCodeOf(err: unknown): number {
-  return err instanceof RentctlError ? err.exitCode : EXIT.internal;
 }

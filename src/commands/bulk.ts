@@ -1,5 +1,5 @@
-import { PartialFailureError, RentctlError } from "../api/errors.js";
 import type { Deps } from "../deps.js";
+import { PartialFailureError, RentctlError } from "../errors.js";
 
 /**
  * Run one action per id. A single id fails exactly as the action fails (its

@@ -1,4 +1,4 @@
-import { UsageError } from "../api/errors.js";
+import { UsageError } from "../errors.js";
 
 /** A resource id from the command line: a whole number of at least 1. */
 export function parseId(raw: string, noun: string): number {

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import type { EncodableRecord } from "../api/encode.js";
-import { InputError, UsageError } from "../api/errors.js";
 import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
 import { isObject, READ_ONLY_MEMBERS } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
 import type { Deps } from "../deps.js";
+import { InputError, UsageError } from "../errors.js";
 import { readAll } from "../io.js";
 
 /**

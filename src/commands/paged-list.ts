@@ -1,10 +1,10 @@
 import type { EncodableRecord } from "../api/encode.js";
-import { UsageError } from "../api/errors.js";
 import { pageFooter, walkPages } from "../api/paginate.js";
 import { parsePositiveInt } from "../config/settings.js";
 import { WALK_PAGE_SIZE } from "../contract/operations.js";
 import { type JsonObject, normalizeRecord, recordId } from "../contract/records.js";
 import type { Deps } from "../deps.js";
+import { UsageError } from "../errors.js";
 import type { Column } from "../output/render.js";
 
 export interface PagedListOptions {

@@ -1,6 +1,5 @@
 import { describeRequest } from "../api/dry-run.js";
 import type { EncodableRecord } from "../api/encode.js";
-import { ConflictError, InputError } from "../api/errors.js";
 import { requireUser } from "../context.js";
 import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import { operation } from "../contract/operations.js";
@@ -9,6 +8,7 @@ import type { ParamSpec } from "../contract/types.js";
 import { crossFieldProblems, isEmpty, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
+import { ConflictError, InputError } from "../errors.js";
 import type { JournalAction } from "../journal/journal.js";
 
 /**

@@ -1,5 +1,5 @@
-import { UsageError } from "../api/errors.js";
 import { DEFAULT_LOCALE } from "../contract/operations.js";
+import { UsageError } from "../errors.js";
 
 /**
  * Global settings and their precedence, decided in one place:

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../api/errors.js";
+import { ConfigError } from "../errors.js";
 import type { Profile } from "./settings.js";
 
 /**

@@ -1,9 +1,9 @@
 import type { EncodableRecord } from "../api/encode.js";
-import { InterruptedError } from "../api/errors.js";
 import { itemId, itemNames } from "../commands/catalog/resolve.js";
 import { operation } from "../contract/operations.js";
 import { isObject, type JsonObject } from "../contract/records.js";
 import type { Deps } from "../deps.js";
+import { InterruptedError } from "../errors.js";
 
 /**
  * The catalogs the wizard offers, fetched live from the chosen environment

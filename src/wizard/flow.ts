@@ -1,15 +1,9 @@
 import { access, writeFile } from "node:fs/promises";
-import {
-  AbortedError,
-  ApiValidationError,
-  type FieldDetail,
-  InputError,
-  InterruptedError,
-  RentctlError,
-} from "../api/errors.js";
+import { ApiValidationError } from "../api/errors.js";
 import type { CreateResult } from "../commands/vehicle/write.js";
 import { isEmpty } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
+import { AbortedError, type FieldDetail, InputError, InterruptedError, RentctlError } from "../errors.js";
 import { Ask, toInts, type WizardState } from "./ask.js";
 import { WizardCatalogs } from "./catalogs.js";
 import type { WizardPrompts } from "./prompts.js";

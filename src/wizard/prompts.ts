@@ -1,5 +1,5 @@
-import { InterruptedError } from "../api/errors.js";
 import type { Deps } from "../deps.js";
+import { InterruptedError } from "../errors.js";
 import type { IO } from "../io.js";
 
 /**

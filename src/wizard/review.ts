@@ -1,7 +1,7 @@
-import type { FieldDetail } from "../api/errors.js";
 import type { JsonObject } from "../contract/records.js";
 import { isEmpty } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
+import type { FieldDetail } from "../errors.js";
 import type { WizardState } from "./ask.js";
 import type { WizardCatalogs } from "./catalogs.js";
 import { SECTIONS } from "./sections.js";

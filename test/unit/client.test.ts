@@ -5,7 +5,6 @@ import { ApiClient, type ClientOptions } from "../../src/api/client.js";
 import {
   ApiValidationError,
   AuthError,
-  EXIT,
   MalformedResponseError,
   NetworkError,
   NotConfiguredError,
@@ -13,6 +12,7 @@ import {
   ServerError,
   TimeoutError,
 } from "../../src/api/errors.js";
+import { EXIT } from "../../src/errors.js";
 
 interface Hit {
   method: string;

@@ -3,11 +3,11 @@ import { decodeEnvelope, decodeErrorBody, errorFor, parseJson } from "../../src/
 import {
   ApiValidationError,
   AuthError,
-  EXIT,
   MalformedResponseError,
   NotFoundError,
   ServerError,
 } from "../../src/api/errors.js";
+import { EXIT } from "../../src/errors.js";
 
 const META = { method: "GET", path: "/api/v302/currencies", vars: {}, api_version: 302 };
 

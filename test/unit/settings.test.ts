@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/api/errors.js";
 import {
   DEFAULT_TIMEOUT_S,
   type GlobalFlags,
@@ -10,6 +9,7 @@ import {
   type Settings,
   validateUrl,
 } from "../../src/config/settings.js";
+import { UsageError } from "../../src/errors.js";
 
 function profiles(all: Record<string, Profile>, current?: string) {
   return { current, get: (name: string) => all[name] };

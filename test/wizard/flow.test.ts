@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { AbortedError, ApiValidationError, InterruptedError, UsageError } from "../../src/api/errors.js";
+import { ApiValidationError } from "../../src/api/errors.js";
 import { run } from "../../src/commands/vehicle/wizard.js";
+import { AbortedError, InterruptedError, UsageError } from "../../src/errors.js";
 import { setWizardPromptsFactory } from "../../src/wizard/prompts.js";
 import { CTRL_C, DEFAULT, type Fake, fakeDeps, type Step, scripted } from "./helpers.js";
 

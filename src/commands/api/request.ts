@@ -3,10 +3,10 @@ import { basename } from "node:path";
 import { needsAuth } from "../../api/client.js";
 import { describeRequest } from "../../api/dry-run.js";
 import { contentTypeFor, type EncodableRecord, type FilePart } from "../../api/encode.js";
-import { InputError, UsageError } from "../../api/errors.js";
 import { findOperation, normalizePath, OPERATIONS } from "../../contract/operations.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { InputError, UsageError } from "../../errors.js";
 
 export interface ApiOptions {
   path?: string;

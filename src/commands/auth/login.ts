@@ -1,4 +1,3 @@
-import { UsageError } from "../../api/errors.js";
 import {
   DEFAULT_TIMEOUT_S,
   type Environment,
@@ -10,6 +9,7 @@ import {
   validateUrl,
 } from "../../config/settings.js";
 import type { Deps } from "../../deps.js";
+import { UsageError } from "../../errors.js";
 import { readAll } from "../../io.js";
 import { verifyKey } from "./verify.js";
 

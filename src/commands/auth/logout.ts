@@ -1,5 +1,5 @@
-import { UsageError } from "../../api/errors.js";
 import type { Deps } from "../../deps.js";
+import { UsageError } from "../../errors.js";
 
 /** Forget the key of a profile (the profile's other settings stay). */
 export async function run(deps: Deps): Promise<void> {

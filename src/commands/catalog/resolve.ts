@@ -1,8 +1,8 @@
 import type { EncodableRecord } from "../../api/encode.js";
-import { UsageError } from "../../api/errors.js";
 import { operation } from "../../contract/operations.js";
 import { isObject, type JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { UsageError } from "../../errors.js";
 
 /**
  * Catalog items' fields are not shown by the contract beyond being objects:

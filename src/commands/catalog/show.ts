@@ -57,7 +57,7 @@ async function resolveModel(
 ): Promise<number | undefined> {
   if (model === undefined || /^\d+$/.test(model.trim())) return model === undefined ? undefined : Number(model);
   if (brand === undefined) {
-    const { UsageError } = await import("../../api/errors.js");
+    const { UsageError } = await import("../../errors.js");
     throw new UsageError("--model: a model name needs --brand (or give the model id)", {
       hint: "example: rentctl catalog equipments --brand toyota --model corolla",
     });

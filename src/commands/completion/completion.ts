@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { UsageError } from "../../api/errors.js";
 import { completionScript, isShell, SHELLS } from "../../completion/generate.js";
 import { completionValues } from "../../completion/provide.js";
 import type { Deps } from "../../deps.js";
+import { UsageError } from "../../errors.js";
 
 /** `rentctl completion SHELL`: the script generated from this program's command tree. */
 export async function printScript(deps: Deps, shell: string | undefined, cmd: Command): Promise<void> {

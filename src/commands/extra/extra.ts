@@ -1,9 +1,9 @@
 import { describeRequest } from "../../api/dry-run.js";
-import { UsageError } from "../../api/errors.js";
 import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import { isObject, type JsonObject, normalizeRecord, unwrapRecord } from "../../contract/records.js";
 import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
+import { UsageError } from "../../errors.js";
 import { confirmDestructive } from "../confirm.js";
 import { parseId } from "../ids.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";

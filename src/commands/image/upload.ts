@@ -2,11 +2,11 @@ import { access, constants, readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { describeRequest } from "../../api/dry-run.js";
 import { contentTypeFor, type FilePart } from "../../api/encode.js";
-import { InputError } from "../../api/errors.js";
 import { requireUser } from "../../context.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../../contract/operations.js";
 import { uploadedImageIds } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { InputError } from "../../errors.js";
 import { safeUpdate, VEHICLE } from "../resource.js";
 
 /** Every file must exist, be a readable regular file and not be empty; all problems listed, nothing sent. */

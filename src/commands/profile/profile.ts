@@ -1,4 +1,3 @@
-import { UsageError } from "../../api/errors.js";
 import {
   maskKey,
   PROFILE_KEYS,
@@ -10,6 +9,7 @@ import {
 } from "../../config/settings.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { UsageError } from "../../errors.js";
 import { confirmDestructive } from "../confirm.js";
 
 function view(name: string, p: Profile, current: boolean): JsonObject {

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { UsageError } from "../../api/errors.js";
 import { sandboxDataFile } from "../../config/paths.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { UsageError } from "../../errors.js";
 
 interface ServeOptions {
   host?: string;

@@ -1,8 +1,8 @@
-import { UsageError } from "../../api/errors.js";
 import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import type { JsonObject } from "../../contract/records.js";
 import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
+import { UsageError } from "../../errors.js";
 import { Journal, type JournalEntry } from "../../journal/journal.js";
 import { EXTRA, inputOf, safeUpdate, VEHICLE } from "../resource.js";
 

@@ -1,7 +1,7 @@
-import { UsageError } from "../../api/errors.js";
 import { requireUser } from "../../context.js";
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
+import { UsageError } from "../../errors.js";
 import { confirmDestructive } from "../confirm.js";
 import { parseId } from "../ids.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";

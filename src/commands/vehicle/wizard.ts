@@ -1,6 +1,6 @@
-import { UsageError } from "../../api/errors.js";
 import { requireUser } from "../../context.js";
 import type { Deps } from "../../deps.js";
+import { UsageError } from "../../errors.js";
 import { runWizard } from "../../wizard/flow.js";
 import { type WizardPrompts, withInterrupt, wizardPrompts } from "../../wizard/prompts.js";
 import { readRecordFile } from "../input.js";

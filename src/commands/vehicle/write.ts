@@ -1,11 +1,11 @@
 import { describeRequest } from "../../api/dry-run.js";
 import type { EncodableRecord } from "../../api/encode.js";
-import { InputError } from "../../api/errors.js";
 import { requireUser } from "../../context.js";
 import { createdId, type JsonObject, unwrapRecord } from "../../contract/records.js";
 import { crossFieldProblems, validateRecord } from "../../contract/validate.js";
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
+import { InputError } from "../../errors.js";
 import { problemsError } from "../resource.js";
 
 /** Fill the owner and locale, check every contract rule; throws with every problem listed by field. */
