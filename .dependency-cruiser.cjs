@@ -1,0 +1,56 @@
+// The layering rule of rentctl (see docs/architecture.md), checked by `npm run lint`.
+// Layers from the bottom; a module may import its own layer and any layer below,
+// never one above, and no import cycles anywhere.
+const LAYERS = [
+  ["contract", "^src/contract/"],
+  ["base", "^src/(errors|io|version)\\.ts$"],
+  ["api", "^src/api/"],
+  ["sandbox", "^src/sandbox/"],
+  ["catalog", "^src/catalog/"],
+  ["output", "^src/output/"],
+  ["config", "^src/(config|journal)/"],
+  ["deps", "^src/(deps|context|prompt)\\.ts$|^src/deps/"],
+  ["services", "^src/(fleet|bulk|completion)/"],
+  ["commands", "^src/commands/"],
+  ["wizard", "^src/wizard/"],
+  ["cli", "^src/cli/"],
+  ["main", "^src/main\\.ts$"],
+];
+
+const above = (i) =>
+  LAYERS.slice(i + 1)
+    .map(([, re]) => `(${re})`)
+    .join("|");
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "Import cycles make the layers meaningless; move the shared piece down.",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    ...LAYERS.slice(0, -1).map(([name, re], i) => ({
+      name: `layer-${name}-imports-up`,
+      severity: "error",
+      comment: `src ${name} may import only its own layer and the layers below it (docs/architecture.md).`,
+      from: { path: re },
+      to: { path: above(i) },
+    })),
+    {
+      name: "no-unknown-layer",
+      severity: "error",
+      comment: "Every module under src/ belongs to a layer: add a new folder to LAYERS in .dependency-cruiser.cjs.",
+      from: { path: "^src/", pathNot: LAYERS.map(([, re]) => `(${re})`).join("|") },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(dist|node_modules|test|bench|scripts)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+  },
+};
