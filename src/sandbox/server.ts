@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { API_VERSION, OPERATIONS } from "../contract/operations.js";
 import type { Operation } from "../contract/types.js";
-import { ApiError, HANDLERS } from "./handlers.js";
+import { HANDLERS, SandboxHttpError } from "./handlers.js";
 import { BodyTooLarge, MalformedRequest, type ParsedInput, parseBody, parseQuery, readBody } from "./request.js";
 import { DEMO_OWNERS, type DemoOwner } from "./seed.js";
 import { resetData, Store } from "./store.js";
@@ -267,7 +267,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         const result = handler({ op, input, owner, store, now });
         send(200, { meta, ...result });
       } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
+        if (!(err instanceof SandboxHttpError)) throw err;
         sendError(err.status, err.message, err.fields);
       }
     } catch (err) {
