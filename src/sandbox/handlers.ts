@@ -3,6 +3,7 @@ import { DEFAULT_LOCALE, DEFAULT_SEGMENT, UPLOAD_MAX_FILES, UPLOAD_MIN_FILES } f
 import type { Operation, ParamSpec } from "../contract/types.js";
 import { coerce, crossFieldProblems, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
 import type { ParsedInput, RawFields } from "./request.js";
+import type { ExtraRow, ImageRow, VehicleRow } from "./rows.js";
 import {
   ADDITIONAL_FEATURES,
   BENEFITS,
@@ -15,9 +16,7 @@ import {
   DISTANCE_UNITS,
   EQUIPMENTS,
   EXTRA_OPTIONS,
-  type ExtraRow,
   FUEL_POLICIES,
-  type ImageRow,
   isLocale,
   LOCALES,
   MODELS,
@@ -32,7 +31,6 @@ import {
   TRANSMISSIONS,
   TUNING_OPTIONS,
   translate,
-  type VehicleRow,
   YEARS_OF_ISSUE,
 } from "./seed.js";
 import type { Mutation, Store } from "./store.js";

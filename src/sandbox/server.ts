@@ -4,12 +4,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { API_VERSION, OPERATIONS } from "../contract/operations.js";
 import type { Operation } from "../contract/types.js";
 import { HANDLERS, SandboxHttpError } from "./handlers.js";
+import { DEMO_OWNERS, type DemoOwner } from "./owners.js";
 import { BodyTooLarge, MalformedRequest, type ParsedInput, parseBody, parseQuery, readBody } from "./request.js";
-import { DEMO_OWNERS, type DemoOwner } from "./seed.js";
 import { resetData, Store } from "./store.js";
 
-export type { DemoOwner } from "./seed.js";
-export { DEMO_OWNERS, sampleVehicleInput } from "./seed.js";
+export type { DemoOwner } from "./owners.js";
+export { DEMO_OWNERS } from "./owners.js";
+export { sampleVehicleInput } from "./seed.js";
 export { SandboxDataCorruptError, SandboxDataInUseError } from "./store.js";
 
 /**

@@ -10,7 +10,8 @@ import {
 } from "node:fs";
 import { mkdir, open, readdir, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { type ExtraRow, type ImageRow, type SandboxState, seedState, type VehicleRow } from "./seed.js";
+import type { ExtraRow, ImageRow, SandboxState, VehicleRow } from "./rows.js";
+import { seedState } from "./seed.js";
 
 /**
  * Sandbox state and its persistence.
