@@ -92,9 +92,26 @@ export function uploadForm(userId: number, count: number, name = "file", extra: 
   return fd;
 }
 
+/**
+ * The one sandbox set-up of the tests: an ephemeral port, in memory unless
+ * `dataFile` is given, and a client with owner 1001's key.
+ */
 export async function start(opts: SandboxOptions = {}): Promise<{ sb: RunningSandbox; api: Api }> {
   const sb = await startSandbox({ port: 0, dataFile: null, ...opts });
   return { sb, api: new Api(sb.url, KEY_1001) };
+}
+
+/** Run `fn` against a sandbox started by `start(opts)`, closing it afterwards. */
+export async function withSandbox<T>(
+  opts: SandboxOptions,
+  fn: (ctx: { sb: RunningSandbox; api: Api; url: string }) => Promise<T>,
+): Promise<T> {
+  const { sb, api } = await start(opts);
+  try {
+    return await fn({ sb, api, url: sb.url });
+  } finally {
+    await sb.close();
+  }
 }
 
 export function tempDir(): { dir: string; cleanup: () => void } {

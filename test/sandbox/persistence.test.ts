@@ -10,7 +10,7 @@ import {
   SandboxDataInUseError,
   Store,
 } from "../../src/sandbox/store.js";
-import { Api, KEY_1001, tempDir } from "./helpers.js";
+import { Api, KEY_1001, start, tempDir } from "./helpers.js";
 
 let dir: string;
 let cleanup: () => void;
@@ -21,10 +21,7 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-async function open(opts: SandboxOptions = {}) {
-  const sb = await startSandbox({ port: 0, dataFile: file, ...opts });
-  return { sb, api: new Api(sb.url, KEY_1001) };
-}
+const open = (opts: SandboxOptions = {}) => start({ dataFile: file, ...opts });
 
 const journalLines = () =>
   existsSync(journalPath(file))
