@@ -10,6 +10,8 @@ import { resetData, Store } from "./store.js";
 
 export type { DemoOwner } from "./owners.js";
 export { DEMO_OWNERS } from "./owners.js";
+export type { RepairReport } from "./repair.js";
+export { repairData as repairSandboxData } from "./repair.js";
 export { sampleVehicleInput } from "./seed.js";
 export { SandboxDataCorruptError, SandboxDataInUseError } from "./store.js";
 
@@ -69,6 +71,8 @@ export interface SandboxOptions extends SandboxFaults {
   onRequest?: (entry: RequestLogEntry) => void;
   /** Called with unexpected errors (a handler bug answered 500, a failed compaction). */
   onError?: (err: unknown) => void;
+  /** Called with what was recovered when the data file was opened (a torn last journal line). */
+  onWarning?: (message: string) => void;
 }
 
 export interface RunningSandbox {
@@ -138,7 +142,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   checkOptions(opts);
   const host = opts.host ?? DEFAULT_SANDBOX_HOST;
   const random = opts.random ?? Math.random;
-  const store = await Store.open(opts.dataFile ?? null, { journalLimit: opts.journalLimit, onError: opts.onError });
+  const store = await Store.open(opts.dataFile ?? null, {
+    journalLimit: opts.journalLimit,
+    onError: opts.onError,
+    onWarning: opts.onWarning,
+  });
   const owners = new Map(DEMO_OWNERS.map((o) => [o.apiKey, o.userId]));
   const secrets = new Set(DEMO_OWNERS.map((o) => o.apiKey));
   const routes = new Map<string, Operation[]>();

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, truncateSync } from "node:fs";
 import { mkdir, readdir, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { SandboxDataInUseError } from "./persistence/errors.js";
@@ -41,6 +41,8 @@ export interface StoreOptions {
   journalLimit?: number;
   /** Called with background errors (a failed compaction); the store keeps working. */
   onError?: (err: unknown) => void;
+  /** Called with things recovered on open (a torn last journal line dropped). */
+  onWarning?: (message: string) => void;
 }
 
 export class Store extends State {
@@ -96,8 +98,21 @@ export class Store extends State {
     } else {
       this.snapshotBytes = Buffer.byteLength(text);
       this.load(parseSnapshot(dataFile, text));
-      const { entries, bytes } = readJournal(dataFile);
+      const { entries, bytes, goodBytes, torn, missingNewline } = readJournal(dataFile);
       this.journalBytes = bytes;
+      if (torn) {
+        // A crash cut the last append short: that request was never answered. Cut it off the
+        // file too, or the next append would glue onto it and damage the journal for good.
+        truncateSync(journalPath(dataFile), goodBytes);
+        this.journalBytes = goodBytes;
+        this.opts.onWarning?.(
+          `${journalPath(dataFile)} line ${torn.line} was cut off by a crash mid-write (${torn.bytes} bytes, ${torn.summary}); ` +
+            "dropped it: that request was never answered",
+        );
+      } else if (missingNewline) {
+        appendFileSync(journalPath(dataFile), "\n");
+        this.journalBytes++;
+      }
       for (const entry of entries) {
         this.journalLines++;
         if (entry.s <= this.seq) continue;

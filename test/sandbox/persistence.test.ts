@@ -155,7 +155,9 @@ describe("persistence", () => {
 
   it("a corrupt snapshot is reported, not silently replaced", async () => {
     writeFileSync(file.replace("nested/", ""), "{ not json");
-    await expect(startSandbox({ port: 0, dataFile: file.replace("nested/", "") })).rejects.toThrow(/unreadable/);
+    await expect(startSandbox({ port: 0, dataFile: file.replace("nested/", "") })).rejects.toThrow(
+      /damaged: .*line 1: not a rentctl sandbox file/,
+    );
     writeFileSync(file.replace("nested/", ""), JSON.stringify({ hello: 1 }));
     await expect(startSandbox({ port: 0, dataFile: file.replace("nested/", "") })).rejects.toThrow(
       /not a rentctl sandbox file/,

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import type { Mutation } from "../state.js";
-import { SandboxDataCorruptError } from "./errors.js";
+import { type Damage, SandboxDataCorruptError } from "./errors.js";
 import { tempPath, writeFileDurable } from "./files.js";
 
 /**
@@ -15,40 +15,96 @@ export interface JournalEntry {
   m: Mutation[];
 }
 
-export interface JournalText {
-  entries: JournalEntry[];
+/** A last line cut off by a crash mid-append: never acknowledged, dropped on open. */
+export interface TornLine {
+  line: number;
   bytes: number;
+  /** What the fragment shows of the entry (seq, operations, ids), for the warning. */
+  summary: string;
+}
+
+export interface ScannedJournal {
+  /** The entries before any damage, in file order. */
+  entries: JournalEntry[];
+  /** Size of the file. */
+  bytes: number;
+  /** Bytes up to the end of the last good line (with its newline). */
+  goodBytes: number;
+  /** True when the last good line lacks its newline (a later append must add one). */
+  missingNewline: boolean;
+  torn: TornLine | null;
+  /** A bad line followed by more lines: corruption that needs `sandbox repair`. */
+  damage: Damage | null;
+}
+
+/** Read the journal of `dataFile` (empty when it does not exist), stopping at the first bad line. */
+export function scanJournal(dataFile: string): ScannedJournal {
+  const jpath = journalPath(dataFile);
+  let buf: Buffer;
+  try {
+    buf = readFileSync(jpath);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT")
+      return { entries: [], bytes: 0, goodBytes: 0, missingNewline: false, torn: null, damage: null };
+    throw err;
+  }
+  const text = buf.toString("utf8");
+  const entries: JournalEntry[] = [];
+  const lines = text.split("\n");
+  let offset = 0;
+  let goodBytes = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const lineBytes = Buffer.byteLength(line);
+    const hasNewline = i < lines.length - 1;
+    if (line.trim() !== "") {
+      let entry: JournalEntry | undefined;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        entry = undefined;
+      }
+      if (!entry || typeof entry.s !== "number" || !Array.isArray(entry.m)) {
+        const rest = lines.slice(i + 1).filter((l) => l.trim() !== "").length;
+        const base = { entries, bytes: buf.length, goodBytes, missingNewline: false };
+        if (rest === 0) {
+          return { ...base, torn: { line: i + 1, bytes: buf.length - offset, summary: summarise(line) }, damage: null };
+        }
+        return {
+          ...base,
+          torn: null,
+          damage: { file: jpath, line: i + 1, detail: "not a valid journal entry (garbled)", dropped: rest + 1 },
+        };
+      }
+      entries.push(entry);
+      goodBytes = offset + lineBytes + (hasNewline ? 1 : 0);
+    } else {
+      goodBytes = offset + lineBytes + (hasNewline ? 1 : 0);
+    }
+    offset += lineBytes + 1;
+  }
+  const missingNewline = text.length > 0 && !text.endsWith("\n");
+  return { entries, bytes: buf.length, goodBytes, missingNewline, torn: null, damage: null };
+}
+
+/** A few words on what a fragment of a journal line held: `seq 12: vehicle.put id 4567`. */
+function summarise(fragment: string): string {
+  const seq = /"s":(\d+)/.exec(fragment)?.[1];
+  const ops = [...fragment.matchAll(/"op":"([a-z]+\.[a-z]+)"(?:,(?:"row":\{"id":|"id":)(\d+))?/g)].map((m) =>
+    m[2] ? `${m[1]} id ${m[2]}` : (m[1] as string),
+  );
+  const what = ops.length ? ops.join(", ") : "an unreadable change";
+  return seq ? `entry ${seq}: ${what}` : what;
 }
 
 /**
- * The entries of the journal of `dataFile` (none when it does not exist).
- * A torn last line (crash mid-append) is dropped; a bad line before the last
- * is corruption.
+ * The entries of the journal of `dataFile`. A torn last line (crash
+ * mid-append) is dropped; a bad line before the last is corruption.
  */
-export function readJournal(dataFile: string): JournalText {
-  let text: string;
-  try {
-    text = readFileSync(journalPath(dataFile), "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { entries: [], bytes: 0 };
-    throw err;
-  }
-  const entries: JournalEntry[] = [];
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    if (line.trim() === "") continue;
-    let entry: JournalEntry;
-    try {
-      entry = JSON.parse(line);
-      if (typeof entry.s !== "number" || !Array.isArray(entry.m)) throw new Error("bad entry");
-    } catch {
-      if (lines.slice(i + 1).every((l) => l.trim() === "")) break;
-      throw new SandboxDataCorruptError(dataFile, `journal line ${i + 1} is not valid`);
-    }
-    entries.push(entry);
-  }
-  return { entries, bytes: Buffer.byteLength(text) };
+export function readJournal(dataFile: string): ScannedJournal {
+  const scanned = scanJournal(dataFile);
+  if (scanned.damage) throw new SandboxDataCorruptError(dataFile, scanned.damage);
+  return scanned;
 }
 
 /** The open journal of a served data file: appends lines, or is replaced whole after a snapshot. */
