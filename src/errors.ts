@@ -55,6 +55,12 @@ export class ConfigError extends RentctlError {
   override readonly kind: string = "config";
 }
 
+/** A local data file (the sandbox's data, a journal) is damaged or unreadable. */
+export class DataFileError extends RentctlError {
+  override readonly exitCode: number = EXIT.usage;
+  override readonly kind: string = "data_file";
+}
+
 /** A bulk command finished with some items failed. */
 export class PartialFailureError extends RentctlError {
   override readonly exitCode: number = EXIT.partial;

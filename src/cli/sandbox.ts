@@ -45,6 +45,17 @@ export function sandboxCommand(ctx: CliContext): Command {
       }),
     );
   cmd
+    .command("repair")
+    .description("Repair a damaged sandbox data file: keep every record before the damage, move the damaged file aside")
+    .option("--data <file>", "data file (default: the sandbox file in the user data directory)")
+    .addHelpText("after", examples("rentctl sandbox repair", "rentctl sandbox repair --data ./sandbox.json"))
+    .action(
+      lazyAction(ctx, async (deps, _a, opts) => {
+        const { repair } = await import("../commands/sandbox/repair.js");
+        await repair(deps, opts);
+      }),
+    );
+  cmd
     .command("info")
     .description("Show the sandbox's data file, running address and demo owners with their keys")
     .option("--data <file>", "data file (default: the sandbox file in the user data directory)")

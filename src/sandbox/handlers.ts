@@ -3,6 +3,7 @@ import { DEFAULT_LOCALE, DEFAULT_SEGMENT, UPLOAD_MAX_FILES, UPLOAD_MIN_FILES } f
 import type { Operation, ParamSpec } from "../contract/types.js";
 import { coerce, crossFieldProblems, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
 import type { ParsedInput, RawFields } from "./request.js";
+import type { ExtraRow, ImageRow, VehicleRow } from "./rows.js";
 import {
   ADDITIONAL_FEATURES,
   BENEFITS,
@@ -15,9 +16,7 @@ import {
   DISTANCE_UNITS,
   EQUIPMENTS,
   EXTRA_OPTIONS,
-  type ExtraRow,
   FUEL_POLICIES,
-  type ImageRow,
   isLocale,
   LOCALES,
   MODELS,
@@ -32,7 +31,6 @@ import {
   TRANSMISSIONS,
   TUNING_OPTIONS,
   translate,
-  type VehicleRow,
   YEARS_OF_ISSUE,
 } from "./seed.js";
 import type { Mutation, Store } from "./store.js";
@@ -40,7 +38,7 @@ import type { Mutation, Store } from "./store.js";
 /**
  * The behaviour of every operation, keyed by operation id. Each handler gets
  * the parsed request and returns the success body (without `meta`) or throws
- * an ApiError.
+ * a SandboxHttpError (named apart from src/api/errors.ts's ApiError, the client side).
  *
  * Checks run in one fixed order on every operation:
  * 1. bearer key missing or unknown -> 401 (done by the server before this);
@@ -52,7 +50,8 @@ import type { Mutation, Store } from "./store.js";
  * 5. it exists but belongs to another owner -> 401.
  */
 
-export class ApiError extends Error {
+/** An HTTP error answer of the sandbox (status, message, per-field problems); not the client's ApiError in src/api/errors.ts. */
+export class SandboxHttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -62,7 +61,7 @@ export class ApiError extends Error {
   }
 }
 
-export const unauthorized = (): ApiError => new ApiError(401, "unauthorized");
+export const unauthorized = (): SandboxHttpError => new SandboxHttpError(401, "unauthorized");
 
 export interface HandlerContext {
   op: Operation;
@@ -93,7 +92,7 @@ function fieldsOf(problems: Problem[]): Record<string, string[]> {
 }
 
 function failIf(problems: Problem[]): void {
-  if (problems.length) throw new ApiError(400, "validation error", fieldsOf(problems));
+  if (problems.length) throw new SandboxHttpError(400, "validation error", fieldsOf(problems));
 }
 
 /**
@@ -449,14 +448,14 @@ function vehicleRefProblems(record: WireRecord, ownerId: number, store: Store): 
 
 function findVehicle(ctx: HandlerContext, id: number): VehicleRow {
   const row = ctx.store.vehicles.get(id);
-  if (!row) throw new ApiError(404, "vehicle not found");
+  if (!row) throw new SandboxHttpError(404, "vehicle not found");
   if (row.owner !== ctx.owner) throw unauthorized();
   return row;
 }
 
 function findExtra(ctx: HandlerContext, id: number): ExtraRow {
   const row = ctx.store.extras.get(id);
-  if (!row) throw new ApiError(404, "extra not found");
+  if (!row) throw new SandboxHttpError(404, "extra not found");
   if (row.owner !== ctx.owner) throw unauthorized();
   return row;
 }

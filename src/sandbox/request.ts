@@ -22,8 +22,15 @@ export interface ParsedInput {
   files: FilePart[];
 }
 
-/** Largest request body accepted (answered 413 beyond): room for 10 files of 10 MiB. */
-export const MAX_BODY_BYTES = 128 * 1024 * 1024;
+/**
+ * Largest multipart body (an image upload) accepted; 413 beyond. The contract
+ * names no file size; 12 MiB holds 10 photos of about 1.2 MB or one large one.
+ */
+export const MAX_UPLOAD_BODY_BYTES = 12 * 1024 * 1024;
+/** Largest form-urlencoded (or any other) body accepted; 413 beyond. A vehicle form is a few KiB. */
+export const MAX_FORM_BODY_BYTES = 1024 * 1024;
+/** After a 413, up to this many more bytes are read and dropped (so the client sees the answer); then the socket closes. */
+export const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
 
 /** The body could not be read as the declared encoding (answered 400, naming `field`). */
 export class MalformedRequest extends Error {
@@ -35,27 +42,73 @@ export class MalformedRequest extends Error {
   }
 }
 
-export class BodyTooLarge extends Error {}
+export class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`request body over ${limit} bytes`);
+  }
+}
+
+/** The cap for a body of this content type. */
+export function bodyLimit(contentType: string | undefined, caps: { upload: number; form: number }): number {
+  const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  return type === "multipart/form-data" ? caps.upload : Math.min(caps.form, caps.upload);
+}
 
 /**
- * The whole body. Past `limit` the rest is still read (and dropped) so the
- * 413 answer reaches a client that is still sending.
+ * The whole body, up to `limit` bytes. A declared Content-Length over the
+ * limit is refused before a byte is read; a body that streams past it is
+ * refused at the chunk that crosses it (what was buffered is dropped).
+ * `onBuffered` hears the bytes held so far, after each chunk.
  */
-export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, onBuffered?: (bytes: number) => void): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on("data", (chunk: Buffer) => {
+    const done = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-      else chunks.length = 0;
-    });
-    req.on("end", () => {
-      if (size > limit) reject(new BodyTooLarge(`request body over ${limit} bytes`));
-      else resolve(Buffer.concat(chunks));
-    });
-    req.on("error", reject);
+      if (size > limit) {
+        chunks.length = 0;
+        done();
+        reject(new BodyTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+      onBuffered?.(size);
+    };
+    const onEnd = () => {
+      done();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      done();
+      reject(err);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
   });
+}
+
+/**
+ * Read and drop the rest of a refused body, so a client still sending gets
+ * to read the 413 (closing at once makes many clients see a reset instead);
+ * past `bound` bytes the socket is closed.
+ */
+export function discardBody(req: IncomingMessage, bound = MAX_DISCARD_BYTES): void {
+  let dropped = 0;
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > bound) req.socket.destroy();
+  });
+  req.on("error", () => {});
+  req.resume();
 }
 
 function add(fields: RawFields, rawName: string, value: string): void {

@@ -1,10 +1,11 @@
 import type { WireRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
+import type { ExtraRow, ImageRow, SandboxState, VehicleRow } from "./rows.js";
 
 /**
  * Seed data of the sandbox: reference catalogs (fixed, never persisted) and
- * the initial inventory (demo owners, vehicles, extras and images) that a
- * fresh or reset data file starts from.
+ * the initial inventory (vehicles, extras and images of the demo owners in
+ * owners.ts) that a fresh or reset data file starts from. Row types: rows.ts.
  *
  * Everything here is plain data; the only work done at import time is
  * building a few hundred small objects.
@@ -53,24 +54,6 @@ export function translate(t: Text, localeId: number): string {
 }
 
 const tr = (en: string, de: string, es: string): Text => ({ en, de, es });
-
-// ---------------------------------------------------------------- owners
-
-export interface DemoOwner {
-  userId: number;
-  apiKey: string;
-  name: string;
-}
-
-/**
- * The sandbox's accounts. Keys are fixed and documented: user 1001 has the
- * demo inventory (cars), 1002 a motorcycle and a boat, 1003 nothing at all.
- */
-export const DEMO_OWNERS: readonly DemoOwner[] = Object.freeze([
-  Object.freeze({ userId: 1001, apiKey: "sandbox-key-1001", name: "Sunny Coast Rentals" }),
-  Object.freeze({ userId: 1002, apiKey: "sandbox-key-1002", name: "Harbour Moto & Boat" }),
-  Object.freeze({ userId: 1003, apiKey: "sandbox-key-1003", name: "Empty Fleet Ltd" }),
-]);
 
 // ---------------------------------------------------------------- simple catalogs
 
@@ -649,41 +632,6 @@ export function orderVehicleFields(fields: WireRecord): WireRecord {
     if (spec.name !== "locale_id" && v !== undefined) out[spec.name] = v;
   }
   return out;
-}
-
-export interface VehicleRow {
-  id: number;
-  owner: number;
-  /** Stored wire fields (coerced), in the order of VEHICLE_FIELDS. */
-  fields: WireRecord;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ExtraRow {
-  id: number;
-  owner: number;
-  /** option_id, price, currency_id, period, quantity (those present). */
-  fields: WireRecord;
-  is_active: 0 | 1;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ImageRow {
-  id: number;
-  owner: number;
-  file_name: string;
-  size: number;
-  content_type: string;
-  created_at: string;
-}
-
-export interface SandboxState {
-  next: { vehicle: number; extra: number; image: number };
-  vehicles: VehicleRow[];
-  extras: ExtraRow[];
-  images: ImageRow[];
 }
 
 const SEED_TIME = "2025-01-15T09:00:00Z";

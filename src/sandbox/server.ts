@@ -3,13 +3,27 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { API_VERSION, OPERATIONS } from "../contract/operations.js";
 import type { Operation } from "../contract/types.js";
-import { ApiError, HANDLERS } from "./handlers.js";
-import { BodyTooLarge, MalformedRequest, type ParsedInput, parseBody, parseQuery, readBody } from "./request.js";
-import { DEMO_OWNERS, type DemoOwner } from "./seed.js";
+import { HANDLERS, SandboxHttpError } from "./handlers.js";
+import { DEMO_OWNERS, type DemoOwner } from "./owners.js";
+import {
+  BodyTooLarge,
+  bodyLimit,
+  discardBody,
+  MAX_FORM_BODY_BYTES,
+  MAX_UPLOAD_BODY_BYTES,
+  MalformedRequest,
+  type ParsedInput,
+  parseBody,
+  parseQuery,
+  readBody,
+} from "./request.js";
 import { resetData, Store } from "./store.js";
 
-export type { DemoOwner } from "./seed.js";
-export { DEMO_OWNERS, sampleVehicleInput } from "./seed.js";
+export type { DemoOwner } from "./owners.js";
+export { DEMO_OWNERS } from "./owners.js";
+export type { RepairReport } from "./repair.js";
+export { repairData as repairSandboxData } from "./repair.js";
+export { sampleVehicleInput } from "./seed.js";
 export { SandboxDataCorruptError, SandboxDataInUseError } from "./store.js";
 
 /**
@@ -60,14 +74,18 @@ export interface SandboxOptions extends SandboxFaults {
   port?: number;
   /** Persistence path; null or omitted = in memory only. */
   dataFile?: string | null;
-  /** Largest request body; beyond it the answer is 413 (default 128 MiB). */
+  /** Largest request body (a multipart upload); beyond it the answer is 413 (default 12 MiB). */
   maxBodyBytes?: number;
+  /** Largest form-urlencoded or other non-multipart body (default 1 MiB; never above maxBodyBytes). */
+  maxFormBodyBytes?: number;
   /** Compact the journal after this many lines (default: by size). */
   journalLimit?: number;
   /** Called after each request (e.g. for an access log on stderr). Never given the key. */
   onRequest?: (entry: RequestLogEntry) => void;
   /** Called with unexpected errors (a handler bug answered 500, a failed compaction). */
   onError?: (err: unknown) => void;
+  /** Called with what was recovered when the data file was opened (a torn last journal line). */
+  onWarning?: (message: string) => void;
 }
 
 export interface RunningSandbox {
@@ -76,6 +94,8 @@ export interface RunningSandbox {
   host: string;
   port: number;
   owners: DemoOwner[];
+  /** What request bodies cost: the most bytes one body held in memory, and how many bodies were refused (413). */
+  bodyStats(): { peakBufferedBytes: number; refused: number };
   close(): Promise<void>;
 }
 
@@ -94,7 +114,14 @@ function checkOptions(o: SandboxOptions): void {
     const v = o[k];
     if (v !== undefined && !(v >= 0 && v <= 1)) throw new RangeError(`${k} must be between 0 and 1, got ${v}`);
   }
-  for (const k of ["latencyMs", "retryAfterSeconds", "faultFirst", "maxBodyBytes", "journalLimit"] as const) {
+  for (const k of [
+    "latencyMs",
+    "retryAfterSeconds",
+    "faultFirst",
+    "maxBodyBytes",
+    "maxFormBodyBytes",
+    "journalLimit",
+  ] as const) {
     const v = o[k];
     if (v !== undefined && !(Number.isFinite(v) && v >= 0)) throw new RangeError(`${k} must be 0 or more, got ${v}`);
   }
@@ -137,7 +164,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   checkOptions(opts);
   const host = opts.host ?? DEFAULT_SANDBOX_HOST;
   const random = opts.random ?? Math.random;
-  const store = await Store.open(opts.dataFile ?? null, { journalLimit: opts.journalLimit, onError: opts.onError });
+  const store = await Store.open(opts.dataFile ?? null, {
+    journalLimit: opts.journalLimit,
+    onError: opts.onError,
+    onWarning: opts.onWarning,
+  });
   const owners = new Map(DEMO_OWNERS.map((o) => [o.apiKey, o.userId]));
   const secrets = new Set(DEMO_OWNERS.map((o) => o.apiKey));
   const routes = new Map<string, Operation[]>();
@@ -146,6 +177,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const inflight = new Set<Promise<void>>();
   let requests = 0;
   let failures = 0;
+  const caps = {
+    upload: opts.maxBodyBytes ?? MAX_UPLOAD_BODY_BYTES,
+    form: opts.maxFormBodyBytes ?? MAX_FORM_BODY_BYTES,
+  };
+  const bodyStats = { peakBufferedBytes: 0, refused: 0 };
+  const buffered = (bytes: number): void => {
+    if (bytes > bodyStats.peakBufferedBytes) bodyStats.peakBufferedBytes = bytes;
+  };
 
   const faultKinds = (
     [
@@ -193,9 +232,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     try {
       let body: Buffer;
       try {
-        body = await readBody(req, opts.maxBodyBytes);
+        body = await readBody(req, bodyLimit(req.headers["content-type"], caps), buffered);
       } catch (err) {
         if (!(err instanceof BodyTooLarge)) throw err;
+        bodyStats.refused++;
+        discardBody(req);
         sendError(413, "payload too large", undefined, { connection: "close" });
         return;
       }
@@ -267,7 +308,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         const result = handler({ op, input, owner, store, now });
         send(200, { meta, ...result });
       } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
+        if (!(err instanceof SandboxHttpError)) throw err;
         sendError(err.status, err.message, err.fields);
       }
     } catch (err) {
@@ -310,6 +351,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     host,
     port,
     owners: DEMO_OWNERS.map((o) => ({ ...o })),
+    bodyStats: () => ({ ...bodyStats }),
     close() {
       closing ??= (async () => {
         abort.abort();

@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { API_PREFIX } from "../../src/contract/operations.js";
 import type { WireRecord } from "../../src/contract/validate.js";
 import { type RunningSandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.js";
+import { BIN, ROOT } from "../helpers/cli.js";
 
 export const KEY_1001 = "sandbox-key-1001";
 export const KEY_1002 = "sandbox-key-1002";
@@ -92,9 +94,26 @@ export function uploadForm(userId: number, count: number, name = "file", extra: 
   return fd;
 }
 
+/**
+ * The one sandbox set-up of the tests: an ephemeral port, in memory unless
+ * `dataFile` is given, and a client with owner 1001's key.
+ */
 export async function start(opts: SandboxOptions = {}): Promise<{ sb: RunningSandbox; api: Api }> {
   const sb = await startSandbox({ port: 0, dataFile: null, ...opts });
   return { sb, api: new Api(sb.url, KEY_1001) };
+}
+
+/** Run `fn` against a sandbox started by `start(opts)`, closing it afterwards. */
+export async function withSandbox<T>(
+  opts: SandboxOptions,
+  fn: (ctx: { sb: RunningSandbox; api: Api; url: string }) => Promise<T>,
+): Promise<T> {
+  const { sb, api } = await start(opts);
+  try {
+    return await fn({ sb, api, url: sb.url });
+  } finally {
+    await sb.close();
+  }
 }
 
 export function tempDir(): { dir: string; cleanup: () => void } {
@@ -111,4 +130,44 @@ export function asForm(record: WireRecord): Record<string, FormValue> {
 export function envelope(body: Body): Body {
   const { meta: _meta, ...rest } = body;
   return rest;
+}
+
+/** A `rentctl sandbox serve` process of the built CLI, once it printed its address. */
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  /** Everything it wrote to stderr so far. */
+  stderr(): string;
+  /** Resolves with the exit code (or the signal name) once it exited. */
+  exited: Promise<number | string>;
+}
+
+/**
+ * Spawn the built CLI's `sandbox serve` (port 0 unless `args` says otherwise)
+ * and wait until it prints its address; rejects with its stderr if it exits first.
+ */
+export async function spawnServe(args: string[], env: NodeJS.ProcessEnv): Promise<ServeProcess> {
+  if (!existsSync(join(ROOT, "dist", "main.js"))) throw new Error("dist/main.js is missing: run `npm run build`");
+  const portArgs = args.includes("--port") ? [] : ["--port", "0"];
+  const child = spawn(process.execPath, [BIN, "sandbox", "serve", ...portArgs, ...args], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let err = "";
+  child.stderr?.on("data", (d) => {
+    err += d;
+  });
+  const exited = new Promise<number | string>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (d: Buffer) => {
+      out += d;
+      const line = out.split("\n")[0] as string;
+      if (out.includes("\n")) resolve(line.trim());
+    });
+    void exited.then((code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  return { child, url, stderr: () => err, exited };
 }

@@ -154,7 +154,7 @@ describe("bad requests never crash the server", () => {
 
 describe("lifecycle", () => {
   it("close() ends idle keep-alive connections and frees the port", async () => {
-    const s = await startSandbox({ port: 0, dataFile: null });
+    const { sb: s } = await start();
     const agent = new Agent({ keepAlive: true });
     const socket = await new Promise<import("node:net").Socket>((resolve, reject) => {
       const req = httpRequest({ agent, port: s.port, host: "127.0.0.1", path: `${API_PREFIX}/currencies` }, (res) => {
@@ -176,7 +176,7 @@ describe("lifecycle", () => {
   });
 
   it("close() is idempotent", async () => {
-    const s = await startSandbox({ port: 0, dataFile: null });
+    const { sb: s } = await start();
     await Promise.all([s.close(), s.close()]);
     await s.close();
   });
@@ -199,7 +199,7 @@ describe("lifecycle", () => {
 
   it("onRequest reports method, path and status, never the key", async () => {
     const seen: unknown[] = [];
-    const s = await startSandbox({ port: 0, dataFile: null, onRequest: (e) => seen.push(e) });
+    const { sb: s } = await start({ onRequest: (e) => seen.push(e) });
     await fetch(`${s.url}${API_PREFIX}/vehicles/extras/list?locale_id=40`, {
       headers: { authorization: `Bearer ${KEY_1001}` },
     });

@@ -10,7 +10,7 @@ import {
   SandboxDataInUseError,
   Store,
 } from "../../src/sandbox/store.js";
-import { Api, KEY_1001, tempDir } from "./helpers.js";
+import { Api, KEY_1001, start, tempDir } from "./helpers.js";
 
 let dir: string;
 let cleanup: () => void;
@@ -21,10 +21,7 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-async function open(opts: SandboxOptions = {}) {
-  const sb = await startSandbox({ port: 0, dataFile: file, ...opts });
-  return { sb, api: new Api(sb.url, KEY_1001) };
-}
+const open = (opts: SandboxOptions = {}) => start({ dataFile: file, ...opts });
 
 const journalLines = () =>
   existsSync(journalPath(file))
@@ -158,7 +155,9 @@ describe("persistence", () => {
 
   it("a corrupt snapshot is reported, not silently replaced", async () => {
     writeFileSync(file.replace("nested/", ""), "{ not json");
-    await expect(startSandbox({ port: 0, dataFile: file.replace("nested/", "") })).rejects.toThrow(/unreadable/);
+    await expect(startSandbox({ port: 0, dataFile: file.replace("nested/", "") })).rejects.toThrow(
+      /damaged: .*line 1: not a rentctl sandbox file/,
+    );
     writeFileSync(file.replace("nested/", ""), JSON.stringify({ hello: 1 }));
     await expect(startSandbox({ port: 0, dataFile: file.replace("nested/", "") })).rejects.toThrow(
       /not a rentctl sandbox file/,

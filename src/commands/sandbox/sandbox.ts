@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { sandboxDataFile } from "../../config/paths.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
+import { dataFileOf, expectedSandboxError, stateFile } from "./data.js";
 
 interface ServeOptions {
   host?: string;
@@ -31,22 +31,14 @@ function num(v: string | undefined, flag: string, max?: number): number | undefi
   return n;
 }
 
-function dataFileOf(deps: Deps, opts: { data?: string }): string {
-  return opts.data ?? sandboxDataFile(deps.paths);
-}
-
-/** The file `serve` leaves beside its data so `info` can find a running server. */
-function stateFile(dataFile: string): string {
-  return `${dataFile}.server.json`;
-}
-
 export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
   const { startSandbox } = await import("../../sandbox/server.js");
   const port = num(opts.port, "--port", 65535) ?? 4010;
   const dataFile = opts.memory ? null : dataFileOf(deps, opts);
   if (dataFile) await mkdir(dirname(dataFile), { recursive: true });
+  const host = opts.host ?? "127.0.0.1";
   const sb = await startSandbox({
-    host: opts.host ?? "127.0.0.1",
+    host,
     port,
     dataFile,
     latencyMs: num(opts.latency, "--latency"),
@@ -56,6 +48,21 @@ export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
     throttleRate: num(opts.throttleRate, "--throttle-rate", 1),
     retryAfterSeconds: num(opts.retryAfter, "--retry-after"),
     faultFirst: num(opts.faultFirst, "--fault-first"),
+    onWarning: (text) => deps.msg.warn(text),
+  }).catch((err: unknown) => {
+    throw expectedSandboxError(err, { ...opts, host, port });
+  });
+  // Take over Ctrl-C and SIGTERM before the address is printed: whoever reads it may stop us at once.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    // replace the default exit-on-Ctrl-C with a clean stop
+    process.removeAllListeners("SIGINT");
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
   });
   const info: JsonObject = {
     url: sb.url,
@@ -77,17 +84,7 @@ export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
       "Ctrl-C stops it",
     ].join("\n"),
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    // replace the default exit-on-Ctrl-C with a clean stop
-    process.removeAllListeners("SIGINT");
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  await stopped;
   await sb.close();
   if (dataFile) rmSync(stateFile(dataFile), { force: true });
   deps.msg.info("sandbox stopped");
@@ -97,7 +94,9 @@ export async function reset(deps: Deps, opts: { data?: string }): Promise<void> 
   const { resetSandboxData } = await import("../../sandbox/server.js");
   const file = dataFileOf(deps, opts);
   await mkdir(dirname(file), { recursive: true });
-  await resetSandboxData(file);
+  await resetSandboxData(file).catch((err: unknown) => {
+    throw expectedSandboxError(err, opts);
+  });
   deps.msg.success(`sandbox data reset to the seed: ${file}`);
 }
 

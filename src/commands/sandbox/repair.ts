@@ -1,0 +1,49 @@
+import type { Deps } from "../../deps.js";
+import { type DataOptions, dataFileOf, expectedSandboxError, sandboxCommandLine } from "./data.js";
+
+/**
+ * `rentctl sandbox repair`: keep every record before the damage of a damaged
+ * sandbox data file, move the damaged file aside, say what was dropped.
+ */
+export async function repair(deps: Deps, opts: DataOptions): Promise<void> {
+  const { repairSandboxData } = await import("../../sandbox/server.js");
+  const file = dataFileOf(deps, opts);
+  let report: import("../../sandbox/server.js").RepairReport;
+  try {
+    report = repairSandboxData(file);
+  } catch (err) {
+    throw expectedSandboxError(err, opts);
+  }
+  const format = deps.settings().output;
+  if (format === "json" || format === "ndjson") {
+    deps.io.stdout.write(
+      `${JSON.stringify({
+        data_file: report.dataFile,
+        repaired: report.repaired,
+        damage: [report.snapshotDamage, report.journalDamage]
+          .filter((d) => d !== null)
+          .map((d) => ({ file: d.file, line: d.line, detail: d.detail })),
+        torn_line: report.tornLine,
+        kept: report.kept,
+        dropped: report.dropped,
+        moved_aside: report.movedAside,
+      })}\n`,
+    );
+  }
+  if (!report.repaired) {
+    deps.msg.success(`nothing to repair: ${file} reads whole`);
+    return;
+  }
+  const k = report.kept;
+  for (const d of [report.snapshotDamage, report.journalDamage]) {
+    if (d) deps.msg.info(`damage: ${d.file} line ${d.line}: ${d.detail}`);
+  }
+  if (report.tornLine !== null) deps.msg.info(`torn last journal line ${report.tornLine} (a crash mid-write)`);
+  for (const aside of report.movedAside) deps.msg.info(`moved aside (kept, not deleted): ${aside}`);
+  deps.msg.success(
+    `repaired ${file}: kept ${k.vehicles} vehicles, ${k.extras} extras, ${k.images} images ` +
+      `(${k.journalEntries} journal entries replayed); dropped ${report.dropped} ` +
+      `entr${report.dropped === 1 ? "y" : "ies"} from the damage on`,
+  );
+  deps.msg.info(`start it again: ${sandboxCommandLine("serve", opts)}`);
+}
