@@ -105,7 +105,7 @@ export function vehicleCommand(ctx: CliContext): Command {
     .action(
       lazyAction(ctx, async (deps, _a, o) => {
         if (o.interactive) {
-          const { run } = await import("../commands/vehicle/wizard.js");
+          const { run } = await import("../wizard/command.js");
           return run(deps, { fromFile: o.fromFile as string | undefined, save: o.save as string | undefined });
         }
         return (await load()).create(deps, sources(o));
@@ -119,7 +119,7 @@ export function vehicleCommand(ctx: CliContext): Command {
     .option("--save <file>", "also save the answers as a JSON file for --from-file")
     .action(
       lazyAction(ctx, async (deps, _a, o) => {
-        const { run } = await import("../commands/vehicle/wizard.js");
+        const { run } = await import("../wizard/command.js");
         return run(deps, { fromFile: o.fromFile as string | undefined, save: o.save as string | undefined });
       }),
     );
