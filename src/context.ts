@@ -1,5 +1,6 @@
 import type { ApiClient } from "./api/client.js";
 import { NotConfiguredError } from "./api/errors.js";
+import { Catalogs } from "./catalog/service.js";
 import { type Paths, resolvePaths, sandboxDataFile } from "./config/paths.js";
 import { type GlobalFlags, resolveSettings, type Settings } from "./config/settings.js";
 import { ConfigStore } from "./config/store.js";
@@ -26,7 +27,7 @@ export function createDeps(io: IO, env: NodeJS.ProcessEnv, flags: GlobalFlags, o
   let settings: Settings | undefined;
   let targetP: Promise<Target> | undefined;
   let clientP: Promise<ApiClient> | undefined;
-  let localeP: Promise<number> | undefined;
+  let catalogs: Catalogs | undefined;
 
   const deps: Deps = {
     io,
@@ -64,14 +65,16 @@ export function createDeps(io: IO, env: NodeJS.ProcessEnv, flags: GlobalFlags, o
       })();
       return clientP;
     },
-    locale: () => {
-      localeP ??= (async () => {
-        const l = deps.settings().locale;
-        if (typeof l === "number") return l;
-        const { resolveLocale } = await import("./commands/catalog/resolve.js");
-        return resolveLocale(deps, l);
-      })();
-      return localeP;
+    locale: () => deps.catalogs().locale(),
+    catalogs: () => {
+      catalogs ??= new Catalogs({
+        client: () => deps.client(),
+        dataDir: paths.dataDir,
+        scope: () => catalogScope(deps.settings()),
+        localeSetting: () => deps.settings().locale,
+        now: () => deps.now(),
+      });
+      return catalogs;
     },
     out: undefined as unknown as Output,
     msg: undefined as unknown as Messages,
@@ -123,6 +126,11 @@ function makeMessages(deps: Deps): Messages {
       err(`${what} on ${env}${owner}${profile} · ${target.baseUrl}`);
     },
   };
+}
+
+/** Whose catalogs the cache holds: the embedded sandbox's, or the server's at this address. */
+function catalogScope(s: Settings): string {
+  return s.baseUrl ?? (s.env === "sandbox" ? "sandbox" : String(s.env));
 }
 
 async function resolveTarget(deps: Deps): Promise<Target> {

@@ -1,5 +1,6 @@
 import type { ChalkInstance } from "chalk";
 import type { ApiClient } from "./api/client.js";
+import type { Catalogs } from "./catalog/service.js";
 import type { Paths } from "./config/paths.js";
 import type { Environment, GlobalFlags, Settings } from "./config/settings.js";
 import type { ConfigStore } from "./config/store.js";
@@ -52,6 +53,8 @@ export interface Deps {
   client(): Promise<ApiClient>;
   /** The locale id to send (a name given by the user is resolved through the locales catalog). */
   locale(): Promise<number>;
+  /** The catalog service (fetch, cache, names <-> ids, locale), built on first use. */
+  catalogs(): Catalogs;
   out: Output;
   msg: Messages;
   prompt: Prompter;

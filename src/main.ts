@@ -117,9 +117,8 @@ async function report(
     return code;
   }
   if (err instanceof RentctlError) {
-    io.stderr.write(`${c.red("error:")} ${err.message}\n`);
-    for (const d of err.details) io.stderr.write(`  ${d.field ? `${c.bold(d.field)}: ` : "- "}${d.message}\n`);
-    if (err.hint) io.stderr.write(`${c.dim(`hint: ${err.hint}`)}\n`);
+    const { formatError } = await import("./output/error.js");
+    io.stderr.write(formatError(err, c));
     return code;
   }
   const e = err as Error;

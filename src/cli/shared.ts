@@ -11,6 +11,8 @@ export interface CliContext {
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
+/** Completion reads this mark to know the flag may be repeated (see completion/model.ts). */
+collect.repeatable = true;
 
 /**
  * Wire a command to a lazily imported handler: nothing of the handler's

@@ -1,5 +1,6 @@
 import { Command, Option } from "commander";
 import { VEHICLE_FIELD_ALIASES, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
+import type { Deps } from "../deps.js";
 import { type CliContext, collect, examples, lazyAction } from "./shared.js";
 
 const kebab = (wire: string) => wire.replace(/_/g, "-");
@@ -12,7 +13,8 @@ function addFieldFlags(cmd: Command): void {
     const value = f.type === "flag" ? "<0|1>" : f.type.startsWith("integer") ? "<n>" : "<text>";
     const req = f.required === true ? " [required on create]" : "";
     const alias = VEHICLE_FIELD_ALIASES[f.name];
-    const desc = `${f.description}${isArray ? " (repeat for more)" : ""}${req}${alias ? ` (alias --${alias})` : ""}`;
+    const model = f.name === "vehicle_model_id" ? MODEL_HELP : "";
+    const desc = `${f.description}${model}${isArray ? " (repeat for more)" : ""}${req}${alias ? ` (alias --${alias})` : ""}`;
     const opt = new Option(`--${kebab(f.name)} ${value}`, desc);
     if (isArray) opt.argParser(collect);
     if (f.type === "flag") opt.choices(["0", "1"]);
@@ -24,6 +26,11 @@ function addFieldFlags(cmd: Command): void {
       cmd.addOption(a);
     }
   }
+  cmd.option("--brand <id|name>", "brand of --model NAME (vehicle_model_id is found brand -> model -> configuration)");
+  cmd.option(
+    "--configuration <id|name>",
+    'configuration of --model, e.g. --brand Toyota --model Corolla --configuration "1.8 Hybrid"',
+  );
   cmd.option(
     "--set <field=value>",
     "set a field by its wire name (repeat; arrays append; empty value clears)",
@@ -46,6 +53,25 @@ export function fieldValues(opts: Record<string, unknown>): Record<string, unkno
     else if (alias !== undefined) out[f.name] = alias;
   }
   return out;
+}
+
+const MODEL_HELP =
+  ": the configuration (equipment) id, a leaf of brand -> model -> configuration; find one with `rentctl catalog equipments --brand B --model M`, or name it with --brand/--model/--configuration";
+
+/** `--brand B --model M --configuration C` name vehicle_model_id: resolved by src/catalog/vehicle-model.ts. */
+async function withModelRef(deps: Deps, o: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const model = (o.alias_vehicle_model_id ?? o.vehicleModelId) as string | undefined;
+  if (o.brand === undefined && o.configuration === undefined && (model === undefined || /^\s*\d+\s*$/.test(model)))
+    return o;
+  const { resolveConfiguration } = await import("../catalog/vehicle-model.js");
+  const segment = (o.alias_vehicle_segment_id ?? o.vehicleSegmentId) as string | undefined;
+  const id = await resolveConfiguration(deps.catalogs(), {
+    segment,
+    brand: o.brand as string | undefined,
+    model,
+    configuration: o.configuration as string | undefined,
+  });
+  return { ...o, alias_vehicle_model_id: undefined, vehicleModelId: id === undefined ? undefined : String(id) };
 }
 
 const sources = (opts: Record<string, unknown>) => ({
@@ -105,10 +131,10 @@ export function vehicleCommand(ctx: CliContext): Command {
     .action(
       lazyAction(ctx, async (deps, _a, o) => {
         if (o.interactive) {
-          const { run } = await import("../commands/vehicle/wizard.js");
+          const { run } = await import("../wizard/command.js");
           return run(deps, { fromFile: o.fromFile as string | undefined, save: o.save as string | undefined });
         }
-        return (await load()).create(deps, sources(o));
+        return (await load()).create(deps, sources(await withModelRef(deps, o)));
       }),
     );
 
@@ -119,7 +145,7 @@ export function vehicleCommand(ctx: CliContext): Command {
     .option("--save <file>", "also save the answers as a JSON file for --from-file")
     .action(
       lazyAction(ctx, async (deps, _a, o) => {
-        const { run } = await import("../commands/vehicle/wizard.js");
+        const { run } = await import("../wizard/command.js");
         return run(deps, { fromFile: o.fromFile as string | undefined, save: o.save as string | undefined });
       }),
     );
@@ -141,7 +167,7 @@ export function vehicleCommand(ctx: CliContext): Command {
     )
     .action(
       lazyAction(ctx, async (deps, a: [string], o) =>
-        (await load()).edit(deps, a[0], { ...sources(o), replace: Boolean(o.replace) }),
+        (await load()).edit(deps, a[0], { ...sources(await withModelRef(deps, o)), replace: Boolean(o.replace) }),
       ),
     );
 

@@ -93,7 +93,6 @@ export async function resolveNamedRefs(
   specs: readonly ParamSpec[],
   values: Record<string, unknown>,
 ): Promise<void> {
-  const { resolveRef } = await import("./catalog/resolve.js");
   for (const spec of specs) {
     const v = values[spec.name];
     if (!spec.catalog || typeof v !== "string" || /^\s*\d*\s*$/.test(v) || spec.type.endsWith("[]")) continue;
@@ -105,6 +104,6 @@ export async function resolveNamedRefs(
       else if (p.required === true && p.name !== "locale_id") resolvable = false;
     }
     if (!resolvable || op.envelope !== "list") continue;
-    values[spec.name] = await resolveRef(deps, spec.catalog, v, spec.name, params);
+    values[spec.name] = await deps.catalogs().resolve(spec.catalog, v, { flag: spec.name, params });
   }
 }

@@ -1,5 +1,4 @@
 import type { Argument, Command, Option } from "commander";
-import { collect } from "../cli/shared.js";
 
 /**
  * A shell-neutral description of the command tree, read from the commander
@@ -102,10 +101,15 @@ function optionSpec(path: readonly string[], option: Option, rules: ValueRules):
     takesValue,
     valueOptional: option.optional,
     valueName,
-    repeatable: option.variadic || option.parseArg === collect || /\brepeat/i.test(option.description),
+    repeatable: option.variadic || isRepeatableParser(option.parseArg) || /\brepeat/i.test(option.description),
     hidden: option.hidden,
     values: takesValue ? (rules.option(path, option, valueName) ?? NONE) : NONE,
   };
+}
+
+/** A value parser that accumulates marks itself `repeatable` (cli/shared.ts's `collect`). */
+function isRepeatableParser(parse: unknown): boolean {
+  return typeof parse === "function" && (parse as { repeatable?: unknown }).repeatable === true;
 }
 
 function isHelpOrVersion(option: Option): boolean {

@@ -1,7 +1,7 @@
-import { itemId, itemNames } from "../commands/catalog/resolve.js";
+import { readCatalogCache } from "../catalog/cache.js";
+import { itemId, itemNames } from "../catalog/items.js";
 import { CATALOG_OPERATIONS } from "../contract/operations.js";
 import type { Deps } from "../deps.js";
-import { readCatalogCache, writeCatalogCache } from "./cache.js";
 
 /**
  * Dynamic completion values, printed by `rentctl completion __complete KIND
@@ -52,10 +52,7 @@ async function fetchForCompletion(deps: Deps, name: string) {
   const op = CATALOG_OPERATIONS.find((o) => o.catalogName === name);
   if (!op || op.params.some((p) => p.required && p.name !== "locale_id")) return undefined;
   try {
-    const { fetchCatalog } = await import("../commands/catalog/resolve.js");
-    const items = await fetchCatalog(deps, op.id);
-    writeCatalogCache(deps.paths, name, items);
-    return items;
+    return await deps.catalogs().items(op.id);
   } catch {
     return undefined;
   }

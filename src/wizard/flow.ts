@@ -4,6 +4,7 @@ import type { CreateResult } from "../commands/vehicle/write.js";
 import { isEmpty } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
 import { AbortedError, type FieldDetail, InputError, InterruptedError, RentctlError } from "../errors.js";
+import { formatError } from "../output/error.js";
 import { Ask, toInts, type WizardState } from "./ask.js";
 import { WizardCatalogs } from "./catalogs.js";
 import type { WizardPrompts } from "./prompts.js";
@@ -33,13 +34,6 @@ export async function saveAnswers(deps: Deps, file: string, state: WizardState):
     deps.msg.warn(
       `the ${state.imageFiles.length} image file(s) are not in ${file}: they are uploaded when you confirm (or attach later with \`rentctl image upload FILE --attach ID\`)`,
     );
-}
-
-function showError(deps: Deps, e: RentctlError): void {
-  const c = deps.color;
-  deps.io.stderr.write(`${c.red("error:")} ${e.message}\n`);
-  for (const d of e.details) deps.io.stderr.write(`  ${d.field ? `${c.bold(d.field)}: ` : "- "}${d.message}\n`);
-  if (e.hint) deps.io.stderr.write(`${c.dim(`hint: ${e.hint}`)}\n`);
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -153,7 +147,7 @@ export async function runWizard(
       return await createVehicle(deps, record);
     } catch (e) {
       if (e instanceof InterruptedError || !(e instanceof RentctlError)) throw e;
-      showError(deps, e);
+      deps.io.stderr.write(formatError(e, deps.color));
       problems = e.details.length ? e.details : [];
       if (!(e instanceof InputError || e instanceof ApiValidationError))
         deps.msg.warn(

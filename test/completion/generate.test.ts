@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command, Option } from "commander";
 import { beforeAll, describe, expect, it } from "vitest";
-import { catalogCacheFile, readCatalogCache, writeCatalogCache } from "../../src/completion/cache.js";
+import { catalogCacheFile, readCatalogCache, writeCatalogCache } from "../../src/catalog/cache.js";
 import { completionModel, completionScript, SCRIPT_FILES, SHELLS } from "../../src/completion/generate.js";
 import { allCommands } from "../../src/completion/model.js";
 import { main } from "../../src/main.js";
@@ -178,7 +178,7 @@ describe("catalog cache and dynamic values", () => {
     writeFileSync(catalogCacheFile(p, "segments"), "{not json");
     expect(readCatalogCache(p, "segments")).toBeUndefined();
     expect(writeCatalogCache(p, "../escape", [])).toBe(false);
-    expect(writeCatalogCache({ configDir: "/dev/null/x", dataDir: "/dev/null/x" }, "brands", [])).toBe(false);
+    expect(writeCatalogCache({ dataDir: "/dev/null/x" }, "brands", [])).toBe(false);
   });
 
   it("`completion __complete` prints profiles and cached catalog values, and nothing without a cache", async () => {

@@ -1,7 +1,8 @@
 import type { EncodableRecord } from "../../api/encode.js";
+import { itemId } from "../../catalog/items.js";
 import { DEFAULT_SEGMENT, operation } from "../../contract/operations.js";
 import type { Deps } from "../../deps.js";
-import { resolveRef } from "./resolve.js";
+import { UsageError } from "../../errors.js";
 
 export interface CatalogOptions {
   /** Operation id, e.g. `catalog.models`. */
@@ -13,33 +14,36 @@ export interface CatalogOptions {
 
 /**
  * `rentctl catalog <name>`: one public catalog operation. `--segment`,
- * `--brand` and `--model` take an id or a name. Where the operation takes a
- * segment (optional or required), 1 (cars) is sent when none is given.
+ * `--brand` and `--model` take an id or a name (in the `--locale` in use or
+ * in English). Where the operation takes a segment (optional or required),
+ * 1 (cars) is sent when none is given.
  */
 export async function run(deps: Deps, opts: CatalogOptions): Promise<void> {
   const op = operation(opts.op);
+  const catalogs = deps.catalogs();
   const takes = (name: string) => op.params.some((p) => p.name === name);
   const params: EncodableRecord = {};
   if (takes("locale_id")) params.locale_id = await deps.locale();
   let segment: number | undefined;
   if (takes("segment_id") || takes("brand_id")) {
-    segment = (await resolveRef(deps, "catalog.segments", opts.segment, "--segment")) ?? DEFAULT_SEGMENT;
+    segment = (await catalogs.resolve("catalog.segments", opts.segment, { flag: "--segment" })) ?? DEFAULT_SEGMENT;
     if (takes("segment_id")) params.segment_id = segment;
   }
   if (takes("brand_id")) {
-    params.brand_id = await resolveRef(deps, "catalog.brands", opts.brand, "--brand", { segment_id: segment });
+    params.brand_id = await catalogs.resolve("catalog.brands", opts.brand, {
+      flag: "--brand",
+      params: { segment_id: segment },
+    });
   }
   if (takes("model_id")) {
-    params.model_id = await resolveModel(deps, opts.model, opts.brand);
+    params.model_id = await resolveModel(deps, opts.model, opts.brand, opts.segment);
   }
   const client = await deps.client();
   const res = await client.call(op.id, params);
   if (deps.flags.raw) return deps.out.record(res.body);
   if (res.decoded.kind === "list") {
-    const { rememberCatalog } = await import("./resolve.js");
-    await rememberCatalog(deps, op.id, res.decoded.items);
+    catalogs.remember(op.id, params, res.decoded.items);
     if (deps.flags.quiet) {
-      const { itemId } = await import("./resolve.js");
       return deps.out.ids(res.decoded.items.map((i) => itemId(i) ?? "").filter((x) => x !== ""));
     }
     await deps.out.list(res.decoded.items);
@@ -54,14 +58,19 @@ async function resolveModel(
   deps: Deps,
   model: string | undefined,
   brand: string | undefined,
+  segment: string | undefined,
 ): Promise<number | undefined> {
   if (model === undefined || /^\d+$/.test(model.trim())) return model === undefined ? undefined : Number(model);
   if (brand === undefined) {
-    const { UsageError } = await import("../../errors.js");
     throw new UsageError("--model: a model name needs --brand (or give the model id)", {
       hint: "example: rentctl catalog equipments --brand toyota --model corolla",
     });
   }
-  const brandId = await resolveRef(deps, "catalog.brands", brand, "--brand");
-  return resolveRef(deps, "catalog.models", model, "--model", { brand_id: brandId });
+  const catalogs = deps.catalogs();
+  const segmentId = await catalogs.resolve("catalog.segments", segment, { flag: "--segment" });
+  const brandId = await catalogs.resolve("catalog.brands", brand, {
+    flag: "--brand",
+    params: segmentId !== undefined ? { segment_id: segmentId } : {},
+  });
+  return catalogs.resolve("catalog.models", model, { flag: "--model", params: { brand_id: brandId } });
 }

@@ -1,10 +1,10 @@
-import { requireUser } from "../../context.js";
-import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
-import { runWizard } from "../../wizard/flow.js";
-import { type WizardPrompts, withInterrupt, wizardPrompts } from "../../wizard/prompts.js";
-import { readRecordFile } from "../input.js";
-import { printCreated } from "./write.js";
+import { readRecordFile } from "../commands/input.js";
+import { printCreated } from "../commands/vehicle/write.js";
+import { requireUser } from "../context.js";
+import type { Deps } from "../deps.js";
+import { UsageError } from "../errors.js";
+import { runWizard } from "./flow.js";
+import { type WizardPrompts, withInterrupt, wizardPrompts } from "./prompts.js";
 
 /**
  * `rentctl vehicle wizard` / `vehicle create -i`: a guided, interactive

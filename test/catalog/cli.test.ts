@@ -1,0 +1,84 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { json, runBuilt, sandboxEnv } from "../helpers/cli.js";
+
+/** Catalog names through the built CLI against the sandbox (German names are in its seed data). */
+describe("catalog names, locales and vehicle configurations (built CLI)", () => {
+  let sb: Awaited<ReturnType<typeof sandboxEnv>>;
+  beforeAll(async () => {
+    sb = await sandboxEnv();
+  });
+  afterAll(async () => sb.cleanup());
+
+  it("--segment takes an English or a German name with --locale de; results come in German", async () => {
+    for (const segment of ["motorcycles", "Motorräder"]) {
+      const r = await runBuilt(["catalog", "classes", "--segment", segment, "--locale", "de", "-o", "json"], sb.env);
+      expect(r.code, r.stderr).toBe(0);
+      const items = json<Array<{ segment_id: number; name: string }>>(r.stdout);
+      expect(items.length).toBeGreaterThan(0);
+      expect(items.every((i) => i.segment_id === 2)).toBe(true);
+    }
+    const boats = await runBuilt(
+      ["catalog", "brands", "--segment", "boats", "--locale", "Deutsch", "-o", "json"],
+      sb.env,
+    );
+    expect(boats.code, boats.stderr).toBe(0);
+    expect(json<Array<{ segment_id: number }>>(boats.stdout).every((b) => b.segment_id === 3)).toBe(true);
+  }, 60_000);
+
+  it("an unknown --locale, by id or by name, is a usage error listing the known locales", async () => {
+    for (const locale of ["99", "klingon"]) {
+      const r = await runBuilt(["catalog", "classes", "--locale", locale], sb.env);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/error: --locale: no locale/);
+      expect(r.stderr).toMatch(/known: 40 English \(en\), 25 Deutsch \(de\)/);
+      expect(r.stdout).toBe("");
+    }
+  }, 60_000);
+
+  it("keeps fetched catalogs in the data dir, one file per catalog and parameters", () => {
+    const files = readdirSync(join(sb.env.RENTCTL_DATA_DIR!, "cache"));
+    expect(files).toEqual(
+      expect.arrayContaining(["catalog-locales.json", "catalog-segments.json", "catalog-segments.locale_id-25.json"]),
+    );
+  });
+
+  it("vehicle edit --brand --model --configuration resolves the configuration id level by level", async () => {
+    const r = await runBuilt(
+      [
+        "vehicle",
+        "edit",
+        "1",
+        "--brand",
+        "Toyota",
+        "--model",
+        "Corolla",
+        "--configuration",
+        "2.0 Hybrid",
+        "--dry-run",
+        "-o",
+        "json",
+      ],
+      sb.env,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/vehicle_model_id=1004&/);
+  }, 60_000);
+
+  it("a model where a configuration belongs is caught with a hint naming its configurations", async () => {
+    const byName = await runBuilt(
+      ["vehicle", "edit", "1", "--brand", "Toyota", "--model", "Corolla", "--dry-run"],
+      sb.env,
+    );
+    expect(byName.code).toBe(2);
+    expect(byName.stderr).toMatch(/"Corolla" is a model; vehicle_model_id is one of its configurations/);
+    expect(byName.stderr).toMatch(/1003 1\.8 Hybrid Comfort, 1004 2\.0 Hybrid GR Sport/);
+    const byId = await runBuilt(["vehicle", "create", "--brand", "toyota", "--model", "101", "--dry-run"], sb.env);
+    expect(byId.code).toBe(2);
+    expect(byId.stderr).toMatch(/--model 101 is the model Yaris, not a vehicle configuration id/);
+    const help = await runBuilt(["vehicle", "create", "--help"], sb.env);
+    expect(help.stdout).toMatch(/configuration \(equipment\) id/);
+    expect(help.stdout).toMatch(/--configuration/);
+  }, 60_000);
+});
