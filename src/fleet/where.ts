@@ -1,0 +1,277 @@
+import type { ParamSpec } from "../contract/types.js";
+import { VEHICLE_FIELD_ALIASES, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
+import { UsageError } from "../errors.js";
+
+/**
+ * Client-side selections (`--where FIELD OP VALUE`) and sorting (`--sort
+ * FIELD[:desc]`) over listed vehicle records. The contract has no server-side
+ * filters, so commands list pages and keep the records that match.
+ *
+ * - FIELD: a wire name (`price_per_day`), its kebab flag name (`price-per-day`)
+ *   or a short flag alias (`price`, `reg`, `segment`, ...). `brand` is a
+ *   pseudo-field: it selects on `vehicle_model_id` through the catalog resolver.
+ * - OP: `=` `!=` `<` `<=` `>` `>=` `~` (case-insensitive regular expression).
+ * - Integer and flag fields compare numerically, other fields as text (`=` on
+ *   text is exact; use `~` for case-insensitive matching).
+ * - Array fields match when any member matches (`!=` holds when no member
+ *   equals the value).
+ * - Catalog fields also match by catalog name: names are resolved once (before
+ *   filtering) to the ids they stand for, through an injected resolver.
+ * - An absent field matches only `= ` with an empty value (or `!=` a value).
+ */
+
+export type WhereOp = "=" | "!=" | "<" | "<=" | ">" | ">=" | "~";
+
+/** The pseudo-field `brand`: a catalog name standing for many `vehicle_model_id` values. */
+export const BRAND_PSEUDO_FIELD = "brand";
+
+const kebab = (s: string) => s.replaceAll("_", "-");
+
+/** The field a user-written name stands for (wire, kebab or short alias), or undefined. */
+export function lookupField(name: string, specs: readonly ParamSpec[] = VEHICLE_FIELDS): ParamSpec | undefined {
+  const n = name.trim().toLowerCase();
+  for (const s of specs) if (s.name === n || kebab(s.name) === n) return s;
+  for (const [wire, alias] of Object.entries(VEHICLE_FIELD_ALIASES)) {
+    if (alias === n) return specs.find((s) => s.name === wire);
+  }
+  return undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0] as number;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j] as number;
+      prev[j] = Math.min(up + 1, (prev[j - 1] as number) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length] as number;
+}
+
+/** The closest known field names to a mistyped one (at most 3). */
+export function suggestFields(name: string, specs: readonly ParamSpec[] = VEHICLE_FIELDS): string[] {
+  const n = name.toLowerCase().replaceAll("-", "_");
+  const scored = specs
+    .map((s) => ({ name: s.name, d: Math.min(editDistance(n, s.name), s.name.includes(n) && n.length >= 3 ? 1 : 99) }))
+    .filter((x) => x.d <= Math.max(2, Math.floor(n.length / 3)))
+    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name));
+  return scored.slice(0, 3).map((x) => x.name);
+}
+
+/** The field a name stands for, or a UsageError with a "did you mean" / field list hint. */
+export function requireField(name: string, what: string, specs: readonly ParamSpec[] = VEHICLE_FIELDS): ParamSpec {
+  const spec = lookupField(name, specs);
+  if (spec) return spec;
+  const near = suggestFields(name, specs);
+  throw new UsageError(`${what}: unknown field ${JSON.stringify(name)}`, {
+    hint: near.length
+      ? `did you mean ${near.join(", ")}?`
+      : `fields: ${specs.map((s) => s.name).join(", ")}${specs === VEHICLE_FIELDS ? `, ${BRAND_PSEUDO_FIELD}` : ""}`,
+  });
+}
+
+export interface WhereClause {
+  /** The expression as written. */
+  text: string;
+  /** The field the clause tests (for `brand`: vehicle_model_id). */
+  field: ParamSpec;
+  /** The name given to the resolver: the wire name, or `brand`. */
+  resolveAs: string;
+  op: WhereOp;
+  value: string;
+  numeric: boolean;
+  /** Numeric value, when the value is a number. */
+  number?: number;
+  regex?: RegExp;
+  /** Catalog ids the value stands for (set by `prepareWhere`). */
+  ids?: number[];
+}
+
+const EXPR = /^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(!=|<=|>=|=|<|>|~)(.*)$/s;
+const NUMBER = /^[+-]?\d+(\.\d+)?$/;
+
+/** Parse one `FIELD OP VALUE` expression (synchronous: no catalog names resolved yet). */
+export function parseWhere(expr: string, specs: readonly ParamSpec[] = VEHICLE_FIELDS): WhereClause {
+  const m = EXPR.exec(expr);
+  if (!m) {
+    throw new UsageError(`--where ${JSON.stringify(expr)}: expected FIELD OP VALUE`, {
+      hint: "OP is one of = != < <= > >= ~ (regular expression), e.g. --where price_per_day<40",
+    });
+  }
+  const [, name = "", op = "=", rawValue = ""] = m;
+  const value = rawValue.trim();
+  const isBrand = name.toLowerCase() === BRAND_PSEUDO_FIELD && specs === VEHICLE_FIELDS;
+  const field = isBrand
+    ? (VEHICLE_FIELDS.find((s) => s.name === "vehicle_model_id") as ParamSpec)
+    : requireField(name, `--where ${JSON.stringify(expr)}`, specs);
+  const numeric = field.type === "integer" || field.type === "flag" || field.type === "integer[]";
+  const clause: WhereClause = {
+    text: expr,
+    field,
+    resolveAs: isBrand ? BRAND_PSEUDO_FIELD : field.name,
+    op: op as WhereOp,
+    value,
+    numeric,
+  };
+  if (NUMBER.test(value)) clause.number = Number(value);
+  if (op === "~") {
+    try {
+      clause.regex = new RegExp(value, "i");
+    } catch (err) {
+      throw new UsageError(`--where ${JSON.stringify(expr)}: invalid regular expression: ${(err as Error).message}`);
+    }
+  } else if (numeric && (op === "<" || op === "<=" || op === ">" || op === ">=") && clause.number === undefined) {
+    throw new UsageError(
+      `--where ${JSON.stringify(expr)}: ${field.name} compares as a number, got ${JSON.stringify(value)}`,
+    );
+  } else if (numeric && value !== "" && clause.number === undefined && !field.catalog) {
+    throw new UsageError(`--where ${JSON.stringify(expr)}: ${field.name} is a number, got ${JSON.stringify(value)}`);
+  }
+  if (isBrand && op !== "=" && op !== "!=") {
+    throw new UsageError(`--where ${JSON.stringify(expr)}: brand takes = or != only`);
+  }
+  return clause;
+}
+
+/**
+ * Resolve a catalog name to the ids it stands for (`field` is the wire name or
+ * `brand`); undefined when the name is unknown.
+ */
+export type CatalogResolver = (field: string, value: string) => Promise<number[] | undefined>;
+
+export interface Selection {
+  clauses: WhereClause[];
+  /** True when every clause holds for the record. */
+  matches(record: Record<string, unknown>): boolean;
+}
+
+/**
+ * Parse every expression and resolve catalog names once, so that matching is
+ * synchronous per record. A name given for a catalog field (a non-number with
+ * `=` or `!=`) that the resolver does not know is a UsageError.
+ */
+export async function prepareWhere(
+  exprs: readonly string[],
+  opts: { resolve?: CatalogResolver; specs?: readonly ParamSpec[] } = {},
+): Promise<Selection> {
+  const clauses = exprs.map((e) => parseWhere(e, opts.specs));
+  for (const c of clauses) {
+    const byName = c.resolveAs === BRAND_PSEUDO_FIELD || (c.field.catalog && c.number === undefined && c.value !== "");
+    if (!byName || c.op === "~") continue;
+    if (c.op !== "=" && c.op !== "!=") continue;
+    if (!opts.resolve) {
+      throw new UsageError(`--where ${JSON.stringify(c.text)}: catalog names cannot be resolved here; give an id`);
+    }
+    const ids = await opts.resolve(c.resolveAs, c.value);
+    if (!ids) {
+      throw new UsageError(`--where ${JSON.stringify(c.text)}: no ${c.resolveAs} named ${JSON.stringify(c.value)}`, {
+        hint: `list the names with: rentctl catalog ${c.field.catalog?.replace(/^catalog\./, "") ?? ""}`.trim(),
+      });
+    }
+    c.ids = ids;
+  }
+  return { clauses, matches: (record) => clauses.every((c) => matchClause(c, record[c.field.name])) };
+}
+
+function members(v: unknown): unknown[] {
+  if (v === undefined || v === null || v === "") return [];
+  if (Array.isArray(v)) {
+    return v.map((x) =>
+      typeof x === "object" && x !== null && "id" in x ? (x as { id: unknown }).id : x,
+    ) as unknown[];
+  }
+  return [v];
+}
+
+function asNumber(v: unknown): number | undefined {
+  if (typeof v === "number") return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "string" && NUMBER.test(v.trim())) return Number(v.trim());
+  return undefined;
+}
+
+function memberHolds(c: WhereClause, m: unknown): boolean {
+  if (c.op === "~") return (c.regex as RegExp).test(String(m));
+  if (c.ids) return c.ids.includes(asNumber(m) ?? Number.NaN);
+  if (c.numeric) {
+    const n = asNumber(m);
+    const want = c.number as number;
+    if (n === undefined) return false;
+    switch (c.op) {
+      case "=":
+      case "!=":
+        return n === want;
+      case "<":
+        return n < want;
+      case "<=":
+        return n <= want;
+      case ">":
+        return n > want;
+      case ">=":
+        return n >= want;
+    }
+  }
+  const s = String(m);
+  switch (c.op) {
+    case "=":
+    case "!=":
+      return s === c.value;
+    case "<":
+      return s < c.value;
+    case "<=":
+      return s <= c.value;
+    case ">":
+      return s > c.value;
+    case ">=":
+      return s >= c.value;
+  }
+}
+
+/** Does one clause hold for a record's value (array fields: any member)? */
+export function matchClause(c: WhereClause, value: unknown): boolean {
+  const ms = members(value);
+  if (c.op === "=" && c.value === "") return ms.length === 0;
+  if (c.op === "!=" && c.value === "") return ms.length > 0;
+  if (c.op === "!=") return !ms.some((m) => memberHolds(c, m));
+  return ms.some((m) => memberHolds(c, m));
+}
+
+export interface SortKey {
+  field: ParamSpec;
+  desc: boolean;
+}
+
+/** Parse `FIELD[:desc]` (or `:asc`). */
+export function parseSort(raw: string, specs: readonly ParamSpec[] = VEHICLE_FIELDS): SortKey {
+  const m = /^\s*([^:]+?)\s*(?::\s*(asc|desc)\s*)?$/i.exec(raw);
+  if (!m) throw new UsageError(`--sort ${JSON.stringify(raw)}: expected FIELD or FIELD:desc`);
+  const field = requireField(m[1] as string, `--sort ${JSON.stringify(raw)}`, specs);
+  return { field, desc: (m[2] ?? "").toLowerCase() === "desc" };
+}
+
+function sortValue(v: unknown): number | string | undefined {
+  const ms = members(v);
+  if (ms.length === 0) return undefined;
+  return ms[0] as number | string;
+}
+
+/**
+ * A comparator for `Array.prototype.sort` (stable since ES2019): numeric for
+ * integer fields, text otherwise (arrays by their first member); absent values
+ * last in either direction.
+ */
+export function sortComparator(key: SortKey): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
+  const numeric = key.field.type === "integer" || key.field.type === "flag" || key.field.type === "integer[]";
+  return (a, b) => {
+    const x = sortValue(a[key.field.name]);
+    const y = sortValue(b[key.field.name]);
+    if (x === undefined || y === undefined) return x === undefined ? (y === undefined ? 0 : 1) : -1;
+    let d: number;
+    if (numeric) d = (asNumber(x) ?? Number.NaN) - (asNumber(y) ?? Number.NaN) || 0;
+    else d = String(x).localeCompare(String(y));
+    return key.desc ? -d : d;
+  };
+}

@@ -1,0 +1,62 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../../src/errors.js";
+import { applyNumericEdit, isRelative, parseNumericEdit } from "../../src/fleet/relative.js";
+
+const apply = (raw: string, current: number | undefined) =>
+  applyNumericEdit(parseNumericEdit(raw, "price_per_day"), current);
+
+describe("relative numeric values", () => {
+  it("adds and subtracts whole numbers, never below 0", () => {
+    expect(apply("+5", 50)).toBe(55);
+    expect(apply("-5", 50)).toBe(45);
+    expect(apply("-80", 50)).toBe(0);
+  });
+
+  it("applies percentages and factors, rounding half up", () => {
+    expect(apply("+10%", 50)).toBe(55);
+    expect(apply("+10%", 45)).toBe(50); // 49.5 -> 50
+    expect(apply("-10%", 45)).toBe(41); // 40.5 -> 41
+    expect(apply("-10%", 44)).toBe(40); // 39.6 -> 40
+    expect(apply("+12.5%", 40)).toBe(45);
+    expect(apply("*1.1", 55)).toBe(61); // 60.5 -> 61 (floating point gives 60.50000000000001)
+    expect(apply("*1.1", 15)).toBe(17); // 16.5
+    expect(apply("*0.5", 5)).toBe(3); // 2.5
+    expect(apply("*0", 5)).toBe(0);
+    expect(apply("-100%", 70)).toBe(0);
+    expect(apply("-150%", 70)).toBe(0);
+  });
+
+  it("absolute values carry no sign and replace the value", () => {
+    expect(apply("55", 50)).toBe(55);
+    expect(apply("55", undefined)).toBe(55);
+    expect(isRelative("55")).toBe(false);
+    expect(isRelative("-5")).toBe(true);
+    expect(isRelative("*2")).toBe(true);
+  });
+
+  it("a relative change of an empty field leaves it empty", () => {
+    expect(apply("+5", undefined)).toBeUndefined();
+    expect(apply("*2", undefined)).toBeUndefined();
+  });
+
+  it("rejects anything else as a usage error", () => {
+    for (const bad of ["", "5.5", "+5.5", "10%", "+%", "*", "*-1", "x", "++5", "5+", "+ 5", "1e3", "/2"]) {
+      expect(() => parseNumericEdit(bad, "price_per_day"), bad).toThrow(UsageError);
+    }
+    expect(() => parseNumericEdit("cheap", "price_per_day")).toThrow(/price_per_day: "cheap"/);
+  });
+
+  it("percent and factor agree with exact half-up rounding", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 300 }), (v, p) => {
+        // exact: v * (100 + p) / 100, half up, in integers
+        const exact = Math.floor((2 * v * (100 + p) + 100) / 200);
+        expect(apply(`+${p}%`, v)).toBe(exact);
+        expect(apply(`*${((100 + p) / 100).toFixed(2)}`, v)).toBe(exact);
+        const down = Math.max(0, Math.floor((2 * v * (100 - p) + 100) / 200));
+        expect(apply(`-${p}%`, v)).toBe(p >= 100 ? 0 : down);
+      }),
+    );
+  });
+});
