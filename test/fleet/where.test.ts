@@ -75,6 +75,8 @@ describe("--where", () => {
     expect(await ids("price_per_day>40")).toEqual([2]);
     expect(await ids("price_per_day >= 40")).toEqual([2, 3]);
     expect(await ids("active=1")).toEqual([1, 3]);
+    expect(await ids("active=yes")).toEqual([1, 3]);
+    expect(await ids("vehicle_activity=No")).toEqual([2]);
     // 9 < 35 numerically, though "9" > "35" as text
     expect(await ids("price_per_day>9")).toEqual([1, 2, 3]);
   });
