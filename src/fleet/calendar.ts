@@ -193,6 +193,26 @@ export function clearPast(cal: Calendar, today: string): Calendar {
   return { dates: cal.dates.filter((d) => d >= today), malformed: [...cal.malformed] };
 }
 
+export interface CalendarEdit {
+  block?: readonly DateRange[];
+  unblock?: readonly DateRange[];
+  /** ISO day: drop blocked days before it (`--clear-past`). */
+  clearPastBefore?: string;
+}
+
+/**
+ * Apply `--block`, `--unblock` and `--clear-past` to a stored value, in that
+ * order (a day both blocked and unblocked ends unblocked). Returns the new
+ * wire value ("" = no dates) and the calendar; malformed entries are kept.
+ */
+export function editCalendar(stored: unknown, edit: CalendarEdit): { value: string; calendar: Calendar } {
+  let cal = parseStoredCalendar(stored);
+  if (edit.block?.length) cal = blockRanges(cal, edit.block);
+  if (edit.unblock?.length) cal = unblockRanges(cal, edit.unblock);
+  if (edit.clearPastBefore) cal = clearPast(cal, edit.clearPastBefore);
+  return { value: serializeCalendar(cal), calendar: cal };
+}
+
 /** The json form of `vehicle calendar`. `malformed` only when there are such entries. */
 export function calendarJson(
   vehicleId: number,

@@ -6,6 +6,7 @@ import {
   calendarJson,
   clearPast,
   daysOf,
+  editCalendar,
   isoDay,
   malformedWarning,
   normalizeCalendarValue,
@@ -16,6 +17,8 @@ import {
   serializeCalendar,
   unblockRanges,
 } from "../../src/fleet/calendar.js";
+import { planEdit } from "../../src/fleet/plan.js";
+import { planText } from "../../src/fleet/plan-print.js";
 import { expectGolden } from "./golden.js";
 
 describe("stored calendar", () => {
@@ -90,6 +93,28 @@ describe("ranges", () => {
     expect(serializeCalendar(blockRanges(parseStoredCalendar(""), [parseRange("2027-02")])).split(",")).toHaveLength(
       28,
     );
+  });
+
+  it("editCalendar: block, then unblock, then clear-past; planned as added/removed days", () => {
+    const r = editCalendar("01.11.2026,junk", {
+      block: [parseRange("2026-12-24..2026-12-26")],
+      unblock: [parseRange("2026-12-25")],
+      clearPastBefore: "2026-12-01",
+    });
+    expect(r.value).toBe("24.12.2026,26.12.2026,junk");
+    expect(editCalendar("01.11.2026", { clearPastBefore: "2026-12-01" }).value).toBe("");
+    const plan = planEdit(
+      [{ id: 4, vehicle_reg_number: "C", vehicle_availability_calendar: "1.11.2026" }],
+      (input) => ({
+        vehicle_availability_calendar: editCalendar(input.vehicle_availability_calendar, {
+          block: [parseRange("2026-12-24")],
+        }).value,
+      }),
+    );
+    expect(planText(plan)).toBe(
+      "~ C (vehicle 4)\n    vehicle_availability_calendar: +24.12.2026\nPlan: 0 to create, 1 to change, 0 to remove, 0 unchanged.\n",
+    );
+    expect(plan.change[0]?.after.vehicle_availability_calendar).toBe("01.11.2026,24.12.2026");
   });
 
   it("months and days", () => {
