@@ -13,7 +13,9 @@ import { UsageError } from "../errors.js";
  * - OP: `=` `!=` `<` `<=` `>` `>=` `~` (case-insensitive regular expression).
  * - Integer and flag fields compare numerically (flags also take yes/no,
  *   true/false, on/off), other fields as text (`=` on
- *   text is exact; use `~` for case-insensitive matching).
+ *   text is exact, except `vehicle_reg_number`, which compares as the
+ *   identity does: trimmed, case-insensitive; use `~` for case-insensitive
+ *   matching).
  * - Array fields match when any member matches (`!=` holds when no member
  *   equals the value).
  * - Catalog fields also match by catalog name: names are resolved once (before
@@ -224,7 +226,7 @@ function memberHolds(c: WhereClause, m: unknown): boolean {
   switch (c.op) {
     case "=":
     case "!=":
-      return s === c.value;
+      return c.field.name === "vehicle_reg_number" ? s.trim().toLowerCase() === c.value.toLowerCase() : s === c.value;
     case "<":
       return s < c.value;
     case "<=":

@@ -83,6 +83,8 @@ describe("--where", () => {
 
   it("matches text exactly with = and case-insensitively with ~", async () => {
     expect(await ids("vehicle_reg_number=AA-1")).toEqual([1]);
+    expect(await ids("reg=AA-3")).toEqual([3]); // registration numbers compare as identities do
+    expect(await ids("description=blue van")).toEqual([]);
     expect(await ids("reg~^aa-")).toEqual([1, 2, 3]);
     expect(await ids("description~VAN$")).toEqual([1, 3]);
     expect(await ids("description=")).toEqual([2]);
