@@ -1,3 +1,5 @@
+import type { ParamSpec } from "../contract/types.js";
+import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import { UsageError } from "../errors.js";
 
 /**
@@ -78,4 +80,46 @@ export function applyNumericEdit(edit: NumericEdit, current: number | undefined)
 /** Describe an edit for plans and help (`+10%`, `*1.1`, `55`). */
 export function describeNumericEdit(edit: NumericEdit): string {
   return edit.text;
+}
+
+export interface SplitValues {
+  /** Values to set as given (still to be checked against the contract). */
+  absolute: Record<string, unknown>;
+  /** Relative edits of integer fields, by wire name. */
+  relative: Map<string, NumericEdit>;
+}
+
+/**
+ * Split gathered edit values (wire names, as `--set` and the field flags give
+ * them) into absolute values and relative edits: a text value of an
+ * `integer` field that starts with `+`, `-` or `*` is relative (and must
+ * parse, else UsageError); everything else is absolute.
+ */
+export function splitRelative(
+  values: Record<string, unknown>,
+  specs: readonly ParamSpec[] = VEHICLE_FIELDS,
+): SplitValues {
+  const bySpec = new Map(specs.map((f) => [f.name, f]));
+  const out: SplitValues = { absolute: {}, relative: new Map() };
+  for (const [name, v] of Object.entries(values)) {
+    if (bySpec.get(name)?.type === "integer" && typeof v === "string" && isRelative(v)) {
+      out.relative.set(name, parseNumericEdit(v, name));
+    } else out.absolute[name] = v;
+  }
+  return out;
+}
+
+/** The values the relative edits give one record (`undefined` = the field has no value to change). */
+export function applyRelative(
+  relative: ReadonlyMap<string, NumericEdit>,
+  input: Readonly<Record<string, unknown>>,
+): Record<string, number | undefined> {
+  const out: Record<string, number | undefined> = {};
+  for (const [name, edit] of relative) {
+    const cur = input[name];
+    const n = typeof cur === "number" ? cur : typeof cur === "string" && /^\d+$/.test(cur) ? Number(cur) : undefined;
+    const next = applyNumericEdit(edit, n);
+    if (next !== undefined) out[name] = next;
+  }
+  return out;
 }

@@ -11,8 +11,11 @@ import { UsageError } from "../errors.js";
  *   or a short flag alias (`price`, `reg`, `segment`, ...). `brand` is a
  *   pseudo-field: it selects on `vehicle_model_id` through the catalog resolver.
  * - OP: `=` `!=` `<` `<=` `>` `>=` `~` (case-insensitive regular expression).
- * - Integer and flag fields compare numerically, other fields as text (`=` on
- *   text is exact; use `~` for case-insensitive matching).
+ * - Integer and flag fields compare numerically (flags also take yes/no,
+ *   true/false, on/off), other fields as text (`=` on
+ *   text is exact, except `vehicle_reg_number`, which compares as the
+ *   identity does: trimmed, case-insensitive; use `~` for case-insensitive
+ *   matching).
  * - Array fields match when any member matches (`!=` holds when no member
  *   equals the value).
  * - Catalog fields also match by catalog name: names are resolved once (before
@@ -92,6 +95,8 @@ export interface WhereClause {
 
 const EXPR = /^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(!=|<=|>=|=|<|>|~)(.*)$/s;
 const NUMBER = /^[+-]?\d+(\.\d+)?$/;
+/** Flag fields (0/1) also take the words tables show (`--where active=yes`). */
+const FLAG_WORDS: Readonly<Record<string, number>> = { yes: 1, no: 0, true: 1, false: 0, on: 1, off: 0 };
 
 /** Parse one `FIELD OP VALUE` expression (synchronous: no catalog names resolved yet). */
 export function parseWhere(expr: string, specs: readonly ParamSpec[] = VEHICLE_FIELDS): WhereClause {
@@ -117,6 +122,9 @@ export function parseWhere(expr: string, specs: readonly ParamSpec[] = VEHICLE_F
     numeric,
   };
   if (NUMBER.test(value)) clause.number = Number(value);
+  else if (field.type === "flag" && Object.hasOwn(FLAG_WORDS, value.toLowerCase())) {
+    clause.number = FLAG_WORDS[value.toLowerCase()];
+  }
   if (op === "~") {
     try {
       clause.regex = new RegExp(value, "i");
@@ -218,7 +226,7 @@ function memberHolds(c: WhereClause, m: unknown): boolean {
   switch (c.op) {
     case "=":
     case "!=":
-      return s === c.value;
+      return c.field.name === "vehicle_reg_number" ? s.trim().toLowerCase() === c.value.toLowerCase() : s === c.value;
     case "<":
       return s < c.value;
     case "<=":

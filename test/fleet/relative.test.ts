@@ -1,7 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
-import { applyNumericEdit, isRelative, parseNumericEdit } from "../../src/fleet/relative.js";
+import { planEdit } from "../../src/fleet/plan.js";
+import {
+  applyNumericEdit,
+  applyRelative,
+  isRelative,
+  parseNumericEdit,
+  splitRelative,
+} from "../../src/fleet/relative.js";
 
 const apply = (raw: string, current: number | undefined) =>
   applyNumericEdit(parseNumericEdit(raw, "price_per_day"), current);
@@ -58,5 +65,33 @@ describe("relative numeric values", () => {
         expect(apply(`-${p}%`, v)).toBe(p >= 100 ? 0 : down);
       }),
     );
+  });
+
+  it("splits edit values into absolute ones and relative integer edits, and plans them per vehicle", () => {
+    const { absolute, relative } = splitRelative({
+      price_per_day: "+10%",
+      price_per_week: "*1.1",
+      price_per_3days: "45",
+      vehicle_description: "+ air conditioning",
+    });
+    expect(absolute).toEqual({ price_per_3days: "45", vehicle_description: "+ air conditioning" });
+    expect([...relative.keys()]).toEqual(["price_per_day", "price_per_week"]);
+    expect(() => splitRelative({ price_per_day: "+ten" })).toThrow(UsageError);
+    const plan = planEdit(
+      [
+        { id: 1, vehicle_reg_number: "A", price_per_day: 45, price_per_week: "40" },
+        { id: 2, vehicle_reg_number: "B", price_per_day: 0 },
+      ],
+      (input) => ({ ...absolute, ...applyRelative(relative, input) }),
+    );
+    expect(plan.change.map((c) => c.fields)).toEqual([
+      {
+        price_per_day: { from: 45, to: 50 },
+        price_per_week: { from: 40, to: 44 },
+        price_per_3days: { from: null, to: 45 },
+        vehicle_description: { from: null, to: "+ air conditioning" },
+      },
+      { price_per_3days: { from: null, to: 45 }, vehicle_description: { from: null, to: "+ air conditioning" } },
+    ]);
   });
 });

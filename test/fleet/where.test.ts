@@ -75,12 +75,16 @@ describe("--where", () => {
     expect(await ids("price_per_day>40")).toEqual([2]);
     expect(await ids("price_per_day >= 40")).toEqual([2, 3]);
     expect(await ids("active=1")).toEqual([1, 3]);
+    expect(await ids("active=yes")).toEqual([1, 3]);
+    expect(await ids("vehicle_activity=No")).toEqual([2]);
     // 9 < 35 numerically, though "9" > "35" as text
     expect(await ids("price_per_day>9")).toEqual([1, 2, 3]);
   });
 
   it("matches text exactly with = and case-insensitively with ~", async () => {
     expect(await ids("vehicle_reg_number=AA-1")).toEqual([1]);
+    expect(await ids("reg=AA-3")).toEqual([3]); // registration numbers compare as identities do
+    expect(await ids("description=blue van")).toEqual([]);
     expect(await ids("reg~^aa-")).toEqual([1, 2, 3]);
     expect(await ids("description~VAN$")).toEqual([1, 3]);
     expect(await ids("description=")).toEqual([2]);

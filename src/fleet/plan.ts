@@ -1,0 +1,377 @@
+import { type JsonObject, recordId, recordToInput } from "../contract/records.js";
+import type { ParamSpec } from "../contract/types.js";
+import { coerce, isEmpty, type WireRecord, type WireValue } from "../contract/validate.js";
+import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
+import { InputError } from "../errors.js";
+import { normalizeCalendarValue } from "./calendar.js";
+import { lookupField } from "./where.js";
+
+/**
+ * The plan of `vehicle diff` / `vehicle apply` (rows of a fleet file against
+ * the account) and of selection edits (`edit --where`, relative values,
+ * calendar changes): what to create, what to change field by field, what to
+ * remove.
+ *
+ * Field semantics (for the README):
+ * - A row manages only the fields it gives; fields it leaves out keep their
+ *   current value and are not a difference. A field given empty (null, "",
+ *   []) means "must be empty" (csv readers drop empty cells before this, so
+ *   an empty csv cell stays "absent").
+ * - `exact`: every optional field the row leaves out must be empty (the plan
+ *   shows it being cleared). Required fields, `user_id` / `locale_id` (from
+ *   the profile) and `vehicle_images` (ids belong to one account; a row that
+ *   gives no images leaves them as they are) are never cleared this way.
+ * - Values compare as the contract types them: `"50"` equals `50`, flag
+ *   `"1"` equals `1`, empty equals absent.
+ * - Array order: see ARRAY_ORDER. The availability calendar is a string on
+ *   the wire but compares as a set of days (`2.1.2027,24.12.2026` equals
+ *   `24.12.2026,02.01.2027`). `vehicle_reg_number` is the identity and
+ *   compares as identities do (trimmed, case-insensitive): a file cannot
+ *   change only the spelling of a registration number.
+ */
+
+/** Whether the order of an array field's members is meaningful. */
+export type ArrayOrder = "ordered" | "set";
+
+/**
+ * Per array field: `ordered` compares member by member in order, `set`
+ * ignores order and repeats.
+ * - vehicle_images: ordered (display order; the first image is the cover).
+ * - vehicle_delivery_* / vehicle_delivery_return_* place/location/price:
+ *   ordered (the three lists are positional: item i of each describes one
+ *   delivery point).
+ * - vehicle_benefits_id, vehicle_options_id, vehicle_payment_types,
+ *   vehicle_extras: sets of ids (order carries no meaning).
+ */
+export const ARRAY_ORDER: Readonly<Record<string, ArrayOrder>> = {
+  vehicle_images: "ordered",
+  vehicle_delivery_address_fixed_place: "ordered",
+  vehicle_delivery_address_fixed_location: "ordered",
+  vehicle_delivery_address_fixed_price: "ordered",
+  vehicle_delivery_return_fixed_place: "ordered",
+  vehicle_delivery_return_fixed_location: "ordered",
+  vehicle_delivery_return_fixed_price: "ordered",
+  vehicle_benefits_id: "set",
+  vehicle_options_id: "set",
+  vehicle_payment_types: "set",
+  vehicle_extras: "set",
+};
+
+/** Fields a plan manages: the vehicle input fields without those the profile fills in. */
+export const PLAN_FIELDS: readonly ParamSpec[] = VEHICLE_FIELDS.filter(
+  (f) => f.name !== "user_id" && f.name !== "locale_id",
+);
+
+/** Optional fields that `exact` never clears. */
+export const EXACT_KEEPS: ReadonlySet<string> = new Set(["vehicle_images"]);
+
+/** Row keys that are not fields and play no part in the plan (`images` paths are the command's business). */
+export const NON_FIELD_ROW_KEYS: ReadonlySet<string> = new Set(["vehicle_id", "id", "images"]);
+
+export interface FieldChange {
+  from: WireValue | null;
+  to: WireValue | null;
+}
+
+export interface PlanCreate {
+  /** 1-based row number in the file. */
+  row: number;
+  reg: string;
+  identity: string;
+  /** The fields to send (the row's non-empty fields, wire-typed). */
+  record: WireRecord;
+}
+
+export interface PlanChange {
+  vehicle_id: number;
+  reg: string;
+  /** 1-based row number (diff/apply); undefined for selection edits. */
+  row?: number;
+  fields: Record<string, FieldChange>;
+  /** The current input fields (wire-typed) the plan was made from. */
+  before: WireRecord;
+  /** The full record to send: `before` with the changes applied (cleared fields left out). */
+  after: WireRecord;
+  /** The server's record as listed, for the conflict check before sending. */
+  record: JsonObject;
+}
+
+export interface PlanRemove {
+  vehicle_id: number;
+  reg: string;
+  record: JsonObject;
+}
+
+export interface PlanUnchanged {
+  vehicle_id: number;
+  reg: string;
+  row?: number;
+}
+
+export interface Plan {
+  create: PlanCreate[];
+  change: PlanChange[];
+  remove: PlanRemove[];
+  unchanged: number;
+  unchangedList: PlanUnchanged[];
+}
+
+/** The identity key of a record or row (wire names), undefined when it has none. */
+export type IdentityFn = (record: Record<string, unknown>) => string | undefined;
+
+export interface PlanOptions {
+  identity: IdentityFn;
+  /** Absent optional fields must be empty. */
+  exact?: boolean;
+  /** Remove account vehicles that no row lists. */
+  prune?: boolean;
+  /** Treat empty values in rows as absent rather than "must be empty". */
+  emptyIsAbsent?: boolean;
+}
+
+const SPEC_BY_NAME = new Map(PLAN_FIELDS.map((f) => [f.name, f]));
+
+/** Canonical form of a value for comparison (null = empty). */
+export function canonical(spec: ParamSpec | undefined, v: unknown): string {
+  if (isEmpty(v)) return "null";
+  if (spec?.name === "vehicle_availability_calendar") {
+    const norm = normalizeCalendarValue(v);
+    return norm === "" ? "null" : JSON.stringify(norm);
+  }
+  if (spec?.name === "vehicle_reg_number") return JSON.stringify(String(v).trim().toLowerCase());
+  if (Array.isArray(v) && spec && ARRAY_ORDER[spec.name] === "set") {
+    const uniq = [...new Set(v.map((x) => JSON.stringify(x)))].sort();
+    return `[${uniq.join(",")}]`;
+  }
+  return JSON.stringify(v);
+}
+
+/** Do two values of a field compare equal under the contract's types? */
+export function sameValue(spec: ParamSpec | undefined, a: unknown, b: unknown): boolean {
+  return canonical(spec, typed(spec, a)) === canonical(spec, typed(spec, b));
+}
+
+/** Coerce a value to its wire type; values that do not coerce are kept as they are. */
+function typed(spec: ParamSpec | undefined, v: unknown): WireValue | null {
+  if (isEmpty(v)) return null;
+  if (!spec) return v as WireValue;
+  const r = coerce(spec, v);
+  return r.problems.length || r.value === undefined ? (v as WireValue) : r.value;
+}
+
+/** The input fields of a listed record, wire-typed (values that do not coerce kept as stored). */
+export function currentInput(record: JsonObject): WireRecord {
+  const input = recordToInput(
+    record,
+    PLAN_FIELDS.map((f) => f.name),
+  );
+  const out: WireRecord = {};
+  for (const [k, v] of Object.entries(input)) {
+    const t = typed(SPEC_BY_NAME.get(k), v);
+    if (t !== null) out[k] = t;
+  }
+  return out;
+}
+
+/**
+ * A row's managed fields under wire names, wire-typed; `null` = must be empty.
+ * Unknown keys and values that do not fit the contract are an InputError
+ * naming the row (the file reader normally reports them first).
+ */
+export function rowFields(row: Record<string, unknown>, rowNumber: number, emptyIsAbsent = false) {
+  const out: Record<string, WireValue | null> = {};
+  const problems: { field: string; message: string }[] = [];
+  for (const [key, raw] of Object.entries(row)) {
+    if (NON_FIELD_ROW_KEYS.has(key)) continue;
+    const spec = lookupField(key, PLAN_FIELDS);
+    if (!spec) {
+      problems.push({ field: key, message: "unknown field" });
+      continue;
+    }
+    if (isEmpty(raw)) {
+      if (!emptyIsAbsent) out[spec.name] = null;
+      continue;
+    }
+    const r = coerce(spec, raw);
+    if (r.problems.length || r.value === undefined) {
+      for (const m of r.problems) problems.push({ field: spec.name, message: m });
+      continue;
+    }
+    out[spec.name] = r.value;
+  }
+  if (problems.length) throw new InputError(`row ${rowNumber}: invalid`, { details: problems });
+  return out;
+}
+
+function vehicleIdOf(record: JsonObject): number {
+  const id = recordId(record, "vehicle");
+  if (id === undefined) throw new InputError("a listed vehicle has no id");
+  return id;
+}
+
+function regOf(record: Record<string, unknown>): string {
+  const v = record.vehicle_reg_number;
+  return v === undefined || v === null ? "" : String(v).trim();
+}
+
+/** Apply changes (null / empty = clear) over a record. */
+export function applyFieldValues(base: WireRecord, changes: Record<string, unknown>): WireRecord {
+  const next: WireRecord = { ...base };
+  for (const [k, v] of Object.entries(changes)) {
+    if (isEmpty(v)) delete next[k];
+    else next[k] = v as WireValue;
+  }
+  return next;
+}
+
+function fieldChanges(before: WireRecord, desired: Record<string, WireValue | null>): Record<string, FieldChange> {
+  const fields: Record<string, FieldChange> = {};
+  for (const [name, to] of Object.entries(desired)) {
+    const spec = SPEC_BY_NAME.get(name);
+    const from = before[name] ?? null;
+    if (!sameValue(spec, from, to)) fields[name] = { from, to: isEmpty(to) ? null : to };
+  }
+  return fields;
+}
+
+/** Plan the rows of a fleet file against the account's listed records. */
+export function computePlan(
+  rows: readonly Record<string, unknown>[],
+  accountRecords: readonly JsonObject[],
+  opts: PlanOptions,
+): Plan {
+  const records = [...accountRecords].sort((a, b) => vehicleIdOf(a) - vehicleIdOf(b));
+  const byIdentity = new Map<string, JsonObject>();
+  for (const r of records) {
+    const key = opts.identity(r);
+    if (key !== undefined && !byIdentity.has(key)) byIdentity.set(key, r);
+  }
+  const plan: Plan = { create: [], change: [], remove: [], unchanged: 0, unchangedList: [] };
+  const seen = new Map<string, number>();
+  const matched = new Set<number>();
+  rows.forEach((row, i) => {
+    const n = i + 1;
+    const desired = rowFields(row, n, opts.emptyIsAbsent);
+    const key = opts.identity(desired);
+    if (key === undefined) {
+      throw new InputError(`row ${n}: no vehicle_reg_number`, {
+        details: [{ field: "vehicle_reg_number", message: "required to match the row with a vehicle" }],
+      });
+    }
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw new InputError(`row ${n}: the same vehicle as row ${first} (${regOf(desired)})`, {
+        hint: "each vehicle may appear once in a file",
+      });
+    }
+    seen.set(key, n);
+    const record = byIdentity.get(key);
+    if (!record) {
+      const create: WireRecord = {};
+      for (const [k, v] of Object.entries(desired)) if (v !== null) create[k] = v;
+      plan.create.push({ row: n, reg: regOf(desired), identity: key, record: create });
+      return;
+    }
+    const id = vehicleIdOf(record);
+    matched.add(id);
+    const before = currentInput(record);
+    if (opts.exact) {
+      for (const spec of PLAN_FIELDS) {
+        if (spec.required === true || EXACT_KEEPS.has(spec.name) || spec.name in desired) continue;
+        desired[spec.name] = null;
+      }
+    }
+    const fields = fieldChanges(before, desired);
+    if (Object.keys(fields).length === 0) {
+      plan.unchanged++;
+      plan.unchangedList.push({ vehicle_id: id, reg: regOf(record), row: n });
+      return;
+    }
+    plan.change.push({
+      vehicle_id: id,
+      reg: regOf(record),
+      row: n,
+      fields,
+      before,
+      after: applyFieldValues(before, desired),
+      record,
+    });
+  });
+  if (opts.prune) {
+    for (const r of records) {
+      const id = vehicleIdOf(r);
+      if (!matched.has(id)) plan.remove.push({ vehicle_id: id, reg: regOf(r), record: r });
+    }
+  }
+  return plan;
+}
+
+/**
+ * A selection edit: `change(input, record)` returns the fields to set
+ * (null / empty clears; values are coerced to wire types) or undefined for no
+ * change. Produces the same change shape as `computePlan` (no creates or
+ * removals). Records keep their given order.
+ */
+export function planEdit(
+  records: readonly JsonObject[],
+  change: (input: WireRecord, record: JsonObject) => Record<string, unknown> | undefined,
+): Plan {
+  const plan: Plan = { create: [], change: [], remove: [], unchanged: 0, unchangedList: [] };
+  for (const record of records) {
+    const id = vehicleIdOf(record);
+    const before = currentInput(record);
+    const wanted = change({ ...before }, record) ?? {};
+    const desired: Record<string, WireValue | null> = {};
+    for (const [k, v] of Object.entries(wanted)) {
+      const spec = SPEC_BY_NAME.get(k);
+      desired[k] = isEmpty(v) ? null : typed(spec, v);
+    }
+    const fields = fieldChanges(before, desired);
+    if (Object.keys(fields).length === 0) {
+      plan.unchanged++;
+      plan.unchangedList.push({ vehicle_id: id, reg: regOf(record) });
+      continue;
+    }
+    plan.change.push({
+      vehicle_id: id,
+      reg: regOf(record),
+      fields,
+      before,
+      after: applyFieldValues(before, desired),
+      record,
+    });
+  }
+  return plan;
+}
+
+/** True when the plan has nothing to do (diff exits 0, else 8). */
+export function planIsEmpty(plan: Plan): boolean {
+  return plan.create.length === 0 && plan.change.length === 0 && plan.remove.length === 0;
+}
+
+/** Most vehicles a prune may remove without `--allow-mass-delete`. */
+export const MASS_REMOVAL_LIMIT = 20;
+
+/**
+ * The mass-removal guard: the reason to refuse (print it, exit 2, send
+ * nothing), or undefined when the removals may go ahead. Refuses, unless
+ * `allowMassDelete`, when an empty file is applied with prune, or when the
+ * plan removes more than half of the account's vehicles or more than 20.
+ */
+export function massRemovalRefusal(input: {
+  removals: number;
+  accountSize: number;
+  rows: number;
+  prune: boolean;
+  allowMassDelete?: boolean;
+}): string | undefined {
+  if (!input.prune || input.allowMassDelete) return undefined;
+  const { removals, accountSize } = input;
+  const all = `${removals} of the account's ${accountSize} vehicle${accountSize === 1 ? "" : "s"}`;
+  if (input.rows === 0) return `the file lists no vehicles: --prune would remove ${all}`;
+  if (removals > MASS_REMOVAL_LIMIT) {
+    return `--prune would remove ${all} (more than ${MASS_REMOVAL_LIMIT})`;
+  }
+  if (removals * 2 > accountSize) return `--prune would remove ${all} (more than half)`;
+  return undefined;
+}
