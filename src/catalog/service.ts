@@ -3,7 +3,15 @@ import type { EncodableRecord } from "../api/encode.js";
 import { DEFAULT_LOCALE, operation } from "../contract/operations.js";
 import { isObject, type JsonObject } from "../contract/records.js";
 import { UsageError } from "../errors.js";
-import { CATALOG_TTL_MS, cacheParams, isFresh, readCatalogCache, writeCatalogCache } from "./cache.js";
+import {
+  CATALOG_TTL_MS,
+  type CatalogCache,
+  cacheParams,
+  isFresh,
+  listCatalogCaches,
+  readCatalogCache,
+  writeCatalogCache,
+} from "./cache.js";
 import { itemId, itemLabel, itemNames, labelOf } from "./items.js";
 import { matchByName, nounOf } from "./match.js";
 
@@ -170,6 +178,15 @@ export class Catalogs {
     const dir = this.#src.dataDir;
     if (!dir || !name) return undefined;
     return readCatalogCache({ dataDir: dir }, name, params)?.items;
+  }
+
+  /** Every cached fetch of a catalog from this server, whatever its parameters or age (no network). */
+  cachedAll(opId: string): CatalogCache[] {
+    const name = operation(opId).catalogName;
+    const dir = this.#src.dataDir;
+    if (!dir || !name) return [];
+    const scope = this.#src.scope();
+    return listCatalogCaches({ dataDir: dir }, name).filter((c) => c.scope === undefined || c.scope === scope);
   }
 
   /**

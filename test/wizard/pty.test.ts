@@ -259,8 +259,10 @@ describe.skipIf(!BUILT || !HAVE_SANDBOX)("vehicle wizard in a real terminal (bui
     const t = new Terminal(["vehicle", "wizard"], env, out);
     terminals.push(t);
     await t.waitFor(/\? Segment/, "the first prompt");
+    expect(t.screen).toMatch(/New vehicle on \S*sandbox\S* as owner 1001/);
     t.send("\x03");
     expect(await t.exit).toBe(130);
+    expect(t.screen).toMatch(/cancelled, nothing was created/);
     expect(readFileSync(out, "utf8")).toBe("");
     const after = await runCli(["vehicle", "list", "--all", "-o", "json"], env);
     expect(JSON.parse(after.stdout)).toHaveLength(JSON.parse(before.stdout).length);
