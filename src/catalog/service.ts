@@ -14,6 +14,7 @@ import {
 } from "./cache.js";
 import { itemId, itemLabel, itemNames, labelOf } from "./items.js";
 import { matchByName, nounOf } from "./match.js";
+import { rememberVehicles } from "./recent.js";
 
 /**
  * The catalog service: every read of a reference catalog goes through here
@@ -178,6 +179,19 @@ export class Catalogs {
     const dir = this.#src.dataDir;
     if (!dir || !name) return undefined;
     return readCatalogCache({ dataDir: dir }, name, params)?.items;
+  }
+
+  /** Remember listed vehicles (id and registration number) for shell completion. Best effort, never throws. */
+  rememberVehicles(items: readonly JsonObject[]): void {
+    const dir = this.#src.dataDir;
+    if (!dir) return;
+    let scope: string;
+    try {
+      scope = this.#src.scope();
+    } catch {
+      return;
+    }
+    rememberVehicles(dir, scope, items);
   }
 
   /** Every cached fetch of a catalog from this server, whatever its parameters or age (no network). */

@@ -81,4 +81,20 @@ describe("catalog names, locales and vehicle configurations (built CLI)", () => 
     expect(help.stdout).toMatch(/configuration \(equipment\) id/);
     expect(help.stdout).toMatch(/--configuration/);
   }, 60_000);
+
+  it("vehicle list remembers ids and registration numbers; completion offers them, and boat brands after --segment boats", async () => {
+    const list = await runBuilt(["vehicle", "list", "-o", "json"], sb.env);
+    expect(list.code, list.stderr).toBe(0);
+    const first = json<Array<{ id: number; vehicle_reg_number: string }>>(list.stdout)[0]!;
+    const ids = await runBuilt(["completion", "__complete", "vehicles"], sb.env);
+    expect(ids.stdout).toContain(`${first.id}\t${first.vehicle_reg_number}\n`);
+    // The boat brands were fetched above (catalog brands --segment boats): offered when the line names boats.
+    const brands = await runBuilt(["completion", "__complete", "catalog", "brands"], {
+      ...sb.env,
+      RENTCTL_COMPLETE_WORDS: "catalog\nmodels\n--segment\nboats\n--brand",
+    });
+    expect(brands.stdout).toMatch(/^Beneteau\t13$/m);
+    const currencies = await runBuilt(["completion", "__complete", "catalog", "currencies", "--ids"], sb.env);
+    expect(currencies.stdout).toBe("");
+  }, 60_000);
 });
