@@ -63,6 +63,8 @@ export class Catalogs {
   readonly #items = new Map<string, Promise<JsonObject[]>>();
   readonly #resolved = new Map<string, Promise<number>>();
   readonly #bodies = new Map<string, Promise<JsonObject>>();
+  /** Catalogs (by key) read from the disk cache this run: a name not found there is looked up again live. */
+  readonly #fromDisk = new Set<string>();
   #locale: Promise<number> | undefined;
   /** Requests made by this service (tests and `--verbose` read it). */
   requests = 0;
@@ -111,12 +113,14 @@ export class Catalogs {
   }
 
   /** A catalog's items (fetched once per process and parameters; from the disk cache while fresh). Throws when unreachable. */
-  async items(opId: string, params: EncodableRecord = {}): Promise<JsonObject[]> {
+  async items(opId: string, params: EncodableRecord = {}, opts: { fresh?: boolean } = {}): Promise<JsonObject[]> {
     const p = await this.params(opId, params);
     const key = `${opId}?${JSON.stringify(cacheParams(p))}`;
     let got = this.#items.get(key);
+    if (opts.fresh && this.#fromDisk.has(key)) got = undefined;
     if (!got) {
-      got = this.#load(opId, p);
+      this.#fromDisk.delete(key);
+      got = this.#load(opId, p, key, opts.fresh === true);
       // A failure is remembered too: a table naming 500 rows makes one failed request, not 500.
       got.catch(() => {});
       this.#items.set(key, got);
@@ -124,17 +128,19 @@ export class Catalogs {
     return got;
   }
 
-  async #load(opId: string, p: EncodableRecord): Promise<JsonObject[]> {
+  async #load(opId: string, p: EncodableRecord, key: string, fresh: boolean): Promise<JsonObject[]> {
     const name = operation(opId).catalogName;
     const dir = this.#src.dataDir;
-    if (dir && name) {
+    if (dir && name && !fresh) {
       const cached = readCatalogCache({ dataDir: dir }, name, p);
       if (
         cached &&
         cached.scope === this.#src.scope() &&
         isFresh(cached, this.#src.now(), this.#src.ttlMs ?? CATALOG_TTL_MS)
-      )
+      ) {
+        this.#fromDisk.add(key);
         return cached.items;
+      }
     }
     const client = await this.#src.client();
     this.requests++;
@@ -222,17 +228,27 @@ export class Catalogs {
     const key = `${opId}?${JSON.stringify(cacheParams(p))}#${s.toLowerCase()}`;
     let got = this.#resolved.get(key);
     if (!got) {
-      got = (async () => {
-        const items = await this.items(opId, p);
+      const match = async (fresh: boolean) => {
+        const items = await this.items(opId, p, { fresh });
         let english: Map<number, string[]> | undefined;
         if (takesLocale(opId) && Number(p.locale_id) !== DEFAULT_LOCALE) {
           english = new Map();
-          for (const i of await this.items(opId, { ...p, locale_id: DEFAULT_LOCALE })) {
+          for (const i of await this.items(opId, { ...p, locale_id: DEFAULT_LOCALE }, { fresh })) {
             const id = itemId(i);
             if (id !== undefined) english.set(id, itemNames(i));
           }
         }
         return matchByName(items, s, nounOf(opId), flag, english);
+      };
+      got = (async () => {
+        try {
+          return await match(false);
+        } catch (e) {
+          // A day-old cache may miss a brand added since: ask the server once before saying "no such name".
+          const key = `${opId}?${JSON.stringify(cacheParams(p))}`;
+          if (e instanceof UsageError && this.#fromDisk.has(key)) return match(true);
+          throw e;
+        }
       })();
       got.catch(() => {});
       this.#resolved.set(key, got);
