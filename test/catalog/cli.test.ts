@@ -28,8 +28,12 @@ describe("catalog names, locales and vehicle configurations (built CLI)", () => 
   }, 60_000);
 
   it("an unknown --locale, by id or by name, is a usage error listing the known locales", async () => {
-    for (const locale of ["99", "klingon"]) {
-      const r = await runBuilt(["catalog", "classes", "--locale", locale], sb.env);
+    for (const [catalog, locale] of [
+      ["classes", "99"],
+      ["classes", "klingon"],
+      ["currencies", "99"], // a catalog that takes no locale still checks the one given
+    ] as const) {
+      const r = await runBuilt(["catalog", catalog, "--locale", locale], sb.env);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/error: --locale: no locale/);
       expect(r.stderr).toMatch(/known: 40 English \(en\), 25 Deutsch \(de\)/);
