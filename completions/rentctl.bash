@@ -71,7 +71,6 @@ _rentctl_child() {
     'extra|help') REPLY='extra help' ;;
     'sandbox|serve') REPLY='sandbox serve' ;;
     'sandbox|reset') REPLY='sandbox reset' ;;
-    'sandbox|repair') REPLY='sandbox repair' ;;
     'sandbox|info') REPLY='sandbox info' ;;
     'sandbox|help') REPLY='sandbox help' ;;
     'completion|__complete') REPLY='completion __complete' ;;
@@ -89,7 +88,7 @@ _rentctl_commands() {
     'vehicle') REPLY='list get create wizard edit remove activate deactivate help' ;;
     'image') REPLY='upload help' ;;
     'extra') REPLY='options list get create update switch delete help' ;;
-    'sandbox') REPLY='serve reset repair info help' ;;
+    'sandbox') REPLY='serve reset info help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -153,7 +152,6 @@ _rentctl_flags() {
     'sandbox') REPLY='-h --help' ;;
     'sandbox serve') REPLY='--host --port --data --memory --latency --fail-rate --html502-rate --reset-rate --throttle-rate --retry-after --fault-first -h --help' ;;
     'sandbox reset') REPLY='--data -h --help' ;;
-    'sandbox repair') REPLY='--data -h --help' ;;
     'sandbox info') REPLY='--data -h --help' ;;
     'completion') REPLY='-h --help' ;;
     'completion __complete') REPLY='--ids -h --help' ;;
@@ -186,7 +184,6 @@ _rentctl_takes_value() {
     'api') case $2 in -X | --method | -f | --field | -F | --file) return 0 ;; esac ;;
     'sandbox serve') case $2 in --host | --port | --data | --latency | --fail-rate | --html502-rate | --reset-rate | --throttle-rate | --retry-after | --fault-first) return 0 ;; esac ;;
     'sandbox reset') case $2 in --data) return 0 ;; esac ;;
-    'sandbox repair') case $2 in --data) return 0 ;; esac ;;
     'sandbox info') case $2 in --data) return 0 ;; esac ;;
   esac
   case $2 in
@@ -210,6 +207,9 @@ _rentctl_flag_values() {
     'catalog equipments|--brand' |\
     'vehicle create|--brand' |\
     'vehicle edit|--brand') _rentctl_dynamic 'catalog' 'brands' ;;
+    'catalog equipments|--model' |\
+    'vehicle create|--model' |\
+    'vehicle edit|--model') _rentctl_dynamic 'catalog' 'models' ;;
     'vehicle|--fields' |\
     'vehicle list|--fields' |\
     'vehicle get|--fields' |\
@@ -231,16 +231,13 @@ _rentctl_flag_values() {
     'api|--file' |\
     'sandbox serve|--data' |\
     'sandbox reset|--data' |\
-    'sandbox repair|--data' |\
     'sandbox info|--data') _rentctl_files ;;
     'vehicle create|--vehicle-class-id' |\
     'vehicle create|--class' |\
     'vehicle edit|--vehicle-class-id' |\
     'vehicle edit|--class') _rentctl_dynamic 'catalog' 'classes' '--ids' ;;
     'vehicle create|--vehicle-model-id' |\
-    'vehicle create|--model' |\
-    'vehicle edit|--vehicle-model-id' |\
-    'vehicle edit|--model') _rentctl_dynamic 'catalog' 'equipments' '--ids' ;;
+    'vehicle edit|--vehicle-model-id') _rentctl_dynamic 'catalog' 'equipments' '--ids' ;;
     'vehicle create|--vehicle-segment-id' |\
     'vehicle create|--segment' |\
     'vehicle edit|--vehicle-segment-id' |\
@@ -287,6 +284,8 @@ _rentctl_flag_values() {
     'vehicle edit|--vehicle-payment-types') _rentctl_dynamic 'catalog' 'payment-types' '--ids' ;;
     'vehicle create|--vehicle-fuel-policy' |\
     'vehicle edit|--vehicle-fuel-policy') _rentctl_dynamic 'catalog' 'fuel-policies' '--ids' ;;
+    'vehicle create|--configuration' |\
+    'vehicle edit|--configuration') _rentctl_dynamic 'catalog' 'equipments' ;;
     'vehicle create|--set' |\
     'vehicle edit|--set') _rentctl_assign 'user_id locale_id pickup_location vehicle_class_id vehicle_model_id vehicle_segment_id vehicle_year_of_issue_id vehicle_vin vehicle_odometer vehicle_reg_number_country vehicle_reg_number vehicle_activity price_per_day price_per_3days price_per_week price_per_14days vehicle_currency_id vehicle_protection_plans_insurance_price vehicle_protection_plans_insurance_exclude_security_deposit vehicle_protection_plans_no_deposit vehicle_protection_plans_third_party_insurance vehicle_protection_plans_deposit_price vehicle_protection_plans_deposit_pay_cash vehicle_protection_plans_deposit_pay_debit_card vehicle_protection_plans_deposit_pay_credit_card vehicle_protection_plans_deposit_return_period_cash vehicle_protection_plans_deposit_return_period_card vehicle_protection_plans_cdw1_price_day vehicle_protection_plans_cdw1_franchise vehicle_protection_plans_cdw1_security_deposit vehicle_protection_plans_cdw2_price_day vehicle_protection_plans_cdw2_franchise vehicle_protection_plans_cdw2_security_deposit vehicle_protection_plans_tire_windshield_price_day vehicle_protection_plans_theft_price_day vehicle_protection_plans_interior_price_day vehicle_protection_plans_roadside_price_day vehicle_tuning_text vehicle_delivery_address_fixed_place vehicle_delivery_address_fixed_location vehicle_delivery_address_fixed_price vehicle_delivery_return_fixed_place vehicle_delivery_return_fixed_location vehicle_delivery_return_fixed_price vehicle_distance_unit_id vehicle_distance_included vehicle_surcharge_for_excess price_surcharge_over_time vehicle_images vehicle_minimal_renting_period vehicle_minimal_age_to_rent vehicle_drivers_experience price_subscription_month price_subscription_3month price_subscription_6month price_subscription_year price_subscription_2years price_subscription_3years vehicle_description vehicle_benefits_id vehicle_options_id vehicle_payment_types vehicle_availability_calendar vehicle_passenger_capacity vehicle_luggage_capacity vehicle_extras vehicle_fuel_policy vehicle_booking_lead_time' ;;
     'extra|--fields' |\
@@ -327,13 +326,18 @@ _rentctl_arg_values() {
     'profile set|0') _rentctl_words 'env base-url api-key user locale output timeout' ;;
     'profile help|0') _rentctl_words 'list show use set remove' ;;
     'catalog help|0') _rentctl_words 'setup currencies locales segments brands models equipments years classes transmissions benefits features options protection-plans delivery fuel-policies distance-units payment-systems payment-types extra-options' ;;
+    'vehicle get|0' |\
+    'vehicle edit|0') _rentctl_dynamic 'vehicles' ;;
     'vehicle help|0') _rentctl_words 'list get create wizard edit remove activate deactivate' ;;
     'image help|0') _rentctl_words 'upload' ;;
     'extra help|0') _rentctl_words 'options list get create update switch delete' ;;
     'api|0') _rentctl_words 'setup currencies locales vehicles/segments vehicles/brands vehicles/models vehicles/equipments vehicles/years_of_issue vehicles/classes_or_types vehicles/transmissions vehicles/benefits vehicles/additional_features vehicles/options vehicles/protection_plans vehicles/delivery vehicles/fuel_policy vehicles/distance_units vehicles/payment_systems vehicles/payment/types vehicles/extras/options vehicles/list vehicles/list/id vehicles/create vehicles/edit vehicles/remove vehicles/upload vehicles/extras/list vehicles/extras/list/id vehicles/extras/create vehicles/extras/update vehicles/extras/switch vehicles/extras/delete' ;;
-    'sandbox help|0') _rentctl_words 'serve reset repair info' ;;
+    'sandbox help|0') _rentctl_words 'serve reset info' ;;
     'completion|0') _rentctl_words 'bash zsh fish' ;;
     'help|0') _rentctl_words 'auth profile catalog vehicle image extra undo api sandbox completion' ;;
+    'vehicle remove|'* |\
+    'vehicle activate|'* |\
+    'vehicle deactivate|'*) _rentctl_dynamic 'vehicles' ;;
     'image upload|'*) _rentctl_files ;;
   esac
   :
@@ -377,7 +381,8 @@ _rentctl_files() {
 }
 
 # Values known only at TAB time (profile names, cached catalogs): asked of
-# "rentctl completion __complete ARGS", one "value<TAB>description" per line.
+# "rentctl completion __complete ARGS", one "value<TAB>description" per line; the words
+# already on the line go along in RENTCTL_COMPLETE_WORDS (one per line).
 _rentctl_dynamic() {
   local line value
   while IFS= read -r line; do
@@ -390,7 +395,7 @@ _rentctl_dynamic() {
     value=${value//(/\\(}
     value=${value//)/\\)}
     COMPREPLY+=("$value")
-  done < <(command rentctl completion __complete "$@" 2>/dev/null)
+  done < <(RENTCTL_COMPLETE_WORDS="$(printf '%s\n' "${words[@]:1:cword-1}")" command rentctl completion __complete "$@" 2>/dev/null)
 }
 
 # _rentctl_is_sep WORD: WORD is only word-break characters ("=" or ":").

@@ -138,8 +138,6 @@ function __rentctl_child
             echo 'sandbox serve'
         case 'sandbox|reset'
             echo 'sandbox reset'
-        case 'sandbox|repair'
-            echo 'sandbox repair'
         case 'sandbox|info'
             echo 'sandbox info'
         case 'sandbox|help'
@@ -195,8 +193,6 @@ function __rentctl_takes_value
         case 'sandbox serve'
             contains -- $argv[2] '--host' '--port' '--data' '--latency' '--fail-rate' '--html502-rate' '--reset-rate' '--throttle-rate' '--retry-after' '--fault-first'; and return 0
         case 'sandbox reset'
-            contains -- $argv[2] '--data'; and return 0
-        case 'sandbox repair'
             contains -- $argv[2] '--data'; and return 0
         case 'sandbox info'
             contains -- $argv[2] '--data'; and return 0
@@ -284,6 +280,7 @@ end
 # Values known only at TAB time (profile names, cached catalogs), asked of
 # `rentctl completion __complete ARGS`: one "value<TAB>description" per line.
 function __rentctl_dynamic
+    set -lx RENTCTL_COMPLETE_WORDS (string join \n -- (commandline -opc)[2..-1] | string collect)
     command rentctl completion __complete $argv 2>/dev/null
 end
 
@@ -351,7 +348,6 @@ complete -c rentctl -n '__rentctl_needs_command \'extra\'' -a 'delete' -d 'Delet
 complete -c rentctl -n '__rentctl_needs_command \'extra\'' -a 'help' -d 'display help for command'
 complete -c rentctl -n '__rentctl_needs_command \'sandbox\'' -a 'serve' -d 'Run the sandbox as an HTTP server until Ctrl-C'
 complete -c rentctl -n '__rentctl_needs_command \'sandbox\'' -a 'reset' -d 'Reset the sandbox data file to the seed data'
-complete -c rentctl -n '__rentctl_needs_command \'sandbox\'' -a 'repair' -d 'Repair a damaged sandbox data file: keep every record before the damage, move the damaged file aside'
 complete -c rentctl -n '__rentctl_needs_command \'sandbox\'' -a 'info' -d 'Show the sandbox\'s data file, running address and demo owners with their keys'
 complete -c rentctl -n '__rentctl_needs_command \'sandbox\'' -a 'help' -d 'display help for command'
 
@@ -382,7 +378,7 @@ complete -c rentctl -n '__rentctl_using \'catalog brands\'' -s h -l help -d 'dis
 complete -c rentctl -n '__rentctl_using \'catalog models\'' -l segment -r -f -a '(__rentctl_dynamic catalog segments)' -d 'segment id or name (default 1 = cars)'
 complete -c rentctl -n '__rentctl_using \'catalog models\'' -l brand -r -f -a '(__rentctl_dynamic catalog brands)' -d 'brand id or name (required)'
 complete -c rentctl -n '__rentctl_using \'catalog models\'' -s h -l help -d 'display help for command'
-complete -c rentctl -n '__rentctl_using \'catalog equipments\'' -l model -r -f -d 'model id or name (required; a name needs --brand)'
+complete -c rentctl -n '__rentctl_using \'catalog equipments\'' -l model -r -f -a '(__rentctl_dynamic catalog models)' -d 'model id or name (required; a name needs --brand)'
 complete -c rentctl -n '__rentctl_using \'catalog equipments\'' -l brand -r -f -a '(__rentctl_dynamic catalog brands)' -d 'brand, to resolve a model name'
 complete -c rentctl -n '__rentctl_using \'catalog equipments\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'catalog years\'' -s h -l help -d 'display help for command'
@@ -479,7 +475,7 @@ complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l vehicle-extras -r
 complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l vehicle-fuel-policy -r -f -a '(__rentctl_dynamic catalog fuel-policies --ids)' -d 'Fuel policy id [required on create]'
 complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l vehicle-booking-lead-time -r -f -d 'Minimum booking lead time, 1 to 3 days'
 complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l brand -r -f -a '(__rentctl_dynamic catalog brands)' -d 'brand of --model NAME (vehicle_model_id is found brand -> model -> configuration)'
-complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l configuration -r -f -d 'configuration of --model, e.g. --brand Toyota --model Corolla --configuration "1.8 Hybrid"'
+complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l configuration -r -f -a '(__rentctl_dynamic catalog equipments)' -d 'configuration of --model, e.g. --brand Toyota --model Corolla --configuration "1.8 Hybrid"'
 complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l set -r -f -a 'user_id= locale_id= pickup_location= vehicle_class_id= vehicle_model_id= vehicle_segment_id= vehicle_year_of_issue_id= vehicle_vin= vehicle_odometer= vehicle_reg_number_country= vehicle_reg_number= vehicle_activity= price_per_day= price_per_3days= price_per_week= price_per_14days= vehicle_currency_id= vehicle_protection_plans_insurance_price= vehicle_protection_plans_insurance_exclude_security_deposit= vehicle_protection_plans_no_deposit= vehicle_protection_plans_third_party_insurance= vehicle_protection_plans_deposit_price= vehicle_protection_plans_deposit_pay_cash= vehicle_protection_plans_deposit_pay_debit_card= vehicle_protection_plans_deposit_pay_credit_card= vehicle_protection_plans_deposit_return_period_cash= vehicle_protection_plans_deposit_return_period_card= vehicle_protection_plans_cdw1_price_day= vehicle_protection_plans_cdw1_franchise= vehicle_protection_plans_cdw1_security_deposit= vehicle_protection_plans_cdw2_price_day= vehicle_protection_plans_cdw2_franchise= vehicle_protection_plans_cdw2_security_deposit= vehicle_protection_plans_tire_windshield_price_day= vehicle_protection_plans_theft_price_day= vehicle_protection_plans_interior_price_day= vehicle_protection_plans_roadside_price_day= vehicle_tuning_text= vehicle_delivery_address_fixed_place= vehicle_delivery_address_fixed_location= vehicle_delivery_address_fixed_price= vehicle_delivery_return_fixed_place= vehicle_delivery_return_fixed_location= vehicle_delivery_return_fixed_price= vehicle_distance_unit_id= vehicle_distance_included= vehicle_surcharge_for_excess= price_surcharge_over_time= vehicle_images= vehicle_minimal_renting_period= vehicle_minimal_age_to_rent= vehicle_drivers_experience= price_subscription_month= price_subscription_3month= price_subscription_6month= price_subscription_year= price_subscription_2years= price_subscription_3years= vehicle_description= vehicle_benefits_id= vehicle_options_id= vehicle_payment_types= vehicle_availability_calendar= vehicle_passenger_capacity= vehicle_luggage_capacity= vehicle_extras= vehicle_fuel_policy= vehicle_booking_lead_time=' -d 'set a field by its wire name (repeat; arrays append; empty value clears)'
 complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l from-file -r -F -d 'read fields (wire names) from a JSON or YAML file, or - for stdin'
 complete -c rentctl -n '__rentctl_using \'vehicle create\'' -s h -l help -d 'display help for command'
@@ -554,7 +550,7 @@ complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l vehicle-extras -r -
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l vehicle-fuel-policy -r -f -a '(__rentctl_dynamic catalog fuel-policies --ids)' -d 'Fuel policy id [required on create]'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l vehicle-booking-lead-time -r -f -d 'Minimum booking lead time, 1 to 3 days'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l brand -r -f -a '(__rentctl_dynamic catalog brands)' -d 'brand of --model NAME (vehicle_model_id is found brand -> model -> configuration)'
-complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l configuration -r -f -d 'configuration of --model, e.g. --brand Toyota --model Corolla --configuration "1.8 Hybrid"'
+complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l configuration -r -f -a '(__rentctl_dynamic catalog equipments)' -d 'configuration of --model, e.g. --brand Toyota --model Corolla --configuration "1.8 Hybrid"'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l set -r -f -a 'user_id= locale_id= pickup_location= vehicle_class_id= vehicle_model_id= vehicle_segment_id= vehicle_year_of_issue_id= vehicle_vin= vehicle_odometer= vehicle_reg_number_country= vehicle_reg_number= vehicle_activity= price_per_day= price_per_3days= price_per_week= price_per_14days= vehicle_currency_id= vehicle_protection_plans_insurance_price= vehicle_protection_plans_insurance_exclude_security_deposit= vehicle_protection_plans_no_deposit= vehicle_protection_plans_third_party_insurance= vehicle_protection_plans_deposit_price= vehicle_protection_plans_deposit_pay_cash= vehicle_protection_plans_deposit_pay_debit_card= vehicle_protection_plans_deposit_pay_credit_card= vehicle_protection_plans_deposit_return_period_cash= vehicle_protection_plans_deposit_return_period_card= vehicle_protection_plans_cdw1_price_day= vehicle_protection_plans_cdw1_franchise= vehicle_protection_plans_cdw1_security_deposit= vehicle_protection_plans_cdw2_price_day= vehicle_protection_plans_cdw2_franchise= vehicle_protection_plans_cdw2_security_deposit= vehicle_protection_plans_tire_windshield_price_day= vehicle_protection_plans_theft_price_day= vehicle_protection_plans_interior_price_day= vehicle_protection_plans_roadside_price_day= vehicle_tuning_text= vehicle_delivery_address_fixed_place= vehicle_delivery_address_fixed_location= vehicle_delivery_address_fixed_price= vehicle_delivery_return_fixed_place= vehicle_delivery_return_fixed_location= vehicle_delivery_return_fixed_price= vehicle_distance_unit_id= vehicle_distance_included= vehicle_surcharge_for_excess= price_surcharge_over_time= vehicle_images= vehicle_minimal_renting_period= vehicle_minimal_age_to_rent= vehicle_drivers_experience= price_subscription_month= price_subscription_3month= price_subscription_6month= price_subscription_year= price_subscription_2years= price_subscription_3years= vehicle_description= vehicle_benefits_id= vehicle_options_id= vehicle_payment_types= vehicle_availability_calendar= vehicle_passenger_capacity= vehicle_luggage_capacity= vehicle_extras= vehicle_fuel_policy= vehicle_booking_lead_time=' -d 'set a field by its wire name (repeat; arrays append; empty value clears)'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l from-file -r -F -d 'read fields (wire names) from a JSON or YAML file, or - for stdin'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -s h -l help -d 'display help for command'
@@ -613,8 +609,6 @@ complete -c rentctl -n '__rentctl_using \'sandbox serve\'' -l fault-first -r -f 
 complete -c rentctl -n '__rentctl_using \'sandbox serve\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'sandbox reset\'' -l data -r -F -d 'data file (default: the sandbox file in the user data directory)'
 complete -c rentctl -n '__rentctl_using \'sandbox reset\'' -s h -l help -d 'display help for command'
-complete -c rentctl -n '__rentctl_using \'sandbox repair\'' -l data -r -F -d 'data file (default: the sandbox file in the user data directory)'
-complete -c rentctl -n '__rentctl_using \'sandbox repair\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'sandbox info\'' -l data -r -F -d 'data file (default: the sandbox file in the user data directory)'
 complete -c rentctl -n '__rentctl_using \'sandbox info\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'completion\'' -s h -l help -d 'display help for command'
@@ -648,11 +642,16 @@ complete -c rentctl -n '__rentctl_arg \'profile set\' 0' -f -a 'env base-url api
 complete -c rentctl -n '__rentctl_arg \'profile remove\' 0' -f -a '(__rentctl_dynamic profiles)'
 complete -c rentctl -n '__rentctl_arg \'profile help\' 0' -f -a 'list show use set remove'
 complete -c rentctl -n '__rentctl_arg \'catalog help\' 0' -f -a 'setup currencies locales segments brands models equipments years classes transmissions benefits features options protection-plans delivery fuel-policies distance-units payment-systems payment-types extra-options'
+complete -c rentctl -n '__rentctl_arg \'vehicle get\' 0' -f -a '(__rentctl_dynamic vehicles)'
+complete -c rentctl -n '__rentctl_arg \'vehicle edit\' 0' -f -a '(__rentctl_dynamic vehicles)'
+complete -c rentctl -n '__rentctl_arg \'vehicle remove\' 0 more' -f -a '(__rentctl_dynamic vehicles)'
+complete -c rentctl -n '__rentctl_arg \'vehicle activate\' 0 more' -f -a '(__rentctl_dynamic vehicles)'
+complete -c rentctl -n '__rentctl_arg \'vehicle deactivate\' 0 more' -f -a '(__rentctl_dynamic vehicles)'
 complete -c rentctl -n '__rentctl_arg \'vehicle help\' 0' -f -a 'list get create wizard edit remove activate deactivate'
 complete -c rentctl -n '__rentctl_arg \'image upload\' 0 more' -F
 complete -c rentctl -n '__rentctl_arg \'image help\' 0' -f -a 'upload'
 complete -c rentctl -n '__rentctl_arg \'extra help\' 0' -f -a 'options list get create update switch delete'
 complete -c rentctl -n '__rentctl_arg \'api\' 0' -f -a 'setup currencies locales vehicles/segments vehicles/brands vehicles/models vehicles/equipments vehicles/years_of_issue vehicles/classes_or_types vehicles/transmissions vehicles/benefits vehicles/additional_features vehicles/options vehicles/protection_plans vehicles/delivery vehicles/fuel_policy vehicles/distance_units vehicles/payment_systems vehicles/payment/types vehicles/extras/options vehicles/list vehicles/list/id vehicles/create vehicles/edit vehicles/remove vehicles/upload vehicles/extras/list vehicles/extras/list/id vehicles/extras/create vehicles/extras/update vehicles/extras/switch vehicles/extras/delete'
-complete -c rentctl -n '__rentctl_arg \'sandbox help\' 0' -f -a 'serve reset repair info'
+complete -c rentctl -n '__rentctl_arg \'sandbox help\' 0' -f -a 'serve reset info'
 complete -c rentctl -n '__rentctl_arg \'completion\' 0' -f -a 'bash zsh fish'
 complete -c rentctl -n '__rentctl_arg \'help\' 0' -f -a 'auth profile catalog vehicle image extra undo api sandbox completion'

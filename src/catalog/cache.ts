@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_LOCALE, DEFAULT_SEGMENT } from "../contract/operations.js";
 import { isObject, type JsonObject } from "../contract/records.js";
@@ -104,18 +104,49 @@ export function readCatalogCache(
   params: CacheParams = {},
 ): CatalogCache | undefined {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(catalogCacheFile(paths, name, params), "utf8"));
-    if (!isObject(parsed) || parsed.version !== CATALOG_CACHE_VERSION || !Array.isArray(parsed.items)) return undefined;
-    return {
-      version: CATALOG_CACHE_VERSION,
-      catalog: name,
-      fetchedAt: typeof parsed.fetchedAt === "string" ? parsed.fetchedAt : "",
-      ...(typeof parsed.scope === "string" ? { scope: parsed.scope } : {}),
-      items: parsed.items.filter(isObject),
-    };
+    return parseCache(name, readFileSync(catalogCacheFile(paths, name, params), "utf8"));
   } catch {
     return undefined;
   }
+}
+
+function parseCache(name: string, text: string): CatalogCache | undefined {
+  const parsed: unknown = JSON.parse(text);
+  if (!isObject(parsed) || parsed.version !== CATALOG_CACHE_VERSION || !Array.isArray(parsed.items)) return undefined;
+  const params: Record<string, string | number> = {};
+  if (isObject(parsed.params))
+    for (const [k, v] of Object.entries(parsed.params))
+      if (typeof v === "string" || typeof v === "number") params[k] = v;
+  return {
+    version: CATALOG_CACHE_VERSION,
+    catalog: name,
+    fetchedAt: typeof parsed.fetchedAt === "string" ? parsed.fetchedAt : "",
+    ...(typeof parsed.scope === "string" ? { scope: parsed.scope } : {}),
+    params,
+    items: parsed.items.filter(isObject),
+  };
+}
+
+/** Every cached fetch of a catalog, whatever its parameters (unreadable files are skipped). */
+export function listCatalogCaches(paths: { dataDir: string }, name: string): CatalogCache[] {
+  if (!NAME.test(name)) return [];
+  let files: string[];
+  try {
+    files = readdirSync(catalogCacheDir(paths));
+  } catch {
+    return [];
+  }
+  const out: CatalogCache[] = [];
+  for (const f of files) {
+    if (f !== `catalog-${name}.json` && !(f.startsWith(`catalog-${name}.`) && f.endsWith(".json"))) continue;
+    try {
+      const c = parseCache(name, readFileSync(join(catalogCacheDir(paths), f), "utf8"));
+      if (c) out.push(c);
+    } catch {
+      // absent
+    }
+  }
+  return out;
 }
 
 /** True when a cache entry is younger than `ttlMs` at `now` (a future or unreadable date is stale). */

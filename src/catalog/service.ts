@@ -3,9 +3,18 @@ import type { EncodableRecord } from "../api/encode.js";
 import { DEFAULT_LOCALE, operation } from "../contract/operations.js";
 import { isObject, type JsonObject } from "../contract/records.js";
 import { UsageError } from "../errors.js";
-import { CATALOG_TTL_MS, cacheParams, isFresh, readCatalogCache, writeCatalogCache } from "./cache.js";
+import {
+  CATALOG_TTL_MS,
+  type CatalogCache,
+  cacheParams,
+  isFresh,
+  listCatalogCaches,
+  readCatalogCache,
+  writeCatalogCache,
+} from "./cache.js";
 import { itemId, itemLabel, itemNames, labelOf } from "./items.js";
 import { matchByName, nounOf } from "./match.js";
+import { rememberVehicles } from "./recent.js";
 
 /**
  * The catalog service: every read of a reference catalog goes through here
@@ -54,6 +63,8 @@ export class Catalogs {
   readonly #items = new Map<string, Promise<JsonObject[]>>();
   readonly #resolved = new Map<string, Promise<number>>();
   readonly #bodies = new Map<string, Promise<JsonObject>>();
+  /** Catalogs (by key) read from the disk cache this run: a name not found there is looked up again live. */
+  readonly #fromDisk = new Set<string>();
   #locale: Promise<number> | undefined;
   /** Requests made by this service (tests and `--verbose` read it). */
   requests = 0;
@@ -102,12 +113,14 @@ export class Catalogs {
   }
 
   /** A catalog's items (fetched once per process and parameters; from the disk cache while fresh). Throws when unreachable. */
-  async items(opId: string, params: EncodableRecord = {}): Promise<JsonObject[]> {
+  async items(opId: string, params: EncodableRecord = {}, opts: { fresh?: boolean } = {}): Promise<JsonObject[]> {
     const p = await this.params(opId, params);
     const key = `${opId}?${JSON.stringify(cacheParams(p))}`;
     let got = this.#items.get(key);
+    if (opts.fresh && this.#fromDisk.has(key)) got = undefined;
     if (!got) {
-      got = this.#load(opId, p);
+      this.#fromDisk.delete(key);
+      got = this.#load(opId, p, key, opts.fresh === true);
       // A failure is remembered too: a table naming 500 rows makes one failed request, not 500.
       got.catch(() => {});
       this.#items.set(key, got);
@@ -115,17 +128,19 @@ export class Catalogs {
     return got;
   }
 
-  async #load(opId: string, p: EncodableRecord): Promise<JsonObject[]> {
+  async #load(opId: string, p: EncodableRecord, key: string, fresh: boolean): Promise<JsonObject[]> {
     const name = operation(opId).catalogName;
     const dir = this.#src.dataDir;
-    if (dir && name) {
+    if (dir && name && !fresh) {
       const cached = readCatalogCache({ dataDir: dir }, name, p);
       if (
         cached &&
         cached.scope === this.#src.scope() &&
         isFresh(cached, this.#src.now(), this.#src.ttlMs ?? CATALOG_TTL_MS)
-      )
+      ) {
+        this.#fromDisk.add(key);
         return cached.items;
+      }
     }
     const client = await this.#src.client();
     this.requests++;
@@ -172,6 +187,28 @@ export class Catalogs {
     return readCatalogCache({ dataDir: dir }, name, params)?.items;
   }
 
+  /** Remember listed vehicles (id and registration number) for shell completion. Best effort, never throws. */
+  rememberVehicles(items: readonly JsonObject[]): void {
+    const dir = this.#src.dataDir;
+    if (!dir) return;
+    let scope: string;
+    try {
+      scope = this.#src.scope();
+    } catch {
+      return;
+    }
+    rememberVehicles(dir, scope, items);
+  }
+
+  /** Every cached fetch of a catalog from this server, whatever its parameters or age (no network). */
+  cachedAll(opId: string): CatalogCache[] {
+    const name = operation(opId).catalogName;
+    const dir = this.#src.dataDir;
+    if (!dir || !name) return [];
+    const scope = this.#src.scope();
+    return listCatalogCaches({ dataDir: dir }, name).filter((c) => c.scope === undefined || c.scope === scope);
+  }
+
   /**
    * An id for a catalog value: an id passes through untouched (no request);
    * a name is matched (exact, else unique prefix, else unique substring) in
@@ -191,17 +228,27 @@ export class Catalogs {
     const key = `${opId}?${JSON.stringify(cacheParams(p))}#${s.toLowerCase()}`;
     let got = this.#resolved.get(key);
     if (!got) {
-      got = (async () => {
-        const items = await this.items(opId, p);
+      const match = async (fresh: boolean) => {
+        const items = await this.items(opId, p, { fresh });
         let english: Map<number, string[]> | undefined;
         if (takesLocale(opId) && Number(p.locale_id) !== DEFAULT_LOCALE) {
           english = new Map();
-          for (const i of await this.items(opId, { ...p, locale_id: DEFAULT_LOCALE })) {
+          for (const i of await this.items(opId, { ...p, locale_id: DEFAULT_LOCALE }, { fresh })) {
             const id = itemId(i);
             if (id !== undefined) english.set(id, itemNames(i));
           }
         }
         return matchByName(items, s, nounOf(opId), flag, english);
+      };
+      got = (async () => {
+        try {
+          return await match(false);
+        } catch (e) {
+          // A day-old cache may miss a brand added since: ask the server once before saying "no such name".
+          const key = `${opId}?${JSON.stringify(cacheParams(p))}`;
+          if (e instanceof UsageError && this.#fromDisk.has(key)) return match(true);
+          throw e;
+        }
       })();
       got.catch(() => {});
       this.#resolved.set(key, got);

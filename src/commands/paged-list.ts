@@ -42,6 +42,7 @@ export async function pagedList(deps: Deps, spec: PagedListSpec, opts: PagedList
   const quiet = Boolean(deps.flags.quiet);
   const writer = deps.out.listWriter(spec.columns);
   const emit = async (items: JsonObject[]) => {
+    if (spec.kind === "vehicle") deps.catalogs().rememberVehicles(items); // for `vehicle get <TAB>`
     if (quiet) await deps.out.ids(items.map((i) => recordId(i, spec.kind) ?? "?"));
     else await writer.push(items);
   };

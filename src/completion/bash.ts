@@ -232,7 +232,8 @@ __FN___files() {
 }
 
 # Values known only at TAB time (profile names, cached catalogs): asked of
-# "__PROG__ __COMPLETE__ ARGS", one "value<TAB>description" per line.
+# "__PROG__ __COMPLETE__ ARGS", one "value<TAB>description" per line; the words
+# already on the line go along in RENTCTL_COMPLETE_WORDS (one per line).
 __FN___dynamic() {
   local line value
   while IFS= read -r line; do
@@ -245,7 +246,7 @@ __FN___dynamic() {
     value=%{value//(/\\(}
     value=%{value//)/\\)}
     COMPREPLY+=("$value")
-  done < <(command __PROG__ __COMPLETE__ "$@" 2>/dev/null)
+  done < <(RENTCTL_COMPLETE_WORDS="$(printf '%s\n' "%{words[@]:1:cword-1}")" command __PROG__ __COMPLETE__ "$@" 2>/dev/null)
 }
 
 # __FN___is_sep WORD: WORD is only word-break characters ("=" or ":").

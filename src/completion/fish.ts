@@ -224,6 +224,7 @@ end
 # Values known only at TAB time (profile names, cached catalogs), asked of
 # \`__PROG__ __COMPLETE__ ARGS\`: one "value<TAB>description" per line.
 function __FN___dynamic
+    set -lx RENTCTL_COMPLETE_WORDS (string join \\n -- (commandline -opc)[2..-1] | string collect)
     command __PROG__ __COMPLETE__ $argv 2>/dev/null
 end
 `;

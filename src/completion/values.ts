@@ -24,7 +24,13 @@ const FLAG_CATALOGS: Readonly<Record<string, string>> = {
   class: "catalog.classes_or_types",
   year: "catalog.years_of_issue",
   option: "catalog.extra_options",
+  // vehicle create/edit name vehicle_model_id level by level: --brand, --model (a model), --configuration.
+  model: "catalog.models",
+  configuration: "catalog.equipments",
 };
+
+/** Flags that take a name even where their placeholder says `<n>` (`--model` names a model beside --brand). */
+const BY_NAME = new Set(["brand", "model", "configuration"]);
 
 /** The field set of a command path: extra members under `extra`, vehicle fields elsewhere. */
 function fieldsOf(path: readonly string[]): readonly ParamSpec[] {
@@ -64,10 +70,10 @@ export const rentctlRules: ValueRules = {
       return columns ? { kind: "list", words: columns } : undefined;
     }
     // A flag naming a catalog entry: names when the flag takes a name, ids otherwise.
-    const field = path[0] === "catalog" ? undefined : fieldOfFlag(path, flag);
+    const field = path[0] === "catalog" || BY_NAME.has(flag) ? undefined : fieldOfFlag(path, flag);
     const catalog = catalogName(field ? field.catalog : FLAG_CATALOGS[flag]);
     if (catalog) {
-      const byName = /name/i.test(valueName);
+      const byName = /name/i.test(valueName) || BY_NAME.has(flag);
       return { kind: "dynamic", args: byName ? ["catalog", catalog] : ["catalog", catalog, "--ids"] };
     }
     if (/file|path|dir/i.test(valueName)) return { kind: "file" };
@@ -86,6 +92,8 @@ export const rentctlRules: ValueRules = {
       const paths = OPERATIONS.map((o) => o.path.slice(API_PREFIX.length + 1));
       return { kind: "words", words: [...new Set(paths)] };
     }
+    // Vehicle ids seen in listings, with their registration numbers.
+    if (path[0] === "vehicle" && /^ids?$/.test(name)) return { kind: "dynamic", args: ["vehicles"] };
     if (/file/i.test(name)) return { kind: "file" };
     return undefined;
   },

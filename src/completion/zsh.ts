@@ -179,7 +179,7 @@ const ZSH_HELPERS = `# Values known only at TAB time (profile names, cached cata
 __FN___dynamic() {
   local -a lines described plain
   local l v
-  lines=(\${(f)"$(command __PROG__ __COMPLETE__ "$@" 2>/dev/null)"})
+  lines=(\${(f)"$(RENTCTL_COMPLETE_WORDS="\${(pj:\\n:)words[2,CURRENT-1]}" command __PROG__ __COMPLETE__ "$@" 2>/dev/null)"})
   for l in $lines; do
     v=\${l%%$'\\t'*}
     [[ -n $v ]] || continue

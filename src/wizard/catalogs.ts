@@ -1,7 +1,8 @@
 import type { EncodableRecord } from "../api/encode.js";
-import { findItems, type Item, toItems } from "../catalog/items.js";
+import { findItems, type Item, itemId, toItems } from "../catalog/items.js";
 import { operation } from "../contract/operations.js";
 import type { JsonObject } from "../contract/records.js";
+import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
 import { InterruptedError, UsageError } from "../errors.js";
 
@@ -74,6 +75,62 @@ export class WizardCatalogs {
       this.#byField.set(field, m);
     }
     for (const i of items) m.set(i.id, i.label);
+  }
+
+  /**
+   * Names for ids no question has shown yet (answers from `--from-file`), as
+   * the questions would have shown them: each field's catalog, read through
+   * the catalog service; a configuration from the catalogs cached by earlier
+   * runs (its catalog needs the model, which a file does not carry).
+   */
+  async fillNames(answers: Record<string, unknown>, segmentId: number): Promise<void> {
+    const idsOf = (v: unknown) =>
+      (Array.isArray(v) ? v : [v]).map((x) => Number(x)).filter((n) => Number.isSafeInteger(n) && n > 0);
+    for (const spec of VEHICLE_FIELDS) {
+      const ids = idsOf(answers[spec.name]);
+      if (!spec.catalog || ids.length === 0 || ids.every((id) => this.name(spec.name, id) !== undefined)) continue;
+      let items: Item[] | null = null;
+      if (spec.name === "vehicle_model_id") {
+        items = this.#cachedConfigurations(ids[0]!);
+      } else if (spec.catalog === "catalog.setup") {
+        items = await this.registrationCountries(segmentId);
+      } else if (spec.catalog === "catalog.protection_plans") {
+        if (/deposit_return_period/.test(spec.name)) items = await this.depositReturnOptions();
+      } else {
+        const op = operation(spec.catalog);
+        const required = op.params.filter(
+          (p) => p.required === true && p.name !== "locale_id" && p.name !== "segment_id",
+        );
+        if (op.envelope !== "list" || required.length) continue;
+        items = await this.list(op.id, op.params.some((p) => p.name === "segment_id") ? { segment_id: segmentId } : {});
+      }
+      if (items?.length) this.remember(spec.name, items);
+    }
+  }
+
+  /** "Brand Model · Configuration" of a configuration id, from catalogs cached by earlier runs. */
+  #cachedConfigurations(id: number): Item[] | null {
+    const catalogs = this.#deps.catalogs();
+    const find = (opId: string, want: number) => {
+      for (const c of catalogs.cachedAll(opId)) {
+        const item = toItems(c.items).find((i) => i.id === want);
+        if (item) return { item, params: c.params ?? {} };
+      }
+      return undefined;
+    };
+    const conf = find("catalog.equipments", id);
+    if (!conf) return null;
+    const model = conf.params.model_id !== undefined ? find("catalog.models", Number(conf.params.model_id)) : undefined;
+    const brandId = model?.params.brand_id ?? model?.item.raw.brand_id ?? conf.item.raw.brand_id;
+    const brand = brandId !== undefined ? find("catalog.brands", Number(brandId)) : undefined;
+    const prefix = [brand?.item.label, model?.item.label].filter(Boolean).join(" ");
+    return [
+      {
+        ...conf.item,
+        id: itemId(conf.item.raw) ?? id,
+        label: prefix ? `${prefix} · ${conf.item.label}` : conf.item.label,
+      },
+    ];
   }
 
   /** The name of an id shown for a field, if the wizard has seen it. */

@@ -2,7 +2,7 @@ import { readRecordFile } from "../commands/input.js";
 import { printCreated } from "../commands/vehicle/write.js";
 import { requireUser } from "../context.js";
 import type { Deps } from "../deps.js";
-import { UsageError } from "../errors.js";
+import { InterruptedError, UsageError } from "../errors.js";
 import { runWizard } from "./flow.js";
 import { type WizardPrompts, withInterrupt, wizardPrompts } from "./prompts.js";
 
@@ -32,9 +32,18 @@ export async function run(
   const prefill = opts.fromFile ? await readRecordFile(deps, opts.fromFile) : {};
   // Fail before the questions, not after them: an owner is needed to create.
   await requireUser(deps);
-  const result = await runWizard(deps, withInterrupt(prompts ?? wizardPrompts(deps)), {
-    prefill,
-    save: opts.save,
-  });
+  let result: Awaited<ReturnType<typeof runWizard>>;
+  try {
+    result = await runWizard(deps, withInterrupt(prompts ?? wizardPrompts(deps)), {
+      prefill,
+      source: opts.fromFile,
+      save: opts.save,
+    });
+  } catch (e) {
+    // Ctrl-C at a prompt: nothing is sent before "Create", so nothing was.
+    if (e instanceof InterruptedError)
+      deps.io.stderr.write(`\n${deps.color.yellow("cancelled, nothing was created")}\n`);
+    throw e;
+  }
   if (result) await printCreated(deps, "vehicle", result);
 }

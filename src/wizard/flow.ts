@@ -1,19 +1,22 @@
 import { access, writeFile } from "node:fs/promises";
 import { ApiValidationError } from "../api/errors.js";
 import type { CreateResult } from "../commands/vehicle/write.js";
-import { isEmpty } from "../contract/validate.js";
+import { crossFieldProblems, isEmpty, validateRecord } from "../contract/validate.js";
+import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
 import { AbortedError, type FieldDetail, InputError, InterruptedError, RentctlError } from "../errors.js";
 import { formatError } from "../output/error.js";
 import { Ask, toInts, type WizardState } from "./ask.js";
 import { WizardCatalogs } from "./catalogs.js";
 import type { WizardPrompts } from "./prompts.js";
-import { renderReview } from "./review.js";
+import { renderReview, reviewWarnings } from "./review.js";
 import { SECTIONS, type Section, sectionOf } from "./sections.js";
 
 export interface WizardOptions {
   /** Answers to start from (wire names), e.g. from `--from-file`. */
   prefill?: Record<string, unknown>;
+  /** Where the prefill came from (named when the wizard goes straight to the review). */
+  source?: string;
   /** Also write the answers here (JSON, wire names) when confirming. */
   save?: string;
 }
@@ -34,6 +37,16 @@ export async function saveAnswers(deps: Deps, file: string, state: WizardState):
     deps.msg.warn(
       `the ${state.imageFiles.length} image file(s) are not in ${file}: they are uploaded when you confirm (or attach later with \`rentctl image upload FILE --attach ID\`)`,
     );
+}
+
+/** Every answer known: the contract's rules all pass on the prefill alone (the questions would change nothing). */
+function isComplete(answers: Record<string, unknown>, userId: number | undefined): boolean {
+  if (Object.keys(answers).length === 0) return false;
+  const { record, problems } = validateRecord({ ...answers, user_id: userId ?? answers.user_id }, VEHICLE_FIELDS, {
+    requireRequired: true,
+    allowUnknown: true,
+  });
+  return problems.length === 0 && crossFieldProblems(record).length === 0;
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -64,17 +77,28 @@ export async function runWizard(
   const c = deps.color;
   const heading = (s: Section) => deps.io.stderr.write(`\n${c.bold.cyan(s.title)}\n`);
 
+  const target = await deps.target();
+  const env = target.env === "production" ? c.red.bold("production") : c.cyan(target.env);
+  const owner = target.userId !== undefined ? ` as owner ${target.userId}` : "";
   deps.io.stderr.write(
-    `${c.bold("New vehicle")} ${c.dim("· Ctrl-C leaves without creating anything · nothing is sent before the review")}\n`,
+    `${c.bold("New vehicle")} on ${env}${owner} ${c.dim(`· ${target.baseUrl}`)}\n${c.dim("Ctrl-C leaves without creating anything · nothing is sent before the review")}\n`,
   );
-  for (const s of SECTIONS) {
-    heading(s);
-    await s.ask(q);
+  if (isComplete(state.answers, target.userId)) {
+    deps.io.stderr.write(
+      `${c.dim(`every answer is known${opts.source ? ` from ${opts.source}` : ""}: straight to the review ("Edit a section" changes one)`)}\n`,
+    );
+    await cat.fillNames(state.answers, q.segment());
+  } else {
+    for (const s of SECTIONS) {
+      heading(s);
+      await s.ask(q);
+    }
   }
 
   let problems: FieldDetail[] = [];
   for (;;) {
     await renderReview(deps, state, cat, problems);
+    for (const w of reviewWarnings(state.answers)) deps.msg.warn(w);
     const action = await prompts.select<Action>({
       message: "What now?",
       choices: [
@@ -86,7 +110,7 @@ export async function runWizard(
       default: problems.length ? "edit" : "create",
     });
 
-    if (action === "cancel") throw new AbortedError("cancelled: nothing was created");
+    if (action === "cancel") throw new AbortedError("cancelled, nothing was created");
 
     if (action === "edit") {
       const first = problems.map((p) => sectionOf(p.field)).find((s) => s !== undefined);

@@ -64,6 +64,20 @@ export function reviewRows(state: WizardState, cat: WizardCatalogs, problems: Fi
   return rows;
 }
 
+const PP = "vehicle_protection_plans_";
+
+/** What the contract allows but a renter would trip over: said under the review, never blocking. */
+export function reviewWarnings(answers: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const deposit = String(answers[`${PP}no_deposit`]) === "1" && Number(answers[`${PP}deposit_price`] ?? 0) > 0;
+  const ways = ["deposit_pay_cash", "deposit_pay_debit_card", "deposit_pay_credit_card"];
+  if (deposit && !ways.some((w) => String(answers[`${PP}${w}`]) === "1"))
+    out.push(
+      "a deposit is taken but no way to pay it is allowed (cash, debit card, credit card): renters could not pay it",
+    );
+  return out;
+}
+
 /** The review table, on stderr (stdout carries only the result). */
 export async function renderReview(
   deps: Deps,

@@ -28,8 +28,12 @@ describe("catalog names, locales and vehicle configurations (built CLI)", () => 
   }, 60_000);
 
   it("an unknown --locale, by id or by name, is a usage error listing the known locales", async () => {
-    for (const locale of ["99", "klingon"]) {
-      const r = await runBuilt(["catalog", "classes", "--locale", locale], sb.env);
+    for (const [catalog, locale] of [
+      ["classes", "99"],
+      ["classes", "klingon"],
+      ["currencies", "99"], // a catalog that takes no locale still checks the one given
+    ] as const) {
+      const r = await runBuilt(["catalog", catalog, "--locale", locale], sb.env);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/error: --locale: no locale/);
       expect(r.stderr).toMatch(/known: 40 English \(en\), 25 Deutsch \(de\)/);
@@ -80,5 +84,21 @@ describe("catalog names, locales and vehicle configurations (built CLI)", () => 
     const help = await runBuilt(["vehicle", "create", "--help"], sb.env);
     expect(help.stdout).toMatch(/configuration \(equipment\) id/);
     expect(help.stdout).toMatch(/--configuration/);
+  }, 60_000);
+
+  it("vehicle list remembers ids and registration numbers; completion offers them, and boat brands after --segment boats", async () => {
+    const list = await runBuilt(["vehicle", "list", "-o", "json"], sb.env);
+    expect(list.code, list.stderr).toBe(0);
+    const first = json<Array<{ id: number; vehicle_reg_number: string }>>(list.stdout)[0]!;
+    const ids = await runBuilt(["completion", "__complete", "vehicles"], sb.env);
+    expect(ids.stdout).toContain(`${first.id}\t${first.vehicle_reg_number}\n`);
+    // The boat brands were fetched above (catalog brands --segment boats): offered when the line names boats.
+    const brands = await runBuilt(["completion", "__complete", "catalog", "brands"], {
+      ...sb.env,
+      RENTCTL_COMPLETE_WORDS: "catalog\nmodels\n--segment\nboats\n--brand",
+    });
+    expect(brands.stdout).toMatch(/^Beneteau\t13$/m);
+    const currencies = await runBuilt(["completion", "__complete", "catalog", "currencies", "--ids"], sb.env);
+    expect(currencies.stdout).toBe("");
   }, 60_000);
 });

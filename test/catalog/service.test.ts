@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EncodableRecord } from "../../src/api/encode.js";
-import { catalogCacheFile } from "../../src/catalog/cache.js";
+import { catalogCacheFile, writeCatalogCache } from "../../src/catalog/cache.js";
 import { type CatalogSource, Catalogs } from "../../src/catalog/service.js";
 import type { JsonObject } from "../../src/contract/records.js";
 import { UsageError } from "../../src/errors.js";
@@ -161,5 +161,20 @@ describe("catalog service", () => {
     const later = stub({ dataDir, now: () => now, down: true });
     expect(await later.catalogs.name("catalog.brands", 2)).toBe("Land Rover");
     expect(await later.catalogs.name("catalog.brands", "x")).toBeUndefined();
+  });
+
+  it("a name missing from a cached catalog is looked up live once before it is refused", async () => {
+    const dataDir = tempData();
+    const now = Date.parse("2026-11-23T00:00:00Z");
+    writeCatalogCache({ dataDir }, "brands", [{ id: 1, name: "Toyota" }], new Date(now - 3600_000), {
+      scope: "sandbox",
+    });
+    const { catalogs, calls } = stub({ dataDir, now: () => now });
+    expect(await catalogs.resolve("catalog.brands", "toyota")).toBe(1);
+    expect(calls).toEqual([]);
+    expect(await catalogs.resolve("catalog.brands", "tesla")).toBe(3);
+    expect(calls).toHaveLength(1);
+    await expect(catalogs.resolve("catalog.brands", "fiat")).rejects.toThrow(/no brand named "fiat"/);
+    expect(calls).toHaveLength(1);
   });
 });

@@ -1,6 +1,14 @@
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hasCommand, hasShell, PROFILES, type Sandbox, setup, writeBrandsCache } from "./harness.js";
+import {
+  hasCommand,
+  hasShell,
+  PROFILES,
+  type Sandbox,
+  setup,
+  writeBrandsCache,
+  writeRecognisableCaches,
+} from "./harness.js";
 
 /**
  * Real bash: source the generated script, split the line into COMP_WORDS the
@@ -40,6 +48,7 @@ describe.skipIf(!present)("bash completion", () => {
   beforeAll(() => {
     sb = setup();
     writeBrandsCache(sb);
+    writeRecognisableCaches(sb);
   });
 
   function complete(line: string, opts: { withoutLine?: boolean } = {}): string[] {
@@ -109,8 +118,25 @@ describe.skipIf(!present)("bash completion", () => {
   it("offers cached catalog names for --brand, escaped for the shell", () => {
     expect(complete("rentctl catalog models --brand ")).toEqual(["Toyota", "Land\\ Rover", "BMW"]);
     expect(complete("rentctl catalog models --brand La")).toEqual(["Land\\ Rover"]);
-    // No cache for segments: nothing, and no network.
-    expect(complete("rentctl catalog brands --segment ")).toEqual([]);
+    // No cache for locales: nothing, and no network.
+    expect(complete("rentctl --locale ")).toEqual([]);
+  });
+
+  it("honours the flags already on the line: boat brands after --segment boats", () => {
+    expect(complete("rentctl catalog models --segment boats --brand ")).toEqual(["Beneteau", "Bayliner"]);
+    expect(complete("rentctl catalog models --segment=3 --brand B")).toEqual(["Beneteau", "Bayliner"]);
+    // No --segment: the car brands.
+    expect(complete("rentctl catalog models --brand ")).toEqual(["Toyota", "Land\\ Rover", "BMW"]);
+    // A segment nobody has cached brands for: nothing rather than the wrong brands.
+    expect(complete("rentctl catalog models --segment motorcycles --brand ")).toEqual([]);
+  });
+
+  it("offers what a person recognises: currency codes, fuel policies, listed vehicles", () => {
+    expect(complete("rentctl vehicle create --currency ")).toEqual(["EUR", "USD"]);
+    expect(complete("rentctl vehicle create --vehicle-fuel-policy ")).toEqual(["1", "2"]);
+    expect(complete("rentctl vehicle create --segment boats --brand Be")).toEqual(["Beneteau"]);
+    expect(complete("rentctl vehicle get ")).toEqual(["42", "43"]);
+    expect(complete("rentctl vehicle remove 42 4")).toEqual(["42", "43"]);
   });
 
   it("offers the shells and the profile keys as arguments", () => {

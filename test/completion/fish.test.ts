@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hasCommand, hasShell, PROFILES, type Sandbox, setup } from "./harness.js";
+import { hasCommand, hasShell, PROFILES, type Sandbox, setup, writeRecognisableCaches } from "./harness.js";
 
 const present = hasShell("fish");
 if (!present) console.log("fish completion tests skipped: fish is not installed (apt-get install -y fish)");
@@ -9,6 +9,7 @@ describe.skipIf(!present)("fish completion", () => {
   let sb: Sandbox;
   beforeAll(() => {
     sb = setup();
+    writeRecognisableCaches(sb);
   });
 
   /** `complete -C LINE` after sourcing the script: the candidates, descriptions dropped. */
@@ -52,5 +53,13 @@ describe.skipIf(!present)("fish completion", () => {
       expect.arrayContaining(["--vehicle-reg-number", "--vehicle-reg-number-country"]),
     );
     expect(complete("rentctl vehicle create --set vehicle_vi")).toEqual(["vehicle_vin="]);
+  });
+
+  it("honours the flags on the line and offers codes and listed vehicles", () => {
+    expect(complete("rentctl catalog models --segment boats --brand ")).toEqual(
+      expect.arrayContaining(["Beneteau", "Bayliner"]),
+    );
+    expect(complete("rentctl vehicle create --vehicle-currency-id ")).toEqual(expect.arrayContaining(["EUR", "USD"]));
+    expect(complete("rentctl vehicle get ")).toEqual(expect.arrayContaining(["42", "43"]));
   });
 });

@@ -100,3 +100,55 @@ export function writeBrandsCache(sb: Sandbox): void {
     }),
   );
 }
+
+/** Caches a person's earlier commands leave: segments, boat brands, currencies, listed vehicles. */
+export function writeRecognisableCaches(sb: Sandbox): void {
+  const dir = join(sb.env.RENTCTL_DATA_DIR!, "cache");
+  const put = (file: string, body: object) => writeFileSync(join(dir, file), JSON.stringify(body));
+  const at = "2026-01-01T00:00:00.000Z";
+  put("catalog-segments.json", {
+    version: 1,
+    catalog: "segments",
+    fetchedAt: at,
+    items: [
+      { id: 1, name: "Cars" },
+      { id: 2, name: "Motorcycles" },
+      { id: 3, name: "Boats" },
+    ],
+  });
+  put("catalog-brands.segment_id-3.json", {
+    version: 1,
+    catalog: "brands",
+    fetchedAt: at,
+    params: { segment_id: 3 },
+    items: [
+      { id: 13, name: "Beneteau", segment_id: 3 },
+      { id: 14, name: "Bayliner", segment_id: 3 },
+    ],
+  });
+  put("catalog-currencies.json", {
+    version: 1,
+    catalog: "currencies",
+    fetchedAt: at,
+    items: [
+      { id: 1, code: "EUR", symbol: "€", name: "Euro" },
+      { id: 2, code: "USD", symbol: "$", name: "US Dollar" },
+    ],
+  });
+  put("catalog-fuel-policies.json", {
+    version: 1,
+    catalog: "fuel-policies",
+    fetchedAt: at,
+    items: [
+      { id: 1, name: "Full to full" },
+      { id: 2, name: "Same to same" },
+    ],
+  });
+  put("vehicles.json", {
+    version: 1,
+    vehicles: [
+      { id: 42, reg: "B-SC 1001", scope: "sandbox" },
+      { id: 43, reg: "M-XY 77", scope: "sandbox" },
+    ],
+  });
+}

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hasCommand, hasShell, PROFILES, type Sandbox, setup } from "./harness.js";
+import { hasCommand, hasShell, PROFILES, type Sandbox, setup, writeRecognisableCaches } from "./harness.js";
 
 /**
  * A zsh completion harness: an interactive `zsh -f` in a pseudo-terminal
@@ -53,6 +53,7 @@ describe.skipIf(!present)("zsh completion", () => {
   let harness: string;
   beforeAll(() => {
     sb = setup();
+    writeRecognisableCaches(sb);
     harness = join(sb.dir, "harness.zsh");
     writeFileSync(harness, HARNESS);
     mkdirSync(join(sb.dir, "fpath"), { recursive: true });
@@ -89,5 +90,13 @@ describe.skipIf(!present)("zsh completion", () => {
     expect(complete("rentctl vehicle create --vehicle-reg")).toEqual(
       expect.arrayContaining(["--vehicle-reg-number", "--vehicle-reg-number-country"]),
     );
+  });
+
+  it("honours the flags on the line and offers codes and listed vehicles", () => {
+    expect(complete("rentctl catalog models --segment boats --brand ")).toEqual(
+      expect.arrayContaining(["Beneteau", "Bayliner"]),
+    );
+    expect(complete("rentctl vehicle create --vehicle-currency-id ")).toEqual(expect.arrayContaining(["EUR", "USD"]));
+    expect(complete("rentctl vehicle get ")).toEqual(expect.arrayContaining(["42", "43"]));
   });
 });

@@ -54,6 +54,10 @@ const FILE_RECORD = {
   vehicle_benefits_id: [1],
 };
 
+/** FILE_RECORD but the registration number: the wizard walks the questions (a complete file goes straight to the review). */
+const { vehicle_reg_number: _reg, ...PARTIAL_RECORD } = FILE_RECORD;
+const REG: Step = ["Registration number", "B-SC 1234"];
+
 function writeRecord(f: Fake, record: Record<string, unknown> = FILE_RECORD): string {
   const file = join(f.dir, "car.json");
   writeFileSync(file, JSON.stringify(record));
@@ -238,10 +242,10 @@ describe("vehicle wizard: the whole flow", () => {
     expect(err).toContain("vehicle 501 created");
   });
 
-  it("pre-fills every answer from --from-file (enter through all prompts)", async () => {
+  it("pre-fills the answers from --from-file (enter through all prompts)", async () => {
     const f = setup();
-    const s = scripted([], "lenient");
-    await run(f.deps, { fromFile: writeRecord(f) }, s.prompts);
+    const s = scripted([REG], "lenient");
+    await run(f.deps, { fromFile: writeRecord(f, PARTIAL_RECORD) }, s.prompts);
     expect(s.log.find((c) => c.message.startsWith("Keep configuration 1000"))?.answer).toBe(true);
     expect(s.log.some((c) => c.message.startsWith("Brand"))).toBe(false);
     const { user_id, locale_id, ...sent } = f.client.calls("vehicles.create")[0]!.params;
@@ -250,16 +254,50 @@ describe("vehicle wizard: the whole flow", () => {
     expect(f.stdout()).toBe("501\n");
   });
 
+  it("goes straight to the review when the file gives every answer, with names beside the ids", async () => {
+    const f = setup();
+    // A first run cached the configuration's catalogs (brand -> model -> configuration).
+    const catalogs = f.deps.catalogs();
+    await catalogs.items("catalog.brands", { segment_id: 1 });
+    await catalogs.items("catalog.models", { brand_id: 10 });
+    await catalogs.items("catalog.equipments", { model_id: 100 });
+    const again = fakeDeps();
+    try {
+      const { cpSync } = await import("node:fs");
+      cpSync(join(f.dir, "data"), join(again.dir, "data"), { recursive: true });
+      const s = scripted([["What now?", "create"]]);
+      await run(again.deps, { fromFile: writeRecord(again) }, s.prompts);
+      expect(s.log.map((c) => c.message)).toEqual(["What now?"]);
+      const err = again.stderr();
+      expect(err).toMatch(/New vehicle on test as owner 1001/);
+      expect(err).toMatch(/every answer is known from \S*car\.json: straight to the review/);
+      expect(err).toMatch(/vehicle_model_id\s+1000\s+Toyota Corolla · 1\.8 Hybrid Comfort/);
+      expect(err).toMatch(/vehicle_segment_id\s+1\s+Cars/);
+      expect(err).toMatch(/vehicle_currency_id\s+1\s+EUR/);
+      expect(err).toMatch(/vehicle_reg_number_country\s+1\s+Germany \(DE\)/);
+      expect(err).toMatch(/vehicle_benefits_id\s+1\s+Free cancellation/);
+      const { user_id: _u, locale_id: _l, ...sent } = again.client.calls("vehicles.create")[0]!.params;
+      expect(sent).toEqual(FILE_RECORD);
+    } finally {
+      again.cleanup();
+    }
+  });
+
+  it("warns under the review when a deposit is taken with no way to pay it", async () => {
+    const f = setup();
+    const record = { ...FILE_RECORD, vehicle_protection_plans_deposit_pay_cash: 0 };
+    const s = scripted([["What now?", "cancel"]]);
+    const err = await run(f.deps, { fromFile: writeRecord(f, record) }, s.prompts).catch((e) => e);
+    expect(err).toBeInstanceOf(AbortedError);
+    expect(err.message).toBe("cancelled, nothing was created");
+    expect(f.stderr()).toMatch(/warning: a deposit is taken but no way to pay it is allowed/);
+    expect(f.client.calls("vehicles.create")).toEqual([]);
+  });
+
   it("offers optional groups as one yes/no question and clears them on no", async () => {
     const f = setup();
-    const record = { ...FILE_RECORD, price_subscription_month: 800, vehicle_protection_plans_cdw1_price_day: 9 };
-    const s = scripted(
-      [
-        ["subscription", false],
-        ["Offer CDW One?", false],
-      ],
-      "lenient",
-    );
+    const record = { ...PARTIAL_RECORD, price_subscription_month: 800, vehicle_protection_plans_cdw1_price_day: 9 };
+    const s = scripted([REG, ["subscription", false], ["Offer CDW One?", false]], "lenient");
     await run(f.deps, { fromFile: writeRecord(f, record) }, s.prompts);
     const confirm = s.log.find((c) => c.message.includes("subscription"));
     expect(confirm?.kind).toBe("confirm");
@@ -272,8 +310,8 @@ describe("vehicle wizard: the whole flow", () => {
   it("falls back to typing an id when a catalog cannot be fetched", async () => {
     const f = setup();
     f.client.failing.add("catalog.setup");
-    const s = scripted([["Registration country (id)", "2"]], "lenient");
-    await run(f.deps, { fromFile: writeRecord(f) }, s.prompts);
+    const s = scripted([["Registration country (id)", "2"], REG], "lenient");
+    await run(f.deps, { fromFile: writeRecord(f, PARTIAL_RECORD) }, s.prompts);
     expect(f.stderr()).toMatch(/warning: could not load setup/);
     expect(f.client.calls("vehicles.create")[0]!.params.vehicle_reg_number_country).toBe(2);
   });
@@ -354,6 +392,7 @@ describe("vehicle wizard: the review screen", () => {
     ];
     const s = scripted(
       [
+        REG,
         ["Add image files", true],
         ["Image file 1", image],
         ["Image file 2", ""],
@@ -366,7 +405,7 @@ describe("vehicle wizard: the review screen", () => {
       ],
       "lenient",
     );
-    await run(f.deps, { fromFile: writeRecord(f) }, s.prompts);
+    await run(f.deps, { fromFile: writeRecord(f, PARTIAL_RECORD) }, s.prompts);
     expect(s.remaining()).toEqual([]);
     const err = f.stderr();
     expect(err).toContain("error: request rejected (400): validation error");
@@ -416,19 +455,15 @@ describe("vehicle wizard: leaving", () => {
     const image = join(f.dir, "a.png");
     writeFileSync(image, "png");
     const s = scripted(
-      [
-        ["Add image files", true],
-        ["Image file 1", image],
-        ["Image file 2", ""],
-        ["What now?", CTRL_C],
-      ],
+      [REG, ["Add image files", true], ["Image file 1", image], ["Image file 2", ""], ["What now?", CTRL_C]],
       "lenient",
     );
-    const err = await run(f.deps, { fromFile: writeRecord(f) }, s.prompts).catch((e) => e);
+    const err = await run(f.deps, { fromFile: writeRecord(f, PARTIAL_RECORD) }, s.prompts).catch((e) => e);
     expect(err).toBeInstanceOf(InterruptedError);
     expect(err.exitCode).toBe(130);
     expect(f.client.sent.filter((x) => !x.opId.startsWith("catalog."))).toEqual([]);
     expect(f.stdout()).toBe("");
+    expect(f.stderr()).toMatch(/cancelled, nothing was created\n$/);
   });
 
   it("Ctrl-C in the middle of the questions", async () => {
@@ -478,7 +513,8 @@ describe("vehicle wizard: editing the vehicle section", () => {
     );
     await run(f.deps, { fromFile: writeRecord(f) }, s.prompts);
     expect(s.remaining()).toEqual([]);
-    expect(s.log.filter((c) => c.message.startsWith("Keep configuration"))).toHaveLength(1);
+    // Straight to the review (the file is complete), so "Keep configuration" was never asked.
+    expect(s.log.filter((c) => c.message.startsWith("Keep configuration"))).toHaveLength(0);
     expect(f.stderr()).toContain("segment changed: benefits and features were cleared");
     const sent = f.client.calls("vehicles.create")[0]!.params;
     expect(sent).toMatchObject({ vehicle_segment_id: 2, vehicle_model_id: 2000, vehicle_class_id: 7 });

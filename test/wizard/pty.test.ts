@@ -259,10 +259,36 @@ describe.skipIf(!BUILT || !HAVE_SANDBOX)("vehicle wizard in a real terminal (bui
     const t = new Terminal(["vehicle", "wizard"], env, out);
     terminals.push(t);
     await t.waitFor(/\? Segment/, "the first prompt");
+    expect(t.screen).toMatch(/New vehicle on \S*sandbox\S* as owner 1001/);
     t.send("\x03");
     expect(await t.exit).toBe(130);
+    expect(t.screen).toMatch(/cancelled, nothing was created/);
     expect(readFileSync(out, "utf8")).toBe("");
     const after = await runCli(["vehicle", "list", "--all", "-o", "json"], env);
     expect(JSON.parse(after.stdout)).toHaveLength(JSON.parse(before.stdout).length);
   });
+
+  it("--from-file with every answer goes straight to the review, names its target, and Ctrl-C creates nothing", async () => {
+    const got = await runCli(["vehicle", "get", "1", "-o", "json"], env);
+    expect(got.code).toBe(0);
+    const { id: _id, vehicle_id: _vid, ...record } = JSON.parse(got.stdout);
+    const file = join(dir, "wiz.json");
+    writeFileSync(file, JSON.stringify({ ...record, vehicle_reg_number: "E2E-REVIEW" }));
+    const before = await runCli(["vehicle", "list", "--all", "-o", "json"], env);
+    const out = join(dir, "stdout-review.txt");
+    const t = new Terminal(["vehicle", "wizard", "--from-file", file], env, out);
+    terminals.push(t);
+    await t.waitFor(/\? What now\?/, "the review's question");
+    expect(t.screen).toMatch(/New vehicle on sandbox as owner 1001/);
+    expect(t.screen).toMatch(/every answer is known from \S*wiz\.json: straight to the review/);
+    expect(t.screen).not.toMatch(/\? Segment/);
+    expect(t.screen).toMatch(/vehicle_segment_id\s+1\s+Cars/);
+    expect(t.screen).toMatch(/vehicle_currency_id\s+1\s+Euro \(EUR\)/);
+    t.send("\x03");
+    expect(await t.exit).toBe(130);
+    expect(t.screen).toMatch(/cancelled, nothing was created/);
+    expect(readFileSync(out, "utf8")).toBe("");
+    const after = await runCli(["vehicle", "list", "--all", "-o", "json"], env);
+    expect(JSON.parse(after.stdout)).toHaveLength(JSON.parse(before.stdout).length);
+  }, 120_000);
 });

@@ -23,7 +23,11 @@ export async function run(deps: Deps, opts: CatalogOptions): Promise<void> {
   const catalogs = deps.catalogs();
   const takes = (name: string) => op.params.some((p) => p.name === name);
   const params: EncodableRecord = {};
-  if (takes("locale_id")) params.locale_id = await deps.locale();
+  // A --locale given is checked even where the catalog takes none: an unknown one is a usage error everywhere.
+  if (takes("locale_id") || deps.flags.locale !== undefined) {
+    const locale = await deps.locale();
+    if (takes("locale_id")) params.locale_id = locale;
+  }
   let segment: number | undefined;
   if (takes("segment_id") || takes("brand_id")) {
     segment = (await catalogs.resolve("catalog.segments", opts.segment, { flag: "--segment" })) ?? DEFAULT_SEGMENT;
