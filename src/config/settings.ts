@@ -1,4 +1,8 @@
 import { DEFAULT_LOCALE } from "../contract/operations.js";
+import { FORMATS, type Format } from "../output/formats.js";
+
+export { FORMATS, type Format };
+
 import { UsageError } from "../errors.js";
 
 /**
@@ -8,8 +12,6 @@ import { UsageError } from "../errors.js";
 
 export const ENVIRONMENTS = ["production", "test", "sandbox"] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
-export const FORMATS = ["table", "json", "ndjson", "csv", "yaml"] as const;
-export type Format = (typeof FORMATS)[number];
 export const DEFAULT_TIMEOUT_S = 30;
 
 export interface Profile {

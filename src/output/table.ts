@@ -1,7 +1,6 @@
 import Table from "cli-table3";
 import type { Json, JsonObject } from "../contract/records.js";
-import type { Column, RenderOptions } from "./render.js";
-import { getPath } from "./render.js";
+import { type Column, getPath, type RenderOptions } from "./fields.js";
 
 export function cellText(v: Json | undefined): string {
   if (v === undefined || v === null) return "";
