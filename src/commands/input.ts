@@ -33,7 +33,7 @@ export async function readRecordFile(deps: Deps, file: string): Promise<Record<s
   try {
     if (/^\s*[[{]/.test(text)) parsed = JSON.parse(text);
     else {
-      const { parse } = await import("yaml");
+      const { parse } = await (await import("../output/yaml.js")).loadYaml();
       parsed = parse(text);
     }
   } catch (e) {

@@ -1,0 +1,18 @@
+/**
+ * The one way rentctl loads the `yaml` package. Bundled by esbuild, the
+ * package (CommonJS under Node) arrives as a module whose functions sit on
+ * `default` only, so `const { stringify } = await import("yaml")` is undefined
+ * in dist/ while it works from the sources. Every yaml reader and writer goes
+ * through here; the end-to-end tests exercise it through the built CLI.
+ */
+type YamlModule = typeof import("yaml");
+
+let loaded: Promise<YamlModule> | undefined;
+
+export function loadYaml(): Promise<YamlModule> {
+  loaded ??= import("yaml").then((m) => {
+    const mod = m as YamlModule & { default?: YamlModule };
+    return typeof mod.stringify === "function" ? mod : (mod.default as YamlModule);
+  });
+  return loaded;
+}
