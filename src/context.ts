@@ -1,14 +1,21 @@
 import type { ApiClient } from "./api/client.js";
-import { NotConfiguredError } from "./api/errors.js";
 import { Catalogs } from "./catalog/service.js";
-import { type Paths, resolvePaths, sandboxDataFile } from "./config/paths.js";
+import { type Paths, resolvePaths } from "./config/paths.js";
 import { type GlobalFlags, resolveSettings, type Settings } from "./config/settings.js";
 import { ConfigStore } from "./config/store.js";
-import type { Deps, Messages, Output, Prompter, Target } from "./deps.js";
-import { UsageError } from "./errors.js";
+import { requireUserOf, resolveTarget, type Target } from "./config/target.js";
+import type { Deps } from "./deps.js";
 import type { IO } from "./io.js";
 import { colorEnabled, makeChalk } from "./output/color.js";
-import { createListWriter, renderIds, renderList, renderRecord } from "./output/render.js";
+import { createMessages } from "./output/messages.js";
+import { createOutput } from "./output/output.js";
+import { inquirerPrompter, type Prompter } from "./prompt.js";
+
+/**
+ * The factory of a command's dependencies (as GitHub CLI's Factory): every
+ * member is built on first use, so a command that needs no key never reads
+ * the config or builds a client.
+ */
 
 export interface ContextOverrides {
   prompt?: Prompter;
@@ -18,10 +25,21 @@ export interface ContextOverrides {
   paths?: Paths;
 }
 
+/** Deps plus what only main may do with them: run the exit hooks. */
+export interface OwnedDeps extends Deps {
+  runExitHooks(): Promise<void>;
+}
+
 /** Build the dependencies of a command from the parsed global flags. Nothing is read until asked for. */
-export function createDeps(io: IO, env: NodeJS.ProcessEnv, flags: GlobalFlags, overrides: ContextOverrides = {}): Deps {
+export function createDeps(
+  io: IO,
+  env: NodeJS.ProcessEnv,
+  flags: GlobalFlags,
+  overrides: ContextOverrides = {},
+): OwnedDeps {
   const paths = overrides.paths ?? resolvePaths(env);
   const color = makeChalk(colorEnabled(flags.color, env, io.stderrTTY));
+  const outColor = makeChalk(colorEnabled(flags.color, env, io.stdoutTTY));
   const exitHooks: Array<() => Promise<void> | void> = [];
   let store: ConfigStore | undefined;
   let settings: Settings | undefined;
@@ -29,12 +47,13 @@ export function createDeps(io: IO, env: NodeJS.ProcessEnv, flags: GlobalFlags, o
   let clientP: Promise<ApiClient> | undefined;
   let catalogs: Catalogs | undefined;
 
-  const deps: Deps = {
+  const deps: OwnedDeps = {
     io,
     env,
     paths,
     flags,
     color,
+    outColor,
     store: () => {
       store ??= new ConfigStore(paths.configDir);
       return store;
@@ -44,7 +63,7 @@ export function createDeps(io: IO, env: NodeJS.ProcessEnv, flags: GlobalFlags, o
       return settings;
     },
     target: () => {
-      targetP ??= resolveTarget(deps);
+      targetP ??= resolveTarget({ settings: deps.settings(), env, paths, onExit: deps.onExit });
       return targetP;
     },
     client: () => {
@@ -76,56 +95,18 @@ export function createDeps(io: IO, env: NodeJS.ProcessEnv, flags: GlobalFlags, o
       });
       return catalogs;
     },
-    out: undefined as unknown as Output,
-    msg: undefined as unknown as Messages,
+    out: createOutput(io, outColor, () => deps.settings()),
+    msg: createMessages(io.stderr, color, Boolean(flags.quiet)),
     prompt: overrides.prompt ?? inquirerPrompter(io),
     now: overrides.now ?? Date.now,
-    onExit: (fn) => exitHooks.push(fn),
-  };
-  deps.out = makeOutput(deps);
-  deps.msg = makeMessages(deps);
-  (deps as Deps & { runExitHooks: () => Promise<void> }).runExitHooks = async () => {
-    for (const fn of exitHooks.reverse()) await fn();
+    onExit: (fn) => {
+      exitHooks.push(fn);
+    },
+    runExitHooks: async () => {
+      for (const fn of exitHooks.splice(0).reverse()) await fn();
+    },
   };
   return deps;
-}
-
-export async function runExitHooks(deps: Deps): Promise<void> {
-  await (deps as Deps & { runExitHooks?: () => Promise<void> }).runExitHooks?.();
-}
-
-function makeOutput(deps: Deps): Output {
-  const opts = (columns?: { key: string; header?: string }[]) => {
-    const s = deps.settings();
-    return { format: s.output, fields: s.fields, columns, color: deps.color, io: deps.io };
-  };
-  return {
-    list: (items, columns) => renderList(items, opts(columns)),
-    listWriter: (columns) => createListWriter(opts(columns)),
-    record: (record) => renderRecord(record, opts()),
-    ids: (ids) => renderIds(deps.io, ids),
-  };
-}
-
-function makeMessages(deps: Deps): Messages {
-  const err = (s: string) => deps.io.stderr.write(`${s}\n`);
-  const c = deps.color;
-  return {
-    info: (t) => {
-      if (!deps.flags.quiet) err(t);
-    },
-    warn: (t) => err(`${c.yellow("warning:")} ${t}`),
-    success: (t) => {
-      if (!deps.flags.quiet) err(`${c.green("✓")} ${t}`);
-    },
-    acting: (target, what) => {
-      if (deps.flags.quiet) return;
-      const env = target.env === "production" ? c.red.bold("production") : c.cyan(target.env);
-      const owner = target.userId !== undefined ? ` as owner ${target.userId}` : "";
-      const profile = target.profileName ? ` (profile ${target.profileName})` : "";
-      err(`${what} on ${env}${owner}${profile} · ${target.baseUrl}`);
-    },
-  };
 }
 
 /** Whose catalogs the cache holds: the embedded sandbox's, or the server's at this address. */
@@ -133,69 +114,7 @@ function catalogScope(s: Settings): string {
   return s.baseUrl ?? (s.env === "sandbox" ? "sandbox" : String(s.env));
 }
 
-async function resolveTarget(deps: Deps): Promise<Target> {
-  const s = deps.settings();
-  if (s.env === "sandbox") {
-    const { DEMO_OWNERS } = await import("./sandbox/server.js");
-    const owner = DEMO_OWNERS.find((o: { userId: number }) => o.userId === s.userId) ?? DEMO_OWNERS[0]!;
-    const apiKey = s.apiKey ?? owner.apiKey;
-    const userId = s.userId ?? owner.userId;
-    if (s.baseUrl)
-      return { env: "sandbox", baseUrl: s.baseUrl, apiKey, userId, profileName: s.profileName, embeddedSandbox: false };
-    const { startSandbox } = await import("./sandbox/server.js");
-    const dataFile = deps.env.RENTCTL_SANDBOX_MEMORY ? null : sandboxDataFile(deps.paths);
-    const sb = await startSandbox({ host: "127.0.0.1", port: 0, dataFile }).catch((err: unknown) => {
-      if ((err as { code?: string }).code === "ESANDBOXBUSY") {
-        throw new UsageError(`the sandbox data file ${dataFile} is in use by a running \`rentctl sandbox serve\``, {
-          hint: "talk to that server instead: add --base-url http://127.0.0.1:4010 (its address), or set RENTCTL_SANDBOX_MEMORY=1 for a throw-away in-memory sandbox",
-        });
-      }
-      throw err;
-    });
-    deps.onExit(() => sb.close());
-    return { env: "sandbox", baseUrl: sb.url, apiKey, userId, profileName: s.profileName, embeddedSandbox: true };
-  }
-  if (!s.baseUrl) {
-    if (s.env === undefined) {
-      throw new NotConfiguredError("no environment selected", {
-        hint: "run `rentctl auth login` to set up a profile, or add `--env sandbox` to try the built-in sandbox",
-      });
-    }
-    throw new NotConfiguredError(`no base address for the ${s.env} environment`, {
-      hint: "the marketplace issues it: pass --base-url URL, set RENTCTL_BASE_URL, or save it with `rentctl auth login --base-url URL`; or use --env sandbox",
-    });
-  }
-  return {
-    env: s.env ?? "custom",
-    baseUrl: s.baseUrl,
-    apiKey: s.apiKey,
-    userId: s.userId,
-    profileName: s.profileName,
-    embeddedSandbox: false,
-  };
-}
-
 /** The owner id for account operations, or a clear error. */
 export async function requireUser(deps: Deps): Promise<number> {
-  const t = await deps.target();
-  if (t.userId === undefined) {
-    throw new UsageError("no owner id configured", {
-      hint: "pass --user ID, set RENTCTL_USER_ID, or save it in the profile (`rentctl profile set user ID`)",
-    });
-  }
-  return t.userId;
-}
-
-function inquirerPrompter(io: IO): Prompter {
-  const ctx = { input: io.stdin as NodeJS.ReadableStream, output: io.stderr as NodeJS.WritableStream };
-  return {
-    async confirm(message, defaultValue = false) {
-      const { confirm } = await import("@inquirer/prompts");
-      return confirm({ message, default: defaultValue }, ctx as never);
-    },
-    async password(message) {
-      const { password } = await import("@inquirer/prompts");
-      return password({ message, mask: "*" }, ctx as never);
-    },
-  };
+  return requireUserOf(await deps.target());
 }

@@ -2,43 +2,15 @@ import type { ChalkInstance } from "chalk";
 import type { ApiClient } from "./api/client.js";
 import type { Catalogs } from "./catalog/service.js";
 import type { Paths } from "./config/paths.js";
-import type { Environment, GlobalFlags, Settings } from "./config/settings.js";
+import type { GlobalFlags, Settings } from "./config/settings.js";
 import type { ConfigStore } from "./config/store.js";
-import type { Json, JsonObject } from "./contract/records.js";
+import type { Target } from "./config/target.js";
 import type { IO } from "./io.js";
-import type { Column, ListWriter } from "./output/render.js";
+import type { Messages } from "./output/messages.js";
+import type { Output } from "./output/output.js";
+import type { Prompter } from "./prompt.js";
 
-/** Where API commands go, once resolved (possibly by starting the sandbox). */
-export interface Target {
-  env: Environment | "custom";
-  baseUrl: string;
-  apiKey?: string;
-  userId?: number;
-  profileName?: string;
-  /** True when the sandbox runs inside this process. */
-  embeddedSandbox: boolean;
-}
-
-export interface Prompter {
-  confirm(message: string, defaultValue?: boolean): Promise<boolean>;
-  password(message: string): Promise<string>;
-}
-
-export interface Messages {
-  /** Progress and notes for humans (stderr); silent with --quiet. */
-  info(text: string): void;
-  warn(text: string): void;
-  success(text: string): void;
-  /** Say which environment and owner a mutating command acts on. */
-  acting(target: Target, what: string): void;
-}
-
-export interface Output {
-  list(items: JsonObject[], columns?: Column[]): Promise<void>;
-  listWriter(columns?: Column[]): ListWriter;
-  record(record: Json): Promise<void>;
-  ids(ids: Array<number | string>): Promise<void>;
-}
+export type { Messages, Output, Prompter, Target };
 
 /** Everything a command may use. Built lazily: a command that needs no key never builds a client. */
 export interface Deps {
@@ -46,7 +18,10 @@ export interface Deps {
   env: NodeJS.ProcessEnv;
   paths: Paths;
   flags: GlobalFlags;
+  /** Colour for stderr (messages, progress, prompts): on only when stderr is a terminal. */
   color: ChalkInstance;
+  /** Colour for stdout (results): on only when stdout is a terminal. */
+  outColor: ChalkInstance;
   store(): ConfigStore;
   settings(): Settings;
   target(): Promise<Target>;

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { CliContext } from "./cli/shared.js";
 import type { GlobalFlags } from "./config/settings.js";
-import type { ContextOverrides } from "./context.js";
+import type { ContextOverrides, OwnedDeps } from "./context.js";
 import type { Deps } from "./deps.js";
 import { EXIT, exitCodeOf, RentctlError } from "./errors.js";
 import type { IO } from "./io.js";
@@ -21,14 +21,14 @@ export interface MainOptions {
  * bug, and only with --verbose.
  */
 export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
-  const [{ CommanderError }, { createDeps, runExitHooks }, { processIO }] = await Promise.all([
+  const [{ CommanderError }, { createDeps }, { processIO }] = await Promise.all([
     import("commander"),
     import("./context.js"),
     import("./io.js"),
   ]);
   const io = opts.io ?? processIO();
   const env = opts.env ?? process.env;
-  const created: Deps[] = [];
+  const created: OwnedDeps[] = [];
   const ctx: CliContext = {
     makeDeps(flags: GlobalFlags) {
       const deps = createDeps(io, env, flags, opts.overrides);
@@ -64,7 +64,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
           : EXIT.usage;
     } else code = await report(err, io, env, argv, created.at(-1));
   } finally {
-    for (const d of created) await runExitHooks(d).catch(() => {});
+    for (const d of created) await d.runExitHooks().catch(() => {});
   }
   return code;
 }

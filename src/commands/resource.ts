@@ -191,7 +191,7 @@ export async function printDiff(
 ): Promise<void> {
   const format = deps.settings().output;
   if (format === "table") {
-    const c = deps.color;
+    const c = deps.outColor;
     if (diff.length === 0) deps.io.stdout.write(`${res.noun} ${id}: no change\n`);
     for (const d of diff) {
       deps.io.stdout.write(`${c.bold(d.field)}: ${c.red(show(d.before))} → ${c.green(show(d.after))}\n`);

@@ -1,8 +1,15 @@
-import type { ChalkInstance } from "chalk";
-import type { Format } from "../config/settings.js";
 import type { Json, JsonObject } from "../contract/records.js";
 import type { IO } from "../io.js";
 import { csvRow } from "./csv.js";
+import { type Column, getPath, pickFields, type RenderOptions } from "./fields.js";
+import { loadYaml } from "./yaml.js";
+
+export { type Column, getPath, pickFields, type RenderOptions };
+
+export interface ListWriter {
+  push(items: JsonObject[]): Promise<void>;
+  end(): Promise<void>;
+}
 
 /**
  * One entry for every output format. Results go to stdout; everything for
@@ -13,43 +20,6 @@ import { csvRow } from "./csv.js";
  * - table and yaml (and json) collect and print at `end`.
  * - `fields` selects and orders columns / keys.
  */
-
-export interface Column {
-  key: string;
-  header?: string;
-}
-
-export interface ListWriter {
-  push(items: JsonObject[]): Promise<void>;
-  end(): Promise<void>;
-}
-
-export interface RenderOptions {
-  format: Format;
-  fields?: string[];
-  /** Default columns for tables (and csv when no --fields). */
-  columns?: Column[];
-  color: ChalkInstance;
-  io: IO;
-}
-
-export function pickFields(item: JsonObject, fields: string[] | undefined): JsonObject {
-  if (!fields) return item;
-  const out: JsonObject = {};
-  for (const f of fields) out[f] = getPath(item, f) ?? null;
-  return out;
-}
-
-export function getPath(item: JsonObject, path: string): Json | undefined {
-  // Own members only: `--fields constructor` must not read Object.prototype.
-  if (Object.hasOwn(item, path)) return item[path];
-  let cur: Json | undefined = item;
-  for (const part of path.split(".")) {
-    if (typeof cur !== "object" || cur === null || Array.isArray(cur) || !Object.hasOwn(cur, part)) return undefined;
-    cur = (cur as JsonObject)[part];
-  }
-  return cur;
-}
 
 function columnsFor(items: JsonObject[], opts: RenderOptions): Column[] {
   if (opts.fields) return opts.fields.map((key) => ({ key }));
@@ -103,7 +73,7 @@ export function createListWriter(opts: RenderOptions): ListWriter {
           )}\n`,
         );
       else if (format === "yaml") {
-        const { stringify } = await import("yaml");
+        const { stringify } = await loadYaml();
         await write(io, buffered.length ? stringify(buffered.map((i) => pickFields(i, opts.fields))) : "[]\n");
       } else {
         if (buffered.length === 0) return;
@@ -129,7 +99,7 @@ export async function renderRecord(record: Json, opts: RenderOptions): Promise<v
   if (format === "json") return write(io, `${JSON.stringify(value, null, 2)}\n`);
   if (format === "ndjson") return write(io, `${JSON.stringify(value)}\n`);
   if (format === "yaml") {
-    const { stringify } = await import("yaml");
+    const { stringify } = await loadYaml();
     return write(io, stringify(value));
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {

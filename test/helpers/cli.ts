@@ -58,7 +58,8 @@ export async function runMain(
   env: NodeJS.ProcessEnv,
   opts: {
     input?: string;
-    tty?: boolean;
+    /** `true`: all three streams are terminals; or say it per stream. */
+    tty?: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean };
     overrides?: Parameters<typeof main>[1] extends infer O ? (O extends { overrides?: infer X } ? X : never) : never;
   } = {},
 ): Promise<CliResult> {
@@ -76,13 +77,20 @@ export async function runMain(
     stdout: out,
     stderr: err,
     stdin: Readable.from(opts.input !== undefined ? [opts.input] : []),
-    stdoutTTY: Boolean(opts.tty),
-    stderrTTY: Boolean(opts.tty),
-    stdinTTY: Boolean(opts.tty),
+    stdoutTTY: isTTY(opts.tty, "stdout"),
+    stderrTTY: isTTY(opts.tty, "stderr"),
+    stdinTTY: isTTY(opts.tty, "stdin"),
     columns: 120,
   };
   const code = await main(args, { io, env, overrides: opts.overrides });
   return { code, stdout, stderr };
+}
+
+function isTTY(
+  tty: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean } | undefined,
+  stream: "stdin" | "stdout" | "stderr",
+): boolean {
+  return typeof tty === "object" ? Boolean(tty[stream]) : Boolean(tty);
 }
 
 /** A sandbox on an ephemeral port, in memory, and the env that points the CLI at it. */

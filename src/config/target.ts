@@ -1,0 +1,91 @@
+import { NotConfiguredError } from "../api/errors.js";
+import { UsageError } from "../errors.js";
+import { type Paths, sandboxDataFile } from "./paths.js";
+import type { Environment, Settings } from "./settings.js";
+
+/**
+ * Where API commands go, decided in one place from the resolved settings:
+ * a configured base address, or the embedded sandbox (started on first use),
+ * or a clear error naming `auth login` and `--env sandbox`. The tool never
+ * talks to an environment the user did not choose.
+ */
+
+export interface Target {
+  env: Environment | "custom";
+  baseUrl: string;
+  apiKey?: string;
+  userId?: number;
+  profileName?: string;
+  /** Where the key came from: `env` (RENTCTL_API_KEY), `profile`, `sandbox-demo`, or none. */
+  keySource?: "env" | "profile" | "sandbox-demo";
+  /** True when the sandbox runs inside this process. */
+  embeddedSandbox: boolean;
+  /** The embedded sandbox's data file (null: in memory); undefined when not embedded. */
+  sandboxDataFile?: string | null;
+}
+
+export interface TargetInputs {
+  settings: Settings;
+  env: NodeJS.ProcessEnv;
+  paths: Paths;
+  /** Register a clean-up to run at exit (stopping an embedded sandbox). */
+  onExit(fn: () => Promise<void> | void): void;
+}
+
+export async function resolveTarget({ settings: s, env, paths, onExit }: TargetInputs): Promise<Target> {
+  // Name the profile only when it supplies a setting in force (not when --env and friends override it all).
+  const fromProfile = (["env", "baseUrl", "apiKey", "userId"] as const).some((k) => s.sources[k] === "profile");
+  const profileName = fromProfile ? s.profileName : undefined;
+  const profileKeySource: Target["keySource"] =
+    s.apiKey === undefined ? undefined : s.sources.apiKey === "env" ? "env" : "profile";
+  if (s.env === "sandbox") {
+    const { DEMO_OWNERS } = await import("../sandbox/owners.js");
+    const owner = DEMO_OWNERS.find((o: { userId: number }) => o.userId === s.userId) ?? DEMO_OWNERS[0]!;
+    const apiKey = s.apiKey ?? owner.apiKey;
+    const keySource: Target["keySource"] = profileKeySource ?? "sandbox-demo";
+    const userId = s.userId ?? owner.userId;
+    const common = { env: "sandbox" as const, apiKey, keySource, userId, profileName };
+    if (s.baseUrl) return { ...common, baseUrl: s.baseUrl, embeddedSandbox: false };
+    const { startSandbox } = await import("../sandbox/server.js");
+    const dataFile = env.RENTCTL_SANDBOX_MEMORY ? null : sandboxDataFile(paths);
+    const sb = await startSandbox({ host: "127.0.0.1", port: 0, dataFile }).catch((err: unknown) => {
+      if ((err as { code?: string }).code === "ESANDBOXBUSY") {
+        throw new UsageError(`the sandbox data file ${dataFile} is in use by a running \`rentctl sandbox serve\``, {
+          hint: "talk to that server instead: add --base-url http://127.0.0.1:4010 (its address), or set RENTCTL_SANDBOX_MEMORY=1 for a throw-away in-memory sandbox",
+        });
+      }
+      throw err;
+    });
+    onExit(() => sb.close());
+    return { ...common, baseUrl: sb.url, embeddedSandbox: true, sandboxDataFile: dataFile };
+  }
+  if (!s.baseUrl) {
+    if (s.env === undefined) {
+      throw new NotConfiguredError("no environment selected", {
+        hint: "run `rentctl auth login` to set up a profile, or add `--env sandbox` to try the built-in sandbox",
+      });
+    }
+    throw new NotConfiguredError(`no base address for the ${s.env} environment`, {
+      hint: "the marketplace issues it: pass --base-url URL, set RENTCTL_BASE_URL, or save it with `rentctl auth login --base-url URL`; or use --env sandbox",
+    });
+  }
+  return {
+    env: s.env ?? "custom",
+    baseUrl: s.baseUrl,
+    apiKey: s.apiKey,
+    keySource: profileKeySource,
+    userId: s.userId,
+    profileName,
+    embeddedSandbox: false,
+  };
+}
+
+/** The owner id for account operations, or a clear error. */
+export function requireUserOf(t: Target): number {
+  if (t.userId === undefined) {
+    throw new UsageError("no owner id configured", {
+      hint: "pass --user ID, set RENTCTL_USER_ID, or save it in the profile (`rentctl profile set user ID`)",
+    });
+  }
+  return t.userId;
+}

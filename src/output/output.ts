@@ -1,0 +1,31 @@
+import type { ChalkInstance } from "chalk";
+import type { Json, JsonObject } from "../contract/records.js";
+import type { IO } from "../io.js";
+import type { Column, RenderOptions } from "./fields.js";
+import type { Format } from "./formats.js";
+import { createListWriter, type ListWriter, renderIds, renderList, renderRecord } from "./render.js";
+
+/** Results on stdout, in the chosen format, coloured only when stdout itself is a terminal. */
+export interface Output {
+  list(items: JsonObject[], columns?: Column[]): Promise<void>;
+  listWriter(columns?: Column[]): ListWriter;
+  record(record: Json): Promise<void>;
+  ids(ids: Array<number | string>): Promise<void>;
+}
+
+export function createOutput(
+  io: IO,
+  outColor: ChalkInstance,
+  settings: () => { output: Format; fields?: string[] },
+): Output {
+  const opts = (columns?: Column[]): RenderOptions => {
+    const s = settings();
+    return { format: s.output, fields: s.fields, columns, color: outColor, io };
+  };
+  return {
+    list: (items, columns) => renderList(items, opts(columns)),
+    listWriter: (columns) => createListWriter(opts(columns)),
+    record: (record) => renderRecord(record, opts()),
+    ids: (ids) => renderIds(io, ids),
+  };
+}
