@@ -20,6 +20,14 @@ interface ServeOptions {
   faultFirst?: string;
 }
 
+function envBytes(v: string | undefined, name: string): number | undefined {
+  if (v === undefined || v === "") return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${name}: expected a whole number of bytes, got ${JSON.stringify(v)}`);
+  return n;
+}
+
 function num(v: string | undefined, flag: string, max?: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -49,6 +57,8 @@ export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
     retryAfterSeconds: num(opts.retryAfter, "--retry-after"),
     faultFirst: num(opts.faultFirst, "--fault-first"),
     onWarning: (text) => deps.msg.warn(text),
+    // Not a flag: tests and benchmarks set a small bound to compact often.
+    compactBytes: envBytes(deps.env.RENTCTL_SANDBOX_COMPACT_BYTES, "RENTCTL_SANDBOX_COMPACT_BYTES"),
   }).catch((err: unknown) => {
     throw expectedSandboxError(err, { ...opts, host, port });
   });
