@@ -51,6 +51,26 @@ describe("sandbox commands", () => {
     expect(json<{ running: boolean }>(info.stdout).running).toBe(false);
   });
 
+  it("info: owners and keys readable in the table; url/running/mode when the embedded sandbox is the target", async () => {
+    const table = await runBuilt(["sandbox", "info"], home.env);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).not.toContain("{");
+    expect(table.stdout).not.toContain("…");
+    for (const o of ["1001", "1002", "1003"])
+      expect(table.stdout).toMatch(new RegExp(`^${o} +\\S.* +sandbox-key-${o}$`, "m"));
+    expect(table.stdout).toMatch(/^running +false$/m);
+
+    const embedded = await runBuilt(["sandbox", "info", "-o", "json"], { ...home.env, RENTCTL_ENV: "sandbox" });
+    expect(embedded.code, embedded.stderr).toBe(0);
+    const data = json<{ url: string; running: boolean; mode: string; owners: unknown[] }>(embedded.stdout);
+    expect(data).toMatchObject({
+      running: true,
+      mode: "embedded",
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    });
+    expect(data.owners).toHaveLength(3);
+  });
+
   it("rejects bad fault switch values before starting", async () => {
     const r = await runMain(["sandbox", "serve", "--fail-rate", "2"], home.env);
     expect(r.code).toBe(2);
