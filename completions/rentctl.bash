@@ -71,6 +71,7 @@ _rentctl_child() {
     'extra|help') REPLY='extra help' ;;
     'sandbox|serve') REPLY='sandbox serve' ;;
     'sandbox|reset') REPLY='sandbox reset' ;;
+    'sandbox|repair') REPLY='sandbox repair' ;;
     'sandbox|info') REPLY='sandbox info' ;;
     'sandbox|help') REPLY='sandbox help' ;;
     'completion|__complete') REPLY='completion __complete' ;;
@@ -88,7 +89,7 @@ _rentctl_commands() {
     'vehicle') REPLY='list get create wizard edit remove activate deactivate help' ;;
     'image') REPLY='upload help' ;;
     'extra') REPLY='options list get create update switch delete help' ;;
-    'sandbox') REPLY='serve reset info help' ;;
+    'sandbox') REPLY='serve reset repair info help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -152,6 +153,7 @@ _rentctl_flags() {
     'sandbox') REPLY='-h --help' ;;
     'sandbox serve') REPLY='--host --port --data --memory --latency --fail-rate --html502-rate --reset-rate --throttle-rate --retry-after --fault-first -h --help' ;;
     'sandbox reset') REPLY='--data -h --help' ;;
+    'sandbox repair') REPLY='--data -h --help' ;;
     'sandbox info') REPLY='--data -h --help' ;;
     'completion') REPLY='-h --help' ;;
     'completion __complete') REPLY='--ids -h --help' ;;
@@ -184,6 +186,7 @@ _rentctl_takes_value() {
     'api') case $2 in -X | --method | -f | --field | -F | --file) return 0 ;; esac ;;
     'sandbox serve') case $2 in --host | --port | --data | --latency | --fail-rate | --html502-rate | --reset-rate | --throttle-rate | --retry-after | --fault-first) return 0 ;; esac ;;
     'sandbox reset') case $2 in --data) return 0 ;; esac ;;
+    'sandbox repair') case $2 in --data) return 0 ;; esac ;;
     'sandbox info') case $2 in --data) return 0 ;; esac ;;
   esac
   case $2 in
@@ -226,6 +229,7 @@ _rentctl_flag_values() {
     'api|--file' |\
     'sandbox serve|--data' |\
     'sandbox reset|--data' |\
+    'sandbox repair|--data' |\
     'sandbox info|--data') _rentctl_files ;;
     'vehicle create|--vehicle-class-id' |\
     'vehicle create|--class' |\
@@ -325,7 +329,7 @@ _rentctl_arg_values() {
     'image help|0') _rentctl_words 'upload' ;;
     'extra help|0') _rentctl_words 'options list get create update switch delete' ;;
     'api|0') _rentctl_words 'setup currencies locales vehicles/segments vehicles/brands vehicles/models vehicles/equipments vehicles/years_of_issue vehicles/classes_or_types vehicles/transmissions vehicles/benefits vehicles/additional_features vehicles/options vehicles/protection_plans vehicles/delivery vehicles/fuel_policy vehicles/distance_units vehicles/payment_systems vehicles/payment/types vehicles/extras/options vehicles/list vehicles/list/id vehicles/create vehicles/edit vehicles/remove vehicles/upload vehicles/extras/list vehicles/extras/list/id vehicles/extras/create vehicles/extras/update vehicles/extras/switch vehicles/extras/delete' ;;
-    'sandbox help|0') _rentctl_words 'serve reset info' ;;
+    'sandbox help|0') _rentctl_words 'serve reset repair info' ;;
     'completion|0') _rentctl_words 'bash zsh fish' ;;
     'help|0') _rentctl_words 'auth profile catalog vehicle image extra undo api sandbox completion' ;;
     'image upload|'*) _rentctl_files ;;

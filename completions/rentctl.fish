@@ -138,6 +138,8 @@ function __rentctl_child
             echo 'sandbox serve'
         case 'sandbox|reset'
             echo 'sandbox reset'
+        case 'sandbox|repair'
+            echo 'sandbox repair'
         case 'sandbox|info'
             echo 'sandbox info'
         case 'sandbox|help'
@@ -193,6 +195,8 @@ function __rentctl_takes_value
         case 'sandbox serve'
             contains -- $argv[2] '--host' '--port' '--data' '--latency' '--fail-rate' '--html502-rate' '--reset-rate' '--throttle-rate' '--retry-after' '--fault-first'; and return 0
         case 'sandbox reset'
+            contains -- $argv[2] '--data'; and return 0
+        case 'sandbox repair'
             contains -- $argv[2] '--data'; and return 0
         case 'sandbox info'
             contains -- $argv[2] '--data'; and return 0
@@ -347,6 +351,7 @@ complete -c rentctl -n '__rentctl_needs_command \'extra\'' -a 'delete' -d 'Delet
 complete -c rentctl -n '__rentctl_needs_command \'extra\'' -a 'help' -d 'display help for command'
 complete -c rentctl -n '__rentctl_needs_command \'sandbox\'' -a 'serve' -d 'Run the sandbox as an HTTP server until Ctrl-C'
 complete -c rentctl -n '__rentctl_needs_command \'sandbox\'' -a 'reset' -d 'Reset the sandbox data file to the seed data'
+complete -c rentctl -n '__rentctl_needs_command \'sandbox\'' -a 'repair' -d 'Repair a damaged sandbox data file: keep every record before the damage, move the damaged file aside'
 complete -c rentctl -n '__rentctl_needs_command \'sandbox\'' -a 'info' -d 'Show the sandbox\'s data file, running address and demo owners with their keys'
 complete -c rentctl -n '__rentctl_needs_command \'sandbox\'' -a 'help' -d 'display help for command'
 
@@ -604,6 +609,8 @@ complete -c rentctl -n '__rentctl_using \'sandbox serve\'' -l fault-first -r -f 
 complete -c rentctl -n '__rentctl_using \'sandbox serve\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'sandbox reset\'' -l data -r -F -d 'data file (default: the sandbox file in the user data directory)'
 complete -c rentctl -n '__rentctl_using \'sandbox reset\'' -s h -l help -d 'display help for command'
+complete -c rentctl -n '__rentctl_using \'sandbox repair\'' -l data -r -F -d 'data file (default: the sandbox file in the user data directory)'
+complete -c rentctl -n '__rentctl_using \'sandbox repair\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'sandbox info\'' -l data -r -F -d 'data file (default: the sandbox file in the user data directory)'
 complete -c rentctl -n '__rentctl_using \'sandbox info\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'completion\'' -s h -l help -d 'display help for command'
@@ -642,6 +649,6 @@ complete -c rentctl -n '__rentctl_arg \'image upload\' 0 more' -F
 complete -c rentctl -n '__rentctl_arg \'image help\' 0' -f -a 'upload'
 complete -c rentctl -n '__rentctl_arg \'extra help\' 0' -f -a 'options list get create update switch delete'
 complete -c rentctl -n '__rentctl_arg \'api\' 0' -f -a 'setup currencies locales vehicles/segments vehicles/brands vehicles/models vehicles/equipments vehicles/years_of_issue vehicles/classes_or_types vehicles/transmissions vehicles/benefits vehicles/additional_features vehicles/options vehicles/protection_plans vehicles/delivery vehicles/fuel_policy vehicles/distance_units vehicles/payment_systems vehicles/payment/types vehicles/extras/options vehicles/list vehicles/list/id vehicles/create vehicles/edit vehicles/remove vehicles/upload vehicles/extras/list vehicles/extras/list/id vehicles/extras/create vehicles/extras/update vehicles/extras/switch vehicles/extras/delete'
-complete -c rentctl -n '__rentctl_arg \'sandbox help\' 0' -f -a 'serve reset info'
+complete -c rentctl -n '__rentctl_arg \'sandbox help\' 0' -f -a 'serve reset repair info'
 complete -c rentctl -n '__rentctl_arg \'completion\' 0' -f -a 'bash zsh fish'
 complete -c rentctl -n '__rentctl_arg \'help\' 0' -f -a 'auth profile catalog vehicle image extra undo api sandbox completion'
