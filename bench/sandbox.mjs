@@ -1,7 +1,8 @@
-// Sandbox benchmark: latency of create, list and get at 10,000 vehicles, and
+// Sandbox benchmark: 8 concurrent clients creating 10,000 vehicles (errors,
+// lost writes, rate), latency of create, list and get at 10,000 vehicles, and
 // load / compaction times of the data file. Prints figures; asserts nothing.
 //
-//   node bench/sandbox.mjs [vehicleCount]
+//   node bench/sandbox.mjs [vehicleCount] [clients]
 //
 // The TypeScript sources are bundled with esbuild into a temp directory first,
 // so no build step is needed.
@@ -11,10 +12,11 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { Agent, request } from "undici";
+import { Agent, Pool, request } from "undici";
 
 const root = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const COUNT = Number(process.argv[2] ?? 10_000);
+const CLIENTS = Number(process.argv[3] ?? 8);
 const work = mkdtempSync(join(tmpdir(), "rentctl-sandbox-bench-"));
 const bundle = join(work, "sandbox.mjs");
 
@@ -88,6 +90,50 @@ function createBody(i) {
 }
 
 console.log(`rentctl sandbox bench: ${COUNT} vehicles, node ${process.version}, data in ${work}\n`);
+
+// ---- concurrent load: CLIENTS clients (one connection each) share COUNT creates
+{
+  const loadFile = join(work, "load.json");
+  const lsb = await startSandbox({ port: 0, dataFile: loadFile });
+  const pool = new Pool(lsb.url, { connections: CLIENTS });
+  const before = (await call(lsb.url, "GET", "vehicles/list?user_id=1001&locale_id=40&limit=1")).json.total;
+  const ids = new Set();
+  const samples = [];
+  let errors = 0;
+  let nextRow = 0;
+  const rss0 = process.memoryUsage().rss;
+  const t = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      for (let i = nextRow++; i < COUNT; i = nextRow++) {
+        const s = performance.now();
+        const res = await pool.request({
+          path: "/api/v302/vehicles/create",
+          method: "POST",
+          headers: { authorization: `Bearer ${KEY}`, "content-type": "application/x-www-form-urlencoded" },
+          body: createBody(i),
+        });
+        const text = await res.body.text();
+        samples.push(performance.now() - s);
+        if (res.statusCode !== 200) errors++;
+        else ids.add(JSON.parse(text).data.id);
+      }
+    }),
+  );
+  const seconds = (performance.now() - t) / 1000;
+  const total = (await call(lsb.url, "GET", "vehicles/list?user_id=1001&locale_id=40&limit=1")).json.total;
+  await pool.close();
+  await lsb.close();
+  const reopened = await Store.open(loadFile);
+  const persisted = reopened.vehicleCount(1001);
+  await reopened.close();
+  row(`create, ${CLIENTS} concurrent clients`, samples);
+  console.log(
+    `  ${COUNT} creates by ${CLIENTS} clients in ${seconds.toFixed(1)} s (${Math.round(COUNT / seconds)}/s); ` +
+      `errors ${errors}, distinct ids ${ids.size}, listed ${total - before} new, after restart ${persisted - before} new ` +
+      `(lost ${COUNT - (persisted - before)}); bench process RSS +${mb(process.memoryUsage().rss - rss0)}\n`,
+  );
+}
 
 let sb = await startSandbox({ port: 0, dataFile });
 const creates = [];

@@ -80,6 +80,8 @@ export interface SandboxOptions extends SandboxFaults {
   maxFormBodyBytes?: number;
   /** Compact the journal after this many lines (default: by size). */
   journalLimit?: number;
+  /** Compact the journal once it holds this many bytes (default: the snapshot's size, at least 1 MiB). */
+  compactBytes?: number;
   /** Called after each request (e.g. for an access log on stderr). Never given the key. */
   onRequest?: (entry: RequestLogEntry) => void;
   /** Called with unexpected errors (a handler bug answered 500, a failed compaction). */
@@ -121,6 +123,7 @@ function checkOptions(o: SandboxOptions): void {
     "maxBodyBytes",
     "maxFormBodyBytes",
     "journalLimit",
+    "compactBytes",
   ] as const) {
     const v = o[k];
     if (v !== undefined && !(Number.isFinite(v) && v >= 0)) throw new RangeError(`${k} must be 0 or more, got ${v}`);
@@ -166,6 +169,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const random = opts.random ?? Math.random;
   const store = await Store.open(opts.dataFile ?? null, {
     journalLimit: opts.journalLimit,
+    compactBytes: opts.compactBytes,
     onError: opts.onError,
     onWarning: opts.onWarning,
   });

@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, truncateSync } from "node:fs";
 import { mkdir, readdir, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { SandboxDataInUseError } from "./persistence/errors.js";
-import { removeIfExists } from "./persistence/files.js";
+import { removeIfExists, removeStrayTemps } from "./persistence/files.js";
 import { Journal, journalPath, readJournal } from "./persistence/journal.js";
 import { acquireLock, lockHolder, releaseLock } from "./persistence/lock.js";
 import { parseSnapshot, writeSnapshot, writeSnapshotSync } from "./persistence/snapshot.js";
@@ -18,9 +18,9 @@ import { type Mutation, type Snapshot, State } from "./state.js";
  * - `<dataFile>.lock`     the pid of the process serving this file (persistence/lock.ts)
  *
  * A request appends one line (no fsync, no rewrite). When the journal grows
- * past a bound (as many bytes as the last snapshot, at least 4 MiB, or
- * `journalLimit` lines when given), a new snapshot is written in the
- * background: rows are captured synchronously (rows are immutable: every
+ * past a bound (as many bytes as the last snapshot and at least 1 MiB, or
+ * `compactBytes` bytes or `journalLimit` lines when given), and again on
+ * close, a new snapshot is written (in the background while serving): rows are captured synchronously (rows are immutable: every
  * change puts a new row object), serialised in chunks to a temp file that is
  * fsynced and renamed over the snapshot, then the journal is rewritten to
  * hold only the lines committed meanwhile. Replay skips lines whose seq the
@@ -34,11 +34,14 @@ export { lockPath } from "./persistence/lock.js";
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./persistence/snapshot.js";
 export type { Mutation } from "./state.js";
 
-const MIN_COMPACT_BYTES = 4 * 1024 * 1024;
+/** The journal is compacted once it holds this many bytes (or the snapshot's size, if larger). */
+export const MIN_COMPACT_BYTES = 1024 * 1024;
 
 export interface StoreOptions {
   /** Compact once the journal holds this many lines (tests); default: by size only. */
   journalLimit?: number;
+  /** Compact once the journal holds this many bytes; default: the snapshot's size, at least 1 MiB. */
+  compactBytes?: number;
   /** Called with background errors (a failed compaction); the store keeps working. */
   onError?: (err: unknown) => void;
   /** Called with things recovered on open (a torn last journal line dropped). */
@@ -74,6 +77,7 @@ export class Store extends State {
     await mkdir(dirname(dataFile), { recursive: true });
     acquireLock(dataFile);
     try {
+      removeStrayTemps(dataFile); // a crash mid-compaction leaves one; the lock says none is being written
       store.openFile(dataFile);
     } catch (err) {
       releaseLock(dataFile);
@@ -145,7 +149,8 @@ export class Store extends State {
   private shouldCompact(): boolean {
     if (this.journalLines < this.retryCompactionAt) return false;
     if (this.opts.journalLimit !== undefined && this.journalLines >= this.opts.journalLimit) return true;
-    return this.journalBytes >= Math.max(MIN_COMPACT_BYTES, this.snapshotBytes);
+    const bound = this.opts.compactBytes ?? Math.max(MIN_COMPACT_BYTES, this.snapshotBytes);
+    return this.journalBytes >= bound;
   }
 
   // ------------------------------------------------------------ compaction
@@ -184,11 +189,15 @@ export class Store extends State {
       });
   }
 
-  /** Finish a running compaction, close the journal and release the data file. */
+  /** Finish a running compaction, fold the journal into the snapshot, close it and release the data file. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.idle();
+    if (this.journal !== null && this.journalLines > 0) {
+      this.startCompaction();
+      await this.idle();
+    }
     this.journal?.close();
     this.journal = null;
     if (this.dataFile !== null) releaseLock(this.dataFile);

@@ -171,3 +171,36 @@ export async function spawnServe(args: string[], env: NodeJS.ProcessEnv): Promis
   });
   return { child, url, stderr: () => err, exited };
 }
+
+/** Every vehicle of `owner`, page by page. */
+export async function allVehicles(api: Api, owner = 1001): Promise<Array<{ id: number } & Record<string, unknown>>> {
+  const out: Array<{ id: number } & Record<string, unknown>> = [];
+  for (let offset = 0; ; offset += 100) {
+    const r = await api.get("vehicles/list", { user_id: owner, locale_id: 40, limit: 100, offset });
+    if (r.status !== 200) throw new Error(`list failed: ${r.status} ${r.text}`);
+    out.push(...r.body.data);
+    if (r.body.data.length < 100) return out;
+  }
+}
+
+/** Poll `cond` every few milliseconds until it holds; false when `timeoutMs` passed first. */
+export async function until(cond: () => boolean, timeoutMs = 60_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  return true;
+}
+
+/** A small seeded PRNG (mulberry32), so a failing random run can be replayed from its seed. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -148,7 +148,7 @@ describe("persistence", () => {
     );
     await second.sb.close();
 
-    writeFileSync(journalPath(file), `garbage\n${readFileSync(journalPath(file), "utf8")}`);
+    writeFileSync(journalPath(file), `garbage\n${readFileSync(journalPath(file), "utf8")}{"s":99,"m":[]}\n`);
     await expect(open()).rejects.toBeInstanceOf(SandboxDataCorruptError);
     expect(existsSync(lockPath(file))).toBe(false);
   });

@@ -42,7 +42,7 @@ export async function repair(deps: Deps, opts: DataOptions): Promise<void> {
   for (const aside of report.movedAside) deps.msg.info(`moved aside (kept, not deleted): ${aside}`);
   deps.msg.success(
     `repaired ${file}: kept ${k.vehicles} vehicles, ${k.extras} extras, ${k.images} images ` +
-      `(${k.journalEntries} journal entries replayed); dropped ${report.dropped} ` +
+      `(${k.journalEntries} journal entr${k.journalEntries === 1 ? "y" : "ies"} replayed); dropped ${report.dropped} ` +
       `entr${report.dropped === 1 ? "y" : "ies"} from the damage on`,
   );
   deps.msg.info(`start it again: ${sandboxCommandLine("serve", opts)}`);

@@ -20,6 +20,14 @@ interface ServeOptions {
   faultFirst?: string;
 }
 
+function envBytes(v: string | undefined, name: string): number | undefined {
+  if (v === undefined || v === "") return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${name}: expected a whole number of bytes, got ${JSON.stringify(v)}`);
+  return n;
+}
+
 function num(v: string | undefined, flag: string, max?: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -49,6 +57,8 @@ export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
     retryAfterSeconds: num(opts.retryAfter, "--retry-after"),
     faultFirst: num(opts.faultFirst, "--fault-first"),
     onWarning: (text) => deps.msg.warn(text),
+    // Not a flag: tests and benchmarks set a small bound to compact often.
+    compactBytes: envBytes(deps.env.RENTCTL_SANDBOX_COMPACT_BYTES, "RENTCTL_SANDBOX_COMPACT_BYTES"),
   }).catch((err: unknown) => {
     throw expectedSandboxError(err, { ...opts, host, port });
   });
@@ -100,27 +110,58 @@ export async function reset(deps: Deps, opts: { data?: string }): Promise<void> 
   deps.msg.success(`sandbox data reset to the seed: ${file}`);
 }
 
+/** The `sandbox serve` process recorded beside `dataFile`, if it still runs. */
+function runningServer(dataFile: string): JsonObject | undefined {
+  const sf = stateFile(dataFile);
+  if (!existsSync(sf)) return undefined;
+  try {
+    const s = JSON.parse(readFileSync(sf, "utf8")) as JsonObject;
+    return typeof s.pid === "number" && isAlive(s.pid) ? s : undefined;
+  } catch {
+    return undefined; // a stale or broken state file means: not running
+  }
+}
+
 export async function info(deps: Deps, opts: { data?: string }): Promise<void> {
   const { DEMO_OWNERS } = await import("../../sandbox/server.js");
   const file = dataFileOf(deps, opts);
-  let running: JsonObject | undefined;
-  const sf = stateFile(file);
-  if (existsSync(sf)) {
-    try {
-      const s = JSON.parse(readFileSync(sf, "utf8")) as JsonObject;
-      if (typeof s.pid === "number" && isAlive(s.pid)) running = s;
-    } catch {
-      // a stale or broken state file means: not running
+  const served = runningServer(file);
+  let url = (served?.url as string | undefined) ?? null;
+  let mode = served ? "server" : "stopped";
+  const s = deps.settings();
+  // With --env sandbox and no address, commands run the embedded sandbox: that is the target, so show it.
+  if (!served && !opts.data && s.env === "sandbox" && !s.baseUrl) {
+    const target = await deps.target();
+    if (target.embeddedSandbox) {
+      url = target.baseUrl;
+      mode = "embedded";
     }
   }
-  await deps.out.record({
-    url: (running?.url as string | undefined) ?? null,
-    running: running !== undefined,
+  const owners = DEMO_OWNERS.map((o) => ({ user_id: o.userId, name: o.name, api_key: o.apiKey }));
+  const record: JsonObject = {
+    url,
+    running: mode !== "stopped",
+    mode,
+    pid: (served?.pid as number | undefined) ?? (mode === "embedded" ? process.pid : null),
     data_file: file,
     data_exists: existsSync(file),
-    owners: DEMO_OWNERS.map((o) => ({ user_id: o.userId, api_key: o.apiKey, name: o.name })),
-    note: "a local stand-in for the marketplace, not the marketplace",
-  });
+    note:
+      mode === "embedded"
+        ? "embedded: each rentctl command runs it in-process on the data file (the address changes per command); a local stand-in, not the marketplace"
+        : "a local stand-in for the marketplace, not the marketplace",
+  };
+  if (s.output === "table") {
+    // Two readable tables instead of a JSON blob in a cell: the sandbox, then its owners and keys.
+    await deps.out.record(record);
+    deps.io.stdout.write("\n");
+    await deps.out.list(owners, [
+      { key: "user_id", header: "USER ID" },
+      { key: "name", header: "OWNER" },
+      { key: "api_key", header: "API KEY" },
+    ]);
+    return;
+  }
+  await deps.out.record({ ...record, owners });
 }
 
 function isAlive(pid: number): boolean {

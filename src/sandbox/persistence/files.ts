@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, openSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 
 /** Small file helpers of the sandbox's persistence: temp names, durable writes. */
 
@@ -22,5 +23,38 @@ export function writeFileDurable(file: string, text: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Make a rename in `file`'s directory durable (best effort: some systems cannot fsync a directory). */
+export function fsyncDir(file: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dirname(file), "r");
+    fsyncSync(fd);
+  } catch {
+    // not supported here (e.g. Windows): the rename itself is still atomic
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Remove the temp files a crash left beside `dataFile` (only while holding its lock). */
+export function removeStrayTemps(dataFile: string): void {
+  const base = basename(dataFile);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(dataFile));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith(`${base}.`) && name.endsWith(".tmp")) {
+      try {
+        unlinkSync(join(dirname(dataFile), name));
+      } catch {
+        // gone already
+      }
+    }
   }
 }

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import type { Mutation } from "../state.js";
 import { type Damage, SandboxDataCorruptError } from "./errors.js";
-import { tempPath, writeFileDurable } from "./files.js";
+import { fsyncDir, tempPath, writeFileDurable } from "./files.js";
 
 /**
  * `<dataFile>.journal`: append-only, one JSON line per committed request,
@@ -129,6 +129,7 @@ export class Journal {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
     renameSync(tmp, jpath);
+    fsyncDir(jpath);
     this.fd = openSync(jpath, "a");
   }
 

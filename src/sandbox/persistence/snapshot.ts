@@ -3,7 +3,7 @@ import { open, rename, unlink } from "node:fs/promises";
 import type { ExtraRow, ImageRow, SandboxState, VehicleRow } from "../rows.js";
 import type { Snapshot } from "../state.js";
 import { type Damage, SandboxDataCorruptError } from "./errors.js";
-import { tempPath, writeFileDurable } from "./files.js";
+import { fsyncDir, tempPath, writeFileDurable } from "./files.js";
 
 /**
  * The snapshot file `<dataFile>`: one JSON document
@@ -34,6 +34,7 @@ export function writeSnapshotSync(dataFile: string, snap: Snapshot): number {
   const tmp = tempPath(dataFile);
   writeFileDurable(tmp, text);
   renameSync(tmp, dataFile);
+  fsyncDir(dataFile);
   return Buffer.byteLength(text);
 }
 
@@ -73,6 +74,7 @@ export async function writeSnapshot(dataFile: string, snap: Snapshot): Promise<n
   }
   await fh.close();
   await rename(tmp, dataFile);
+  fsyncDir(dataFile);
   return bytes;
 }
 
