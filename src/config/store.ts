@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../errors.js";
+import { CONFIG_SCHEMA, configProblem } from "./schema.js";
 import type { Profile } from "./settings.js";
 
 /**
@@ -44,10 +45,19 @@ export class ConfigStore {
         hint: "fix or remove that file (it holds your profiles)",
       });
     }
-    const obj = parsed as { current?: unknown; profiles?: unknown };
-    const profiles =
-      typeof obj.profiles === "object" && obj.profiles !== null ? (obj.profiles as Record<string, Profile>) : {};
-    this.#data = { current: typeof obj.current === "string" ? obj.current : undefined, profiles };
+    // Validate before anything uses (or rewrites) the file: a bad entry is reported, never written around.
+    const problem = configProblem(parsed as Record<string, unknown>);
+    if (problem) {
+      const where =
+        problem.profile !== undefined
+          ? `profile ${JSON.stringify(problem.profile)}, field ${problem.field}`
+          : `field ${problem.field}`;
+      throw new ConfigError(`invalid config file ${this.file}: ${where} ${problem.message}`, {
+        hint: "edit the file to fix or delete that entry; rentctl leaves it untouched until then",
+      });
+    }
+    const obj = parsed as { current?: string; profiles?: Record<string, Profile> };
+    this.#data = { current: obj.current, profiles: obj.profiles ?? {} };
     return this.#data;
   }
 
@@ -74,6 +84,8 @@ export class ConfigStore {
         configName: "config",
         configFileMode: 0o600,
         clearInvalidConfig: false,
+        schema: CONFIG_SCHEMA as never,
+        ajvOptions: { allowUnionTypes: true },
         watch: false,
       });
       conf.store = data;
