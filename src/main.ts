@@ -137,13 +137,18 @@ export async function run(): Promise<void> {
     process.stdout.write(`${VERSION}\n`);
     return;
   }
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(EXIT.ok);
-  });
+  // A reader that went away (`rentctl … | head -3`, also with 2>&1) is no failure: end quietly with 0.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") process.exit(EXIT.ok);
+      process.exit(EXIT.internal);
+    });
+  }
   process.on("SIGINT", () => {
-    process.stderr.write("\n");
+    process.stderr.write("\ninterrupted\n");
     process.exit(EXIT.interrupted);
   });
+  process.on("SIGTERM", () => process.exit(EXIT.terminated));
   const code = await main(argv);
   process.exitCode = code;
   if (process.stdout.writableLength > 0) await new Promise((r) => process.stdout.once("drain", r));
