@@ -115,8 +115,15 @@ describe("ConfigStore", () => {
     expect(readFileSync(join(dir, "config.json"), "utf8")).toBe("{ broken");
   });
 
-  it("tolerates odd but valid members", () => {
+  it("refuses members of the wrong type, naming the field (nothing is guessed or rewritten)", () => {
     writeFileSync(join(dir, "config.json"), JSON.stringify({ current: 5, profiles: "nope" }));
-    expect(new ConfigStore(dir).read()).toEqual({ current: undefined, profiles: {} });
+    expect(() => new ConfigStore(dir).read()).toThrow(/field current must be a string/);
+    writeFileSync(join(dir, "config.json"), JSON.stringify({ profiles: { a: { timeout: -1 } } }));
+    expect(() => new ConfigStore(dir).read()).toThrow(/profile "a", field timeout must be > 0/);
+  });
+
+  it("keeps members it does not know (a newer rentctl may have written them)", () => {
+    writeFileSync(join(dir, "config.json"), JSON.stringify({ profiles: { a: { env: "test", future: [1] } } }));
+    expect(new ConfigStore(dir).read().profiles.a).toEqual({ env: "test", future: [1] });
   });
 });
