@@ -17,6 +17,8 @@ export interface RenderOptions {
   columns?: Column[];
   color: ChalkInstance;
   io: IO;
+  /** Field names valid for `--fields` beyond the items' own keys (e.g. the contract's). */
+  knownFields?: readonly string[];
 }
 
 export function pickFields(item: JsonObject, fields: string[] | undefined): JsonObject {

@@ -1,4 +1,5 @@
 import type { Json, JsonObject } from "../contract/records.js";
+import { UsageError } from "../errors.js";
 import type { IO } from "../io.js";
 import { csvRow } from "./csv.js";
 import { type Column, getPath, pickFields, type RenderOptions } from "./fields.js";
@@ -13,12 +14,18 @@ export interface ListWriter {
 
 /**
  * One entry for every output format. Results go to stdout; everything for
- * humans goes to stderr through `Messages`.
+ * humans goes to stderr through `Messages`. Every list format streams: each
+ * `push` writes its items at once, with back-pressure, so `--all` holds one
+ * page at a time whatever the fleet size.
  *
- * - json: a list prints the array of items; a single record prints the object.
- * - ndjson and csv stream: each `push` prints its rows at once.
- * - table and yaml (and json) collect and print at `end`.
- * - `fields` selects and orders columns / keys.
+ * - json: `[`, the items (as `JSON.stringify(list, null, 2)` would print
+ *   them), `]` at `end`; a single record prints the object.
+ * - yaml: one sequence item per record.
+ * - ndjson and csv: one line per record (csv: one header row).
+ * - table: header and widths from the first page, then rows page by page.
+ * - `fields` selects and orders columns / keys, by wire name or by a
+ *   column's header (`MODEL` is `vehicle_model_id`); an unknown name is a
+ *   usage error listing the valid ones.
  */
 
 function columnsFor(items: JsonObject[], opts: RenderOptions): Column[] {
@@ -29,56 +36,104 @@ function columnsFor(items: JsonObject[], opts: RenderOptions): Column[] {
   return keys.map((key) => ({ key }));
 }
 
+const norm = (s: string) => s.toLowerCase().replace(/[\s_\-/]+/g, "_");
+
+/**
+ * `--fields` names as keys: a wire name (or dotted path) as given, or a
+ * column header (case-insensitive). Names that match nothing known are a
+ * usage error listing what is valid. With nothing known yet (an empty list),
+ * names pass as given.
+ */
+export function resolveFieldNames(
+  fields: string[],
+  columns: Column[] | undefined,
+  items: JsonObject[],
+  known: readonly string[] = [],
+): string[] {
+  const keys = new Set<string>(known);
+  for (const c of columns ?? []) keys.add(c.key);
+  for (const i of items) for (const k of Object.keys(i)) keys.add(k);
+  const byHeader = new Map((columns ?? []).filter((c) => c.header).map((c) => [norm(c.header!), c.key]));
+  const byKey = new Map([...keys].map((k) => [norm(k), k]));
+  if (keys.size === 0) return fields;
+  const unknown: string[] = [];
+  const out = fields.map((f) => {
+    if (keys.has(f) || f.includes(".")) return f;
+    const k = byKey.get(norm(f)) ?? byHeader.get(norm(f));
+    if (k) return k;
+    unknown.push(f);
+    return f;
+  });
+  if (unknown.length) {
+    const headers = (columns ?? []).filter((c) => c.header).map((c) => `${c.header} (${c.key})`);
+    throw new UsageError(`--fields: unknown field${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}`, {
+      hint: `valid fields: ${[...keys].join(", ")}${headers.length ? `; column headers: ${headers.join(", ")}` : ""}`,
+    });
+  }
+  return out;
+}
+
 function write(io: IO, text: string): Promise<void> {
   return new Promise((resolve) => {
-    if (io.stdout.write(text)) resolve();
+    if (text === "" || io.stdout.write(text)) resolve();
     else io.stdout.once("drain", () => resolve());
   });
 }
 
+const indent = (s: string) => s.replace(/^/gm, "  ");
+
 export function createListWriter(opts: RenderOptions): ListWriter {
   const { io, format } = opts;
-  const buffered: JsonObject[] = [];
-  let csvColumns: Column[] | undefined;
+  let started = false;
+  let fields: string[] | undefined;
+  let columns: Column[] | undefined;
+  let table: import("./table.js").TableStream | undefined;
+  const start = (items: JsonObject[]) => {
+    started = true;
+    fields = opts.fields ? resolveFieldNames(opts.fields, opts.columns, items, opts.knownFields) : undefined;
+    columns = fields
+      ? fields.map((key) => ({ key, header: opts.columns?.find((c) => c.key === key)?.header }))
+      : columnsFor(items, opts);
+  };
+  let count = 0;
   return {
     async push(items) {
-      if (format === "ndjson") {
-        await write(io, items.map((i) => `${JSON.stringify(pickFields(i, opts.fields))}\n`).join(""));
-      } else if (format === "csv") {
-        let text = "";
-        if (!csvColumns) {
-          csvColumns = opts.fields ? opts.fields.map((key) => ({ key })) : (opts.columns ?? columnsFor(items, opts));
-          text += csvRow(csvColumns.map((c) => c.key));
+      if (items.length === 0) return;
+      if (!started) start(items);
+      const pick = (i: JsonObject) => pickFields(i, fields);
+      let text = "";
+      switch (format) {
+        case "ndjson":
+          text = items.map((i) => `${JSON.stringify(pick(i))}\n`).join("");
+          break;
+        case "csv":
+          if (count === 0) text += csvRow(columns!.map((c) => c.key));
+          for (const item of items) text += csvRow(columns!.map((c) => getPath(item, c.key)));
+          break;
+        case "json":
+          text = items
+            .map((i, n) => `${count + n === 0 ? "[\n" : ",\n"}${indent(JSON.stringify(pick(i), null, 2))}`)
+            .join("");
+          break;
+        case "yaml": {
+          const { stringify } = await loadYaml();
+          text = items.map((i) => stringify([pick(i)])).join("");
+          break;
         }
-        for (const item of items) text += csvRow(csvColumns.map((c) => getPath(item, c.key)));
-        await write(io, text);
-      } else buffered.push(...items);
+        default: {
+          if (!table) table = (await import("./table.js")).tableStream(columns!, opts);
+          text = table.rows(items);
+        }
+      }
+      count += items.length;
+      await write(io, text);
     },
     async end() {
-      if (format === "ndjson") return;
-      if (format === "csv") {
-        if (!csvColumns && (opts.fields || opts.columns)) {
-          const cols = opts.fields ? opts.fields.map((key) => ({ key })) : opts.columns!;
-          await write(io, csvRow(cols.map((c) => c.key)));
-        }
-        return;
-      }
-      if (format === "json")
-        await write(
-          io,
-          `${JSON.stringify(
-            buffered.map((i) => pickFields(i, opts.fields)),
-            null,
-            2,
-          )}\n`,
-        );
-      else if (format === "yaml") {
-        const { stringify } = await loadYaml();
-        await write(io, buffered.length ? stringify(buffered.map((i) => pickFields(i, opts.fields))) : "[]\n");
-      } else {
-        if (buffered.length === 0) return;
-        const { renderTable } = await import("./table.js");
-        await write(io, renderTable(buffered, columnsFor(buffered, opts), opts));
+      if (format === "json") await write(io, count ? "\n]\n" : "[]\n");
+      else if (format === "yaml" && count === 0) await write(io, "[]\n");
+      else if (format === "csv" && count === 0 && (opts.fields || opts.columns)) {
+        const cols = opts.fields ?? opts.columns!.map((c) => c.key);
+        await write(io, csvRow(cols));
       }
     },
   };
@@ -94,8 +149,10 @@ export async function renderList(items: JsonObject[], opts: RenderOptions): Prom
 /** Print one record (or any JSON value, for raw bodies). */
 export async function renderRecord(record: Json, opts: RenderOptions): Promise<void> {
   const { io, format } = opts;
-  const value =
-    typeof record === "object" && record !== null && !Array.isArray(record) ? pickFields(record, opts.fields) : record;
+  const isRecord = typeof record === "object" && record !== null && !Array.isArray(record);
+  const value = isRecord
+    ? pickFields(record, opts.fields && resolveFieldNames(opts.fields, opts.columns, [record], opts.knownFields))
+    : record;
   if (format === "json") return write(io, `${JSON.stringify(value, null, 2)}\n`);
   if (format === "ndjson") return write(io, `${JSON.stringify(value)}\n`);
   if (format === "yaml") {

@@ -100,14 +100,27 @@ describe("json", () => {
     expect(JSON.parse(out.text)).toEqual([]);
   });
 
-  it("a list fed in several pushes is still one array, printed at end", async () => {
+  it("a list fed in several pushes streams one array: the same text as printed at once", async () => {
     const { o, out } = opts("json");
     const w = createListWriter(o);
     await w.push([VEHICLES[0]!]);
+    expect(out.text.startsWith("[\n")).toBe(true);
     await w.push([VEHICLES[1]!]);
-    expect(out.text).toBe("");
     await w.end();
-    expect(JSON.parse(out.text)).toEqual(VEHICLES);
+    expect(out.text).toBe(`${JSON.stringify(VEHICLES, null, 2)}\n`);
+  });
+
+  it("yaml streams one sequence item per record: the same text as printed at once", async () => {
+    const { o, out } = opts("yaml");
+    const w = createListWriter(o);
+    await w.push([VEHICLES[0]!]);
+    await w.push([VEHICLES[1]!]);
+    await w.end();
+    const whole = opts("yaml");
+    const { stringify } = await import("yaml");
+    expect(out.text).toBe(stringify(VEHICLES));
+    await renderList([], whole.o);
+    expect(whole.out.text).toBe("[]\n");
   });
 
   it("a single record prints the object", async () => {
@@ -117,14 +130,23 @@ describe("json", () => {
   });
 
   it("--fields selects and orders keys, with dotted paths and null for missing", async () => {
-    const { o, out } = opts("json", { fields: ["price_per_day", "model.brand.name", "id", "nope"] });
+    const { o, out } = opts("json", { fields: ["price_per_day", "model.brand.name", "id", "model.nope"] });
     await renderList(VEHICLES, o);
     const parsed = JSON.parse(out.text);
     expect(parsed).toEqual([
-      { price_per_day: 50, "model.brand.name": "VW", id: 1, nope: null },
-      { price_per_day: 0, "model.brand.name": "VW", id: 2, nope: null },
+      { price_per_day: 50, "model.brand.name": "VW", id: 1, "model.nope": null },
+      { price_per_day: 0, "model.brand.name": "VW", id: 2, "model.nope": null },
     ]);
-    expect(Object.keys(parsed[0])).toEqual(["price_per_day", "model.brand.name", "id", "nope"]);
+    expect(Object.keys(parsed[0])).toEqual(["price_per_day", "model.brand.name", "id", "model.nope"]);
+  });
+
+  it("--fields: an unknown name is a usage error listing the valid ones; a header selects its column", async () => {
+    const bad = opts("json", { fields: ["id", "nope"] });
+    await expect(renderList(VEHICLES, bad.o)).rejects.toThrow(/unknown field nope/);
+    expect(bad.out.text).toBe("");
+    const byHeader = opts("json", { fields: ["price/day"], columns: [{ key: "price_per_day", header: "PRICE/DAY" }] });
+    await renderList(VEHICLES, byHeader.o);
+    expect(JSON.parse(byHeader.out.text)).toEqual([{ price_per_day: 50 }, { price_per_day: 0 }]);
   });
 
   it("--fields applies to a single record too", async () => {
@@ -214,7 +236,7 @@ describe("csv", () => {
     await renderList([{ x: 1, y: [1, 2] }], b.o);
     expect(parseCsv(b.out.text)).toEqual([
       ["x", "y"],
-      ["1", "1;2"],
+      ["1", "1|2"],
     ]);
   });
 
@@ -242,7 +264,7 @@ describe("csv", () => {
     expect(csvCell(null)).toBe("");
     expect(csvCell(0)).toBe("0");
     expect(csvCell(false)).toBe("false");
-    expect(csvCell([1, "a"])).toBe("1;a");
+    expect(csvCell([1, "a"])).toBe("1|a");
     expect(csvCell({ a: 1, b: 2 })).toBe('"{""a"":1,""b"":2}"');
     expect(csvCell("Zürich")).toBe("Zürich");
   });
@@ -318,7 +340,7 @@ describe("table", () => {
     const lines = out.text.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^id\s+7$/);
     expect(lines[1]).toMatch(/^tags\s+a, b$/);
-    expect(lines[2]).toMatch(/^model\s+\{"name":"Golf"\}$/);
+    expect(lines[2]).toMatch(/^model\.name\s+Golf$/);
     expect(lines[3]).toBe("none");
   });
 
