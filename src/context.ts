@@ -8,7 +8,7 @@ import type { Deps } from "./deps.js";
 import type { IO } from "./io.js";
 import { colorEnabled, makeChalk } from "./output/color.js";
 import { createMessages } from "./output/messages.js";
-import { createOutput } from "./output/output.js";
+import { createOutput, silentOutput } from "./output/output.js";
 import { inquirerPrompter, type Prompter } from "./prompt.js";
 
 /**
@@ -78,6 +78,8 @@ export function createDeps(
           timeoutMs: s.timeoutMs,
           trace: flags.verbose ? (line) => io.stderr.write(`${color.dim(line)}\n`) : undefined,
           userAgent: "rentctl/0.1",
+          // --raw: each body exactly as received (meta included) is the result; nothing is rendered.
+          onBody: flags.raw ? (text) => io.stdout.write(text.endsWith("\n") ? text : `${text}\n`) : undefined,
         });
         exitHooks.push(() => client.close());
         return client;
@@ -95,7 +97,7 @@ export function createDeps(
       });
       return catalogs;
     },
-    out: createOutput(io, outColor, () => deps.settings()),
+    out: flags.raw ? silentOutput() : createOutput(io, outColor, () => deps.settings()),
     msg: createMessages(io.stderr, color, Boolean(flags.quiet)),
     prompt: overrides.prompt ?? inquirerPrompter(io),
     now: overrides.now ?? Date.now,

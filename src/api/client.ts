@@ -21,6 +21,8 @@ export interface ClientOptions {
   userAgent?: string;
   /** Where a missing key should point the user. */
   missingKeyHint?: string;
+  /** Called with every final 2xx body exactly as received (`--raw` prints them). */
+  onBody?: (text: string) => void;
 }
 
 export interface RawRequest {
@@ -121,6 +123,7 @@ export class ApiClient {
       throw e;
     }
     const decoded = decodeEnvelope(op?.envelope ?? "flexible", res.json);
+    this.#opts.onBody?.(res.text);
     return { body: res.json, decoded, status: res.status };
   }
 

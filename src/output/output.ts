@@ -29,3 +29,9 @@ export function createOutput(
     ids: (ids) => renderIds(io, ids),
   };
 }
+
+/** With `--raw` the response bodies are the result (the client prints them): commands render nothing. */
+export function silentOutput(): Output {
+  const none = async () => {};
+  return { list: none, listWriter: () => ({ push: none, end: none }), record: none, ids: none };
+}

@@ -95,15 +95,14 @@ export async function run(deps: Deps, opts: ApiOptions): Promise<void> {
     auth: auth && (op?.access === "auth" || client.hasKey),
   });
   const result = client.decode(op, res);
-  if (deps.flags.raw) {
-    deps.io.stdout.write(res.text.endsWith("\n") ? res.text : `${res.text}\n`);
-    return;
-  }
-  const { meta: _meta, ...body } = result.body as JsonObject;
+  // The body as received, meta included (as `gh api`): byte for byte when piped or with --raw (the client
+  // printed it already), pretty-printed on a terminal or re-rendered when a format is asked for.
+  if (deps.flags.raw) return;
   const format = deps.settings().output;
   if (format === "table" && deps.settings().sources.output === "default") {
-    deps.io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    if (deps.io.stdoutTTY) deps.io.stdout.write(`${JSON.stringify(result.body, null, 2)}\n`);
+    else deps.io.stdout.write(res.text.endsWith("\n") ? res.text : `${res.text}\n`);
     return;
   }
-  return deps.out.record(body);
+  return deps.out.record(result.body);
 }

@@ -12,14 +12,20 @@ export async function run(deps: Deps, opts: { verify?: boolean }): Promise<void>
     env: target.env,
     base_url: target.embeddedSandbox ? `${target.baseUrl} (embedded sandbox)` : target.baseUrl,
     user_id: target.userId ?? null,
-    api_key: maskKey(target.apiKey),
+    api_key: target.apiKey ? maskKey(target.apiKey) : null,
+    api_key_source: target.keySource ?? null,
     locale: s.locale,
     output: s.output,
-    sources: Object.fromEntries(Object.entries(s.sources).map(([k, v]) => [k, v ?? null])),
+    sources: Object.fromEntries(Object.entries(s.sources).map(([k, v]) => [snake(k), v ?? null])),
   };
   if (opts.verify !== false && target.apiKey && target.userId !== undefined) {
     await verifyKey(deps, target.baseUrl, target.apiKey, target.userId, s.timeoutMs);
     status.key_valid = true;
   }
   await deps.out.record(status);
+}
+
+/** `baseUrl` → `base_url`: json keys are snake_case throughout, as the API's. */
+function snake(k: string): string {
+  return k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }

@@ -1,6 +1,7 @@
 import type { EncodableRecord } from "../../api/encode.js";
 import { itemId } from "../../catalog/items.js";
 import { DEFAULT_SEGMENT, operation } from "../../contract/operations.js";
+import { unwrapRecord } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
 
@@ -44,7 +45,6 @@ export async function run(deps: Deps, opts: CatalogOptions): Promise<void> {
   }
   const client = await deps.client();
   const res = await client.call(op.id, params);
-  if (deps.flags.raw) return deps.out.record(res.body);
   if (res.decoded.kind === "list") {
     catalogs.remember(op.id, params, res.decoded.items);
     if (deps.flags.quiet) {
@@ -54,7 +54,8 @@ export async function run(deps: Deps, opts: CatalogOptions): Promise<void> {
     if (deps.settings().output === "table") deps.msg.info(deps.color.dim(`${res.decoded.items.length} items`));
     return;
   }
-  return deps.out.record(res.decoded.body);
+  // A Flexible body prints its record (the `data` member when there is one), never the envelope.
+  return deps.out.record(unwrapRecord(res.decoded.body));
 }
 
 /** A model name needs its brand to be looked up (`--brand toyota --model corolla`). */
