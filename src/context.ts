@@ -97,7 +97,14 @@ export function createDeps(
       });
       return catalogs;
     },
-    out: flags.raw ? silentOutput() : createOutput(io, outColor, () => deps.settings()),
+    out: flags.raw
+      ? silentOutput()
+      : createOutput(
+          io,
+          outColor,
+          () => deps.settings(),
+          (fn) => deps.onExit(fn),
+        ),
     msg: createMessages(io.stderr, color, Boolean(flags.quiet)),
     prompt: overrides.prompt ?? inquirerPrompter(io),
     now: overrides.now ?? Date.now,

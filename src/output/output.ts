@@ -13,10 +13,16 @@ export interface Output {
   ids(ids: Array<number | string>): Promise<void>;
 }
 
+/**
+ * `onExit` registers a clean-up: a list still open when the command failed
+ * (say the server failed on page 2 of `--all -o json`) is closed, so stdout
+ * holds one valid document and the error goes to stderr with its exit code.
+ */
 export function createOutput(
   io: IO,
   outColor: ChalkInstance,
   settings: () => { output: Format; fields?: string[] },
+  onExit: (fn: () => Promise<void>) => void = () => {},
 ): Output {
   const opts = (columns?: Column[]): RenderOptions => {
     const s = settings();
@@ -24,7 +30,20 @@ export function createOutput(
   };
   return {
     list: (items, columns) => renderList(items, opts(columns)),
-    listWriter: (columns) => createListWriter(opts(columns)),
+    listWriter: (columns) => {
+      const w = createListWriter(opts(columns));
+      let ended = false;
+      onExit(async () => {
+        if (!ended) await w.end().catch(() => {});
+      });
+      return {
+        push: (items) => w.push(items),
+        end: async () => {
+          ended = true;
+          await w.end();
+        },
+      };
+    },
     record: (record) => renderRecord(record, opts()),
     ids: (ids) => renderIds(io, ids),
   };
