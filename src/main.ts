@@ -54,7 +54,10 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   }
   let code: number = EXIT.ok;
   try {
-    await program.parseAsync(argv, { from: "user" });
+    await program.parseAsync(
+      argv.includes("--json") || argv.some((a) => a.startsWith("--json=")) ? await jsonFieldList(argv) : argv,
+      { from: "user" },
+    );
   } catch (err) {
     if (err instanceof CommanderError) {
       // commander already printed its one-line message; help and version are not errors
@@ -67,6 +70,46 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     for (const d of created) await d.runExitHooks().catch(() => {});
   }
   return code;
+}
+
+/**
+ * `--json id,price_per_day` (as gh) means `--json --fields id,price_per_day`;
+ * plain `--json` stays a switch. The next word is taken as a field list only
+ * when it cannot be anything else: `--json=LIST`, or a word holding `,` `_`
+ * or `.`, or a contract field name (so `rentctl --json vehicle list` and
+ * `vehicle get --json 42` keep their meaning).
+ */
+async function jsonFieldList(argv: string[]): Promise<string[]> {
+  const [{ VEHICLE_FIELDS }, { EXTRA_FIELDS }] = await Promise.all([
+    import("./contract/vehicle-fields.js"),
+    import("./contract/extra-fields.js"),
+  ]);
+  const fieldNames = new Set(["id", ...VEHICLE_FIELDS.map((f) => f.name), ...EXTRA_FIELDS.map((f) => f.name)]);
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (a.startsWith("--json=")) {
+      out.push("--json", "--fields", a.slice(7));
+      continue;
+    }
+    const next = argv[i + 1];
+    if (
+      a === "--json" &&
+      next !== undefined &&
+      /^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/.test(next) &&
+      (/[,_.]/.test(next) || fieldNames.has(next))
+    ) {
+      out.push("--json", "--fields", next);
+      i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
 }
 
 function allCommands(cmd: Command): Command[] {

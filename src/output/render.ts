@@ -96,10 +96,18 @@ export function createListWriter(opts: RenderOptions): ListWriter {
       : columnsFor(items, opts);
   };
   let count = 0;
+  let broken = false;
   return {
     async push(items) {
       if (items.length === 0) return;
-      if (!started) start(items);
+      if (!started) {
+        try {
+          start(items);
+        } catch (e) {
+          broken = true; // e.g. an unknown --fields name: nothing was written, nothing to close
+          throw e;
+        }
+      }
       const pick = (i: JsonObject) => pickFields(i, fields);
       let text = "";
       switch (format) {
@@ -129,6 +137,7 @@ export function createListWriter(opts: RenderOptions): ListWriter {
       await write(io, text);
     },
     async end() {
+      if (broken) return;
       if (format === "json") await write(io, count ? "\n]\n" : "[]\n");
       else if (format === "yaml" && count === 0) await write(io, "[]\n");
       else if (format === "csv" && count === 0 && (opts.fields || opts.columns)) {
