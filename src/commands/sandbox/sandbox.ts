@@ -60,7 +60,7 @@ export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
     // Not a flag: tests and benchmarks set a small bound to compact often.
     compactBytes: envBytes(deps.env.RENTCTL_SANDBOX_COMPACT_BYTES, "RENTCTL_SANDBOX_COMPACT_BYTES"),
   }).catch((err: unknown) => {
-    throw expectedSandboxError(err, { ...opts, host, port });
+    throw expectedSandboxError(err, { ...opts, host, port, file: dataFile });
   });
   // Take over Ctrl-C and SIGTERM before the address is printed: whoever reads it may stop us at once.
   const stopped = new Promise<void>((resolve) => {
@@ -105,7 +105,7 @@ export async function reset(deps: Deps, opts: { data?: string }): Promise<void> 
   const file = dataFileOf(deps, opts);
   await mkdir(dirname(file), { recursive: true });
   await resetSandboxData(file).catch((err: unknown) => {
-    throw expectedSandboxError(err, opts);
+    throw expectedSandboxError(err, { ...opts, file });
   });
   deps.msg.success(`sandbox data reset to the seed: ${file}`);
 }
