@@ -30,7 +30,7 @@ export function sandboxCommand(ctx: CliContext): Command {
     )
     .action(
       lazyAction(ctx, async (deps, _a, opts) => {
-        const { serve } = await import("../commands/sandbox/sandbox.js");
+        const { serve } = await import("../commands/sandbox/serve.js");
         await serve(deps, opts);
       }),
     );
@@ -40,7 +40,7 @@ export function sandboxCommand(ctx: CliContext): Command {
     .option("--data <file>", "data file (default: the sandbox file in the user data directory)")
     .action(
       lazyAction(ctx, async (deps, _a, opts) => {
-        const { reset } = await import("../commands/sandbox/sandbox.js");
+        const { reset } = await import("../commands/sandbox/reset.js");
         await reset(deps, opts);
       }),
     );
@@ -61,7 +61,7 @@ export function sandboxCommand(ctx: CliContext): Command {
     .option("--data <file>", "data file (default: the sandbox file in the user data directory)")
     .action(
       lazyAction(ctx, async (deps, _a, opts) => {
-        const { info } = await import("../commands/sandbox/sandbox.js");
+        const { info } = await import("../commands/sandbox/info.js");
         await info(deps, opts);
       }),
     );

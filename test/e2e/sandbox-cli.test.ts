@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { journalPath } from "../../src/sandbox/store.js";
@@ -104,6 +104,16 @@ describe("sandbox data problems are reported as such (spawned CLI)", () => {
       first.child.kill("SIGINT");
     }
     expect(await first.exited).toBe(0);
+  }, 120_000);
+
+  it("a --data path that cannot be a file (a directory): exit 2 naming it, for serve, reset and repair", async () => {
+    const file = join(home.dir, "a-directory.json");
+    mkdirSync(file);
+    for (const args of [["serve", "--port", "0"], ["reset"], ["repair"]]) {
+      const r = await runBuilt(["sandbox", ...args, "--data", file], home.env);
+      expectCleanUsageFailure(r);
+      expect(r.stderr).toContain(`error: cannot use the sandbox data file ${file} (EISDIR`);
+    }
   }, 120_000);
 
   it("a port in use is a usage error, not a bug", async () => {

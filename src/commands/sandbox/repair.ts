@@ -12,7 +12,7 @@ export async function repair(deps: Deps, opts: DataOptions): Promise<void> {
   try {
     report = repairSandboxData(file);
   } catch (err) {
-    throw expectedSandboxError(err, opts);
+    throw expectedSandboxError(err, { ...opts, file });
   }
   const format = deps.settings().output;
   if (format === "json" || format === "ndjson") {

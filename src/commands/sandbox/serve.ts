@@ -1,10 +1,12 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
 import { dataFileOf, expectedSandboxError, stateFile } from "./data.js";
+
+/** `rentctl sandbox serve`: run the sandbox as an HTTP server until Ctrl-C or SIGTERM. */
 
 interface ServeOptions {
   host?: string;
@@ -60,7 +62,7 @@ export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
     // Not a flag: tests and benchmarks set a small bound to compact often.
     compactBytes: envBytes(deps.env.RENTCTL_SANDBOX_COMPACT_BYTES, "RENTCTL_SANDBOX_COMPACT_BYTES"),
   }).catch((err: unknown) => {
-    throw expectedSandboxError(err, { ...opts, host, port });
+    throw expectedSandboxError(err, { ...opts, host, port, file: dataFile });
   });
   // Take over Ctrl-C and SIGTERM before the address is printed: whoever reads it may stop us at once.
   const stopped = new Promise<void>((resolve) => {
@@ -98,77 +100,4 @@ export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
   await sb.close();
   if (dataFile) rmSync(stateFile(dataFile), { force: true });
   deps.msg.info("sandbox stopped");
-}
-
-export async function reset(deps: Deps, opts: { data?: string }): Promise<void> {
-  const { resetSandboxData } = await import("../../sandbox/server.js");
-  const file = dataFileOf(deps, opts);
-  await mkdir(dirname(file), { recursive: true });
-  await resetSandboxData(file).catch((err: unknown) => {
-    throw expectedSandboxError(err, opts);
-  });
-  deps.msg.success(`sandbox data reset to the seed: ${file}`);
-}
-
-/** The `sandbox serve` process recorded beside `dataFile`, if it still runs. */
-function runningServer(dataFile: string): JsonObject | undefined {
-  const sf = stateFile(dataFile);
-  if (!existsSync(sf)) return undefined;
-  try {
-    const s = JSON.parse(readFileSync(sf, "utf8")) as JsonObject;
-    return typeof s.pid === "number" && isAlive(s.pid) ? s : undefined;
-  } catch {
-    return undefined; // a stale or broken state file means: not running
-  }
-}
-
-export async function info(deps: Deps, opts: { data?: string }): Promise<void> {
-  const { DEMO_OWNERS } = await import("../../sandbox/server.js");
-  const file = dataFileOf(deps, opts);
-  const served = runningServer(file);
-  let url = (served?.url as string | undefined) ?? null;
-  let mode = served ? "server" : "stopped";
-  const s = deps.settings();
-  // With --env sandbox and no address, commands run the embedded sandbox: that is the target, so show it.
-  if (!served && !opts.data && s.env === "sandbox" && !s.baseUrl) {
-    const target = await deps.target();
-    if (target.embeddedSandbox) {
-      url = target.baseUrl;
-      mode = "embedded";
-    }
-  }
-  const owners = DEMO_OWNERS.map((o) => ({ user_id: o.userId, name: o.name, api_key: o.apiKey }));
-  const record: JsonObject = {
-    url,
-    running: mode !== "stopped",
-    mode,
-    pid: (served?.pid as number | undefined) ?? (mode === "embedded" ? process.pid : null),
-    data_file: file,
-    data_exists: existsSync(file),
-    note:
-      mode === "embedded"
-        ? "embedded: each rentctl command runs it in-process on the data file (the address changes per command); a local stand-in, not the marketplace"
-        : "a local stand-in for the marketplace, not the marketplace",
-  };
-  if (s.output === "table") {
-    // Two readable tables instead of a JSON blob in a cell: the sandbox, then its owners and keys.
-    await deps.out.record(record);
-    deps.io.stdout.write("\n");
-    await deps.out.list(owners, [
-      { key: "user_id", header: "USER ID" },
-      { key: "name", header: "OWNER" },
-      { key: "api_key", header: "API KEY" },
-    ]);
-    return;
-  }
-  await deps.out.record({ ...record, owners });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
