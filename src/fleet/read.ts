@@ -67,7 +67,7 @@ export async function* readRows(path: string, format: FleetFormat): AsyncGenerat
   try {
     if (format === "json") doc = JSON.parse(text);
     else {
-      const { parse } = await import("yaml");
+      const { parse } = await (await import("./yaml.js")).yamlLib();
       doc = parse(text);
     }
   } catch (e) {

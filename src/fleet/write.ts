@@ -38,7 +38,7 @@ export async function createRecordWriter(
     };
   }
   if (format === "yaml") {
-    const { stringify } = await import("yaml");
+    const { stringify } = await (await import("./yaml.js")).yamlLib();
     return {
       write: (r) => put(out, stringify([r], { lineWidth: 0 })),
       end: async () => {},
