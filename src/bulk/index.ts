@@ -28,7 +28,9 @@
  *    rows an earlier run left `sending` / `unknown`: look at the server
  *    (import: the account listing by identity) and return the outcome if the
  *    write took effect, undefined to run the task again. This is what makes
- *    "exactly once in effect" hold after SIGKILL.
+ *    "exactly once in effect" hold after SIGKILL. `beforeReconcile(inFlight)`
+ *    runs once first: wait until the killed run's requests can no longer
+ *    land (their `at` + the request timeout), then refresh the server view.
  * 5. Ctrl-C: `new Interrupter(cb).install()` as `control` (first Ctrl-C stops
  *    taking rows, second aborts in-flight requests); `uninstall()` after.
  * 6. Report: `onResult` gets every row's RowResult as it is known: stream it

@@ -26,6 +26,10 @@ export interface JournalRecord {
   status?: string;
   id?: number;
   error?: string;
+  /** `unknown` only: the server did answer (a 5xx), so nothing of it is still on its way. */
+  answered?: boolean;
+  /** When the line was written (ms since the epoch). */
+  at?: number;
 }
 
 export interface JournalKey {
@@ -55,6 +59,11 @@ export class BulkJournal {
   /** True when an earlier run of this job left rows behind. */
   get resumed(): boolean {
     return this.previous.size > 0;
+  }
+
+  /** Rows an earlier run left with a request in flight or an unknown outcome. */
+  inFlight(): JournalRecord[] {
+    return [...this.previous.values()].filter((r) => r.state === "sending" || r.state === "unknown");
   }
 
   static fileFor(dataDir: string, key: JournalKey): string {
@@ -89,7 +98,7 @@ export class BulkJournal {
 
   /** Append one row state; resolves once it is on disk. */
   write(rec: JournalRecord): Promise<void> {
-    return this.#append(JSON.stringify(rec));
+    return this.#append(JSON.stringify({ ...rec, at: Date.now() }));
   }
 
   #append(line: string): Promise<void> {

@@ -52,6 +52,12 @@ export interface BulkJob<T> {
    * (it is then done), undefined when it did not (the task runs again).
    */
   reconcile?(row: BulkRow<T>, prior: JournalRecord): Promise<TaskOutcome | undefined>;
+  /**
+   * Called once before any row when the journal holds in-flight rows, so the
+   * job can refresh what `reconcile` looks at (e.g. wait until requests of the
+   * killed run can no longer land, then list the account again).
+   */
+  beforeReconcile?(inFlight: JournalRecord[]): Promise<void>;
   /** Every row's result, as it is known (stream it to reports). */
   onResult?(result: RowResult): void | Promise<void>;
   /** Ctrl-C: `stop` stops taking new rows; `abandon` (second Ctrl-C) aborts in-flight requests. */
@@ -173,10 +179,22 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
       const error = signal.aborted
         ? "abandoned while in flight (a rerun reconciles it)"
         : `${message(err)}${unknown ? " (outcome unknown: a rerun reconciles it)" : ""}`;
-      if (wrote) await job.journal?.write({ row: row.row, key: row.key, state: unknown ? "unknown" : "failed", error });
+      if (wrote)
+        await job.journal?.write({
+          row: row.row,
+          key: row.key,
+          state: unknown ? "unknown" : "failed",
+          error,
+          ...(unknown && err instanceof ApiError && err.status !== undefined && !(err instanceof NetworkError)
+            ? { answered: true }
+            : {}),
+        });
       return emit({ row: row.row, key: row.key, status: "failed", error });
     }
   };
+
+  const inFlight = job.journal?.inFlight() ?? [];
+  if (inFlight.length && job.reconcile) await job.beforeReconcile?.(inFlight);
 
   const active = new Set<Promise<void>>();
   let crash: unknown;

@@ -83,15 +83,19 @@ async function runImport(
   }
   if (invalid.size) for (const p of problems) deps.msg.warn(`${p.field}: ${p.message}`);
 
-  // The account, listed once.
-  const account = new IdentityIndex<number>();
+  // The account, listed once (again only to reconcile an interrupted run).
   const { identityOf } = await import("../../fleet/identity.js");
-  for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) {
-    for (const v of page) {
-      const id = identityOf(v as Record<string, unknown>);
-      if (id && typeof v.id === "number") account.add(id, v.id);
+  const listAccount = async () => {
+    const index = new IdentityIndex<number>();
+    for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) {
+      for (const v of page) {
+        const id = identityOf(v as Record<string, unknown>);
+        if (id && typeof v.id === "number") index.add(id, v.id);
+      }
     }
-  }
+    return index;
+  };
+  let account = await listAccount();
 
   // Reports: per-row results on stdout (-o) and/or in a file (--report); ids with -q.
   const {
@@ -197,6 +201,19 @@ async function runImport(
       concurrency: opts.workers,
       journal,
       control,
+      beforeReconcile: async (inFlight) => {
+        // A create of the killed run may still be on its way: let it land (or time out) before looking.
+        const open = inFlight.filter((r) => !r.answered);
+        const settleAt = open.length ? Math.max(...open.map((r) => r.at ?? 0)) + deps.settings().timeoutMs : 0;
+        const wait = settleAt - Date.now();
+        if (wait > 0) {
+          deps.msg.info(
+            `${open.length} row${open.length === 1 ? " was" : "s were"} in flight when the last run stopped: waiting ${(wait / 1000).toFixed(1)} s for them to settle before checking the account`,
+          );
+          await new Promise((r) => setTimeout(r, wait));
+        }
+        account = await listAccount();
+      },
       reconcile: async (row) => {
         const found = row.item.identity ? account.find(row.item.identity) : [];
         return found.length ? { status: "created", id: found[0] } : undefined;
