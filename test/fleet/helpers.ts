@@ -22,7 +22,7 @@ export type Decision =
   /** Forward, let it commit, never answer. */
   | { kind: "hang" };
 
-export interface Proxy {
+export interface FaultProxy {
   url: string;
   /** Requests seen, by `METHOD path` (no query). */
   counts: Map<string, number>;
@@ -32,10 +32,10 @@ export interface Proxy {
 }
 
 /** A fault-injecting HTTP proxy in front of the sandbox: the "test server" of the fleet tests. */
-export async function startProxy(upstream: string): Promise<Proxy> {
+export async function startProxy(upstream: string): Promise<FaultProxy> {
   const counts = new Map<string, number>();
   const sockets = new Set<Socket>();
-  const proxy: Proxy = {
+  const proxy: FaultProxy = {
     url: "",
     counts,
     creates: () => counts.get("POST /api/v302/vehicles/create") ?? 0,

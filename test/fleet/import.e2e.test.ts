@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, runBuilt, sandboxEnv } from "../helpers/cli.js";
-import { accountRegs, ndjson, type Proxy, startProxy, vehicleRow } from "./helpers.js";
+import { accountRegs, type FaultProxy, ndjson, startProxy, vehicleRow } from "./helpers.js";
 
 let sandbox: Awaited<ReturnType<typeof sandboxEnv>>;
-let proxy: Proxy;
+let proxy: FaultProxy;
 let env: NodeJS.ProcessEnv;
 const dir = mkdtempSync(join(tmpdir(), "fleet-e2e-"));
 
