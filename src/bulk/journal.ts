@@ -101,6 +101,19 @@ export class BulkJournal {
     return this.#append(JSON.stringify({ ...rec, at: Date.now() }));
   }
 
+  /**
+   * Append without waiting for the disk: for outcomes (`done`), whose loss in
+   * a crash only means the row is reconciled on the rerun. The line is still
+   * fsync'd with the next group; a failure surfaces at close().
+   */
+  note(rec: JournalRecord): void {
+    this.write(rec).catch((e: unknown) => {
+      this.#error ??= e;
+    });
+  }
+
+  #error: unknown;
+
   #append(line: string): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#queue.push({ line, resolve, reject });
@@ -123,8 +136,9 @@ export class BulkJournal {
   }
 
   async close(): Promise<void> {
-    await this.#flushing;
+    while (this.#flushing) await this.#flushing;
     await this.#fh.close();
+    if (this.#error) throw this.#error;
   }
 
   /** The job is complete: set the journal aside so a later run starts afresh. */

@@ -138,7 +138,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
       const found = await job.reconcile(row, prior);
       if (found) {
         summary.reconciled++;
-        await job.journal?.write({ row: row.row, key: row.key, state: "done", status: found.status, id: found.id });
+        job.journal?.note({ row: row.row, key: row.key, state: "done", status: found.status, id: found.id });
         return emit({ ...found, row: row.row, key: row.key, via: "reconciled" });
       }
     }
@@ -153,8 +153,9 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
     try {
       const outcome = await job.task(row, ctx);
       networkStreak = 0;
+      // Not awaited: a lost `done` line only means the row is reconciled on a rerun.
       if (wrote || outcome.id !== undefined)
-        await job.journal?.write({
+        job.journal?.note({
           row: row.row,
           key: row.key,
           state: "done",

@@ -1,6 +1,5 @@
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import { InputError } from "../errors.js";
 import type { FleetFormat } from "./format.js";
 
@@ -26,13 +25,15 @@ function notObject(row: number, v: unknown): InputError {
  */
 export async function* readRows(path: string, format: FleetFormat): AsyncGenerator<RawRow> {
   if (format === "ndjson") {
-    const lines = createInterface({ input: createReadStream(path, "utf8"), crlfDelay: Number.POSITIVE_INFINITY });
+    // Lines are split by hand: readline's async iterator queues lines ahead of a slow
+    // consumer, pulling stream chunks keeps back-pressure (memory flat on big files).
     let n = 0;
     let line = 0;
-    for await (const text of lines) {
+    let rest = "";
+    const parse = (text: string): RawRow | undefined => {
       line++;
-      const t = line === 1 ? text.replace(/^\uFEFF/, "") : text;
-      if (!t.trim()) continue;
+      const t = (line === 1 ? text.replace(/^\uFEFF/, "") : text).replace(/\r$/, "");
+      if (!t.trim()) return undefined;
       n++;
       let v: unknown;
       try {
@@ -41,8 +42,18 @@ export async function* readRows(path: string, format: FleetFormat): AsyncGenerat
         throw new InputError(`line ${line}: not JSON: ${(e as Error).message}`);
       }
       if (!isPlainObject(v)) throw notObject(n, v);
-      yield { row: n, data: v, textual: false };
+      return { row: n, data: v, textual: false };
+    };
+    for await (const chunk of createReadStream(path, { encoding: "utf8" })) {
+      const parts = (rest + (chunk as string)).split("\n");
+      rest = parts.pop() ?? "";
+      for (const text of parts) {
+        const r = parse(text);
+        if (r) yield r;
+      }
     }
+    const last = rest ? parse(rest) : undefined;
+    if (last) yield last;
     return;
   }
   if (format === "csv") {

@@ -9,6 +9,7 @@ import { checkVehicle } from "./adapters.js";
 import { mapRow, type RowProblem } from "./fields.js";
 import type { FleetFormat } from "./format.js";
 import { type Identity, identityOf, showIdentity } from "./identity.js";
+import { heapGuard } from "./memory.js";
 import { readRows } from "./read.js";
 import { type NameResolver, resolveRowNames } from "./resolver.js";
 
@@ -69,7 +70,9 @@ export async function* checkedRows(
   resolver: NameResolver,
   opts: { checkImages: boolean },
 ): AsyncGenerator<CheckedRow> {
+  const guard = heapGuard();
   for await (const raw of readRows(source.path, source.format)) {
+    guard();
     const mapped = mapRow(raw.data, raw.textual);
     const problems = [...mapped.problems];
     problems.push(...(await resolveRowNames(resolver, mapped.values)));

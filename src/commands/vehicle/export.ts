@@ -6,6 +6,7 @@ import type { Deps } from "../../deps.js";
 import { catalogPort, listVehicles, vehicleInputMapper } from "../../fleet/adapters.js";
 import { ACCOUNT_BOUND, exportColumns } from "../../fleet/fields.js";
 import { formatFor } from "../../fleet/format.js";
+import { heapGuard } from "../../fleet/memory.js";
 import { createNameResolver, nameRow } from "../../fleet/resolver.js";
 import { createRecordWriter } from "../../fleet/write.js";
 
@@ -34,8 +35,10 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
   let ordered = true;
   try {
     const writer = await createRecordWriter(format, out, exportColumns(Boolean(opts.withIds)));
+    const guard = heapGuard(500);
     for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) {
       for (const record of page) {
+        guard();
         const id = typeof record.id === "number" ? record.id : 0;
         if (id < lastId) ordered = false;
         lastId = id;
