@@ -188,5 +188,45 @@ export function vehicleCommand(ctx: CliContext): Command {
     .argument("<ids...>", "vehicle ids")
     .description("Take vehicles off rent (vehicle_activity = 0), through the safe edit")
     .action(lazyAction(ctx, async (deps, a: [string[]]) => (await load()).setActivity(deps, a[0], false)));
+  cmd
+    .command("export")
+    .argument("[file]", "file to write (.json, .ndjson, .yaml, .csv); - or none for stdout")
+    .description("Write every vehicle to a fleet file (input fields; streamed; temp file then rename)")
+    .option("--format <format>", "json, ndjson, yaml or csv (default: by extension; ndjson on stdout)")
+    .option("--with-ids", "also write vehicle_id and the account-bound vehicle_images / vehicle_extras")
+    .option("--names", "write catalog names instead of ids where a name exists (portable between environments)")
+    .addHelpText(
+      "after",
+      examples("rentctl vehicle export fleet.csv", "rentctl vehicle export --names -p staging > fleet.ndjson"),
+    )
+    .action(
+      lazyAction(ctx, async (deps, a: [string | undefined], o) =>
+        (await import("../commands/vehicle/export.js")).run(deps, a[0], o),
+      ),
+    );
+  cmd
+    .command("import")
+    .argument("<file>", "fleet file (.json, .ndjson, .yaml, .csv), or - for stdin with --format")
+    .description("Create the vehicles of a fleet file: checked first, concurrent, resumable after any interruption")
+    .option("--format <format>", "json, ndjson, yaml or csv (default: by extension)")
+    .option("--concurrency <n>", "creates in flight at once, 1-16 (default 4)")
+    .option("--skip-invalid", "import the valid rows and report the others (exit 7)")
+    .option("--restart", "ignore the journal of an interrupted run of the same file")
+    .option("--report <file>", "write per-row results to FILE (format by extension)")
+    .addHelpText(
+      "after",
+      examples(
+        "rentctl vehicle import fleet.csv",
+        "rentctl vehicle import fleet.yaml --dry-run",
+        "rentctl vehicle import fleet.csv --concurrency 8 --report result.csv",
+        "rentctl vehicle export -p staging | rentctl vehicle import - --format ndjson -p production",
+      ) +
+        "\nRows whose vehicle_reg_number already exists are skipped (exists). Interrupted? Run the same command again.\n",
+    )
+    .action(
+      lazyAction(ctx, async (deps, a: [string], o) =>
+        (await import("../commands/vehicle/import.js")).run(deps, a[0], o),
+      ),
+    );
   return cmd;
 }

@@ -1,0 +1,161 @@
+// Bulk import/export figures: rentctl against a bare undici Pool script and a
+// shell loop of `vehicle create`, plus peak RSS of import and export at two
+// sizes. Prints ratios; asserts nothing. Runs against `rentctl sandbox serve`
+// (a separate process, in memory).
+//   npm run build && node bench/bulk.mjs [rows=1000] [concurrency=8] [loopSample=20]
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = join(root, "bin", "rentctl.js");
+const ROWS = Number(process.argv[2] ?? 1000);
+const CONC = Number(process.argv[3] ?? 8);
+const LOOP_SAMPLE = Number(process.argv[4] ?? 20);
+const home = mkdtempSync(join(tmpdir(), "rentctl-bulk-bench-"));
+
+// The sandbox, in its own process.
+const serve = spawn(process.execPath, [bin, "sandbox", "serve", "--port", "0", "--memory"], {
+  env: { ...process.env, RENTCTL_CONFIG_DIR: join(home, "c"), RENTCTL_DATA_DIR: join(home, "d") },
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const base = await new Promise((resolve) => {
+  let out = "";
+  serve.stdout.on("data", (d) => {
+    out += d;
+    const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+    if (m) resolve(m[0]);
+  });
+});
+const env = (user) => ({
+  ...process.env,
+  RENTCTL_CONFIG_DIR: join(home, "c"),
+  RENTCTL_DATA_DIR: join(home, "d"),
+  RENTCTL_ENV: "sandbox",
+  RENTCTL_BASE_URL: base,
+  RENTCTL_USER_ID: String(user),
+  NO_COLOR: "1",
+});
+
+// One valid vehicle (scalars only, so the bare script can encode it with URLSearchParams).
+const SAMPLE = {
+  pickup_location: "Berlin, Alexanderplatz 1",
+  vehicle_class_id: 2,
+  vehicle_model_id: 1003,
+  vehicle_segment_id: 1,
+  vehicle_year_of_issue_id: 16,
+  vehicle_reg_number_country: 1,
+  vehicle_activity: 1,
+  price_per_day: 45,
+  price_per_3days: 42,
+  price_per_week: 39,
+  price_per_14days: 35,
+  vehicle_currency_id: 1,
+  vehicle_protection_plans_no_deposit: 1,
+  vehicle_protection_plans_third_party_insurance: 1,
+  vehicle_protection_plans_deposit_price: 300,
+  vehicle_distance_included: 250,
+  vehicle_surcharge_for_excess: 1,
+  price_surcharge_over_time: 900,
+  vehicle_minimal_renting_period: 1,
+  vehicle_minimal_age_to_rent: 21,
+  vehicle_drivers_experience: 2,
+  vehicle_passenger_capacity: 5,
+  vehicle_luggage_capacity: 3,
+  vehicle_fuel_policy: 1,
+};
+const rowsFile = (prefix, n) => {
+  const f = join(home, `${prefix}.ndjson`);
+  let text = "";
+  for (let i = 0; i < n; i++) text += `${JSON.stringify({ ...SAMPLE, vehicle_reg_number: `${prefix}-${i}` })}\n`;
+  writeFileSync(f, text);
+  return f;
+};
+const time = (fn) => {
+  const t = process.hrtime.bigint();
+  const r = fn();
+  return { ms: Number(process.hrtime.bigint() - t) / 1e6, r };
+};
+const check = (r, what) => {
+  if (r.status !== 0) {
+    console.error(`${what} failed (${r.status}): ${String(r.stderr).slice(-500)}`);
+    process.exit(1);
+  }
+};
+const cli = (args, user) => spawnSync(process.execPath, [bin, ...args], { env: env(user), encoding: "utf8" });
+/** Peak RSS (MiB) of one CLI run, from /usr/bin/time -v. */
+const rssOf = (args, user) => {
+  const r = spawnSync("/usr/bin/time", ["-v", process.execPath, bin, ...args], { env: env(user), encoding: "utf8" });
+  check(r, args.join(" "));
+  return Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)[1]) / 1024;
+};
+
+// 1. rentctl import vs a bare undici Pool script posting the same bodies.
+const a = time(() => cli(["vehicle", "import", rowsFile("A", ROWS), "--concurrency", String(CONC)], 1003));
+check(a.r, "import");
+const bare = join(home, "bare.mjs");
+writeFileSync(
+  bare,
+  `import { readFileSync } from "node:fs";
+import { Pool } from ${JSON.stringify(join(root, "node_modules/undici/index.js"))};
+const [base, file, conc] = process.argv.slice(2);
+const bodies = readFileSync(file, "utf8").split("\\n").filter(Boolean).map((l) => new URLSearchParams({ user_id: "1003", locale_id: "40", ...JSON.parse(l) }).toString());
+const pool = new Pool(base, { connections: Number(conc) });
+let next = 0;
+async function worker() {
+  while (next < bodies.length) {
+    const body = bodies[next++];
+    const r = await pool.request({ method: "POST", path: "/api/v302/vehicles/create", body,
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Bearer sandbox-key-1003", accept: "application/json" } });
+    const text = await r.body.text();
+    if (r.statusCode !== 200) throw new Error(r.statusCode + " " + text);
+  }
+}
+await Promise.all(Array.from({ length: Number(conc) }, worker));
+await pool.close();
+`,
+);
+const b = time(() =>
+  spawnSync(process.execPath, [bare, base, rowsFile("B", ROWS), String(CONC)], { encoding: "utf8" }),
+);
+check(b.r, "bare undici script");
+
+// 2. A shell loop of `rentctl vehicle create`: a sample, extrapolated.
+const one = join(home, "one.json");
+writeFileSync(one, JSON.stringify(SAMPLE));
+const loop = time(() => {
+  for (let i = 0; i < LOOP_SAMPLE; i++)
+    check(cli(["vehicle", "create", "--from-file", one, "--reg", `L-${i}`, "-q"], 1003), "create");
+});
+const loopPerRow = loop.ms / LOOP_SAMPLE;
+
+console.log(`rows ${ROWS}, concurrency ${CONC}, sandbox ${base}`);
+console.log(`rentctl vehicle import        ${(a.ms / 1000).toFixed(2)} s`);
+console.log(
+  `bare undici Pool script       ${(b.ms / 1000).toFixed(2)} s   ratio rentctl/bare ${(a.ms / b.ms).toFixed(2)}x (target <= 1.3x)`,
+);
+console.log(
+  `shell loop of vehicle create  ${((loopPerRow * ROWS) / 1000).toFixed(1)} s (EXTRAPOLATED from ${LOOP_SAMPLE} calls, ${loopPerRow.toFixed(0)} ms each)   import is ${((loopPerRow * ROWS) / a.ms).toFixed(1)}x faster (target >= 20x)`,
+);
+
+// 3. Peak RSS: import 50,000 vs 5,000 rows (real creates, owners 1002 and 1001);
+//    export of 1001 topped up to 10,000 vehicles vs 1002's 50,002 (a stricter pair than 40,000 vs 10,000).
+const CONCS = String(CONC);
+const imp5 = rssOf(["vehicle", "import", rowsFile("RS", 5000), "--concurrency", CONCS], 1001);
+const imp50 = rssOf(["vehicle", "import", rowsFile("RB", 50000), "--concurrency", CONCS], 1002);
+console.log(`peak RSS import  5,000 rows   ${imp5.toFixed(1)} MiB`);
+console.log(
+  `peak RSS import 50,000 rows   ${imp50.toFixed(1)} MiB   ratio ${(imp50 / imp5).toFixed(2)}x (target <= 1.2x)`,
+);
+check(cli(["vehicle", "import", rowsFile("RT", 10000 - 5003), "--concurrency", CONCS], 1001), "top up 1001");
+const e10 = rssOf(["vehicle", "export", join(home, "e10.csv")], 1001);
+const e50 = rssOf(["vehicle", "export", join(home, "e50.csv")], 1002);
+console.log(`peak RSS export 10,000 vehicles ${e10.toFixed(1)} MiB`);
+console.log(
+  `peak RSS export 50,002 vehicles ${e50.toFixed(1)} MiB   ratio ${(e50 / e10).toFixed(2)}x (target <= 1.1x, < 100 MiB)`,
+);
+
+serve.kill();
+rmSync(home, { recursive: true, force: true });

@@ -1,0 +1,51 @@
+import type { BulkControl } from "./runner.js";
+
+/**
+ * Ctrl-C for a bulk job: the first SIGINT stops taking new rows and lets the
+ * in-flight ones finish (their outcome is journaled); the second abandons
+ * them (their requests are aborted; a rerun reconciles them). While the job
+ * runs, the process's own SIGINT handlers are set aside and restored after.
+ */
+export class Interrupter implements BulkControl {
+  #stopped = false;
+  #abort = new AbortController();
+  #saved: Array<(...args: unknown[]) => void> = [];
+  #handler = () => this.interrupt();
+  #onStop?: (second: boolean) => void;
+
+  constructor(onStop?: (second: boolean) => void) {
+    this.#onStop = onStop;
+  }
+
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** What a SIGINT does (also callable directly, e.g. from tests). */
+  interrupt(): void {
+    if (!this.#stopped) {
+      this.#stopped = true;
+      this.#onStop?.(false);
+    } else if (!this.#abort.signal.aborted) {
+      this.#abort.abort();
+      this.#onStop?.(true);
+    }
+  }
+
+  install(): this {
+    this.#saved = process.listeners("SIGINT") as Array<(...args: unknown[]) => void>;
+    process.removeAllListeners("SIGINT");
+    process.on("SIGINT", this.#handler);
+    return this;
+  }
+
+  uninstall(): void {
+    process.off("SIGINT", this.#handler);
+    for (const l of this.#saved) process.on("SIGINT", l);
+    this.#saved = [];
+  }
+}

@@ -1,0 +1,157 @@
+import { createHash } from "node:crypto";
+import type { FileHandle } from "node:fs/promises";
+import { mkdir, open, readFile, rename } from "node:fs/promises";
+import { join } from "node:path";
+
+/**
+ * The bulk journal: one append-only, fsync'd JSON-lines file per job in
+ * `<data dir>/bulk/`, named by a hash of the job's key (kind of job,
+ * environment, base address, owner, content hash of the input). Each row is
+ * written `sending` just before its unsafe request and `done` / `failed` /
+ * `unknown` after it, so a rerun of the same job knows which rows are done and
+ * which were in flight when the process died (those are reconciled, never
+ * blindly sent again).
+ *
+ * Writes are group-committed: rows finishing together share one `fdatasync`,
+ * and a write's promise resolves only after its line is on disk.
+ */
+
+export type JournalState = "sending" | "done" | "failed" | "unknown";
+
+export interface JournalRecord {
+  row: number;
+  key: string;
+  state: JournalState;
+  /** The outcome's status (created, changed, ...) for `done`. */
+  status?: string;
+  id?: number;
+  error?: string;
+  /** `unknown` only: the server did answer (a 5xx), so nothing of it is still on its way. */
+  answered?: boolean;
+  /** When the line was written (ms since the epoch). */
+  at?: number;
+}
+
+export interface JournalKey {
+  /** The job kind, e.g. `vehicle.import`. */
+  job: string;
+  env: string;
+  baseUrl: string;
+  owner?: number;
+  /** A hash of the input's content (see hashFile). */
+  contentHash: string;
+}
+
+export class BulkJournal {
+  readonly file: string;
+  /** The rows' last states from earlier runs of the same job. */
+  readonly previous: ReadonlyMap<number, JournalRecord>;
+  #fh: FileHandle;
+  #queue: Array<{ line: string; resolve: () => void; reject: (e: unknown) => void }> = [];
+  #flushing: Promise<void> | undefined;
+
+  private constructor(file: string, fh: FileHandle, previous: Map<number, JournalRecord>) {
+    this.file = file;
+    this.#fh = fh;
+    this.previous = previous;
+  }
+
+  /** True when an earlier run of this job left rows behind. */
+  get resumed(): boolean {
+    return this.previous.size > 0;
+  }
+
+  /** Rows an earlier run left with a request in flight or an unknown outcome. */
+  inFlight(): JournalRecord[] {
+    return [...this.previous.values()].filter((r) => r.state === "sending" || r.state === "unknown");
+  }
+
+  static fileFor(dataDir: string, key: JournalKey): string {
+    const id = createHash("sha256").update(JSON.stringify(key)).digest("hex").slice(0, 32);
+    return join(dataDir, "bulk", `${key.job.replace(/[^a-z0-9.-]/gi, "_")}-${id}.jsonl`);
+  }
+
+  /** Open (or create) the journal of a job; `restart` sets an earlier run's journal aside. */
+  static async open(dataDir: string, key: JournalKey, opts: { restart?: boolean } = {}): Promise<BulkJournal> {
+    const file = BulkJournal.fileFor(dataDir, key);
+    await mkdir(join(dataDir, "bulk"), { recursive: true, mode: 0o700 });
+    const previous = new Map<number, JournalRecord>();
+    if (opts.restart) {
+      await rename(file, `${file}.${Date.now()}.old`).catch(() => {});
+    } else {
+      const text = await readFile(file, "utf8").catch(() => "");
+      for (const line of text.split("\n")) {
+        if (!line.trim()) continue;
+        try {
+          const r = JSON.parse(line) as JournalRecord | { journal: number };
+          if ("row" in r) previous.set(r.row, r);
+        } catch {
+          // a torn last line (killed mid-write): its row is treated as not journaled
+        }
+      }
+    }
+    const fh = await open(file, "a", 0o600);
+    const j = new BulkJournal(file, fh, previous);
+    if (previous.size === 0) await j.#append(JSON.stringify({ journal: 1, ...key, started: new Date().toISOString() }));
+    return j;
+  }
+
+  /** Append one row state; resolves once it is on disk. */
+  write(rec: JournalRecord): Promise<void> {
+    return this.#append(JSON.stringify({ ...rec, at: Date.now() }));
+  }
+
+  /**
+   * Append without waiting for the disk: for outcomes (`done`), whose loss in
+   * a crash only means the row is reconciled on the rerun. The line is still
+   * fsync'd with the next group; a failure surfaces at close().
+   */
+  note(rec: JournalRecord): void {
+    this.write(rec).catch((e: unknown) => {
+      this.#error ??= e;
+    });
+  }
+
+  #error: unknown;
+
+  #append(line: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ line, resolve, reject });
+      this.#flushing ??= this.#flush();
+    });
+  }
+
+  async #flush(): Promise<void> {
+    while (this.#queue.length) {
+      const batch = this.#queue.splice(0);
+      try {
+        await this.#fh.write(batch.map((b) => `${b.line}\n`).join(""));
+        await this.#fh.datasync();
+        for (const b of batch) b.resolve();
+      } catch (e) {
+        for (const b of batch) b.reject(e);
+      }
+    }
+    this.#flushing = undefined;
+  }
+
+  async close(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    await this.#fh.close();
+    if (this.#error) throw this.#error;
+  }
+
+  /** The job is complete: set the journal aside so a later run starts afresh. */
+  async finish(): Promise<void> {
+    await this.close();
+    await rename(this.file, `${this.file}.done`).catch(() => {});
+  }
+}
+
+/** sha256 of a file's bytes, streamed. */
+export async function hashFile(path: string): Promise<string> {
+  const { createReadStream } = await import("node:fs");
+  const h = createHash("sha256");
+  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
+  return h.digest("hex");
+}

@@ -1,0 +1,228 @@
+import { ApiError, AuthError, MalformedResponseError, NetworkError, ServerError } from "../api/errors.js";
+import { RentctlError } from "../errors.js";
+import type { BulkJournal, JournalRecord } from "./journal.js";
+
+/** One unit of work: a numbered row of the input, its identity and its payload. */
+export interface BulkRow<T> {
+  /** 1-based position in the input; the journal's key of the row. */
+  row: number;
+  /** Identity shown in reports (e.g. the registration number). */
+  key: string;
+  item: T;
+}
+
+/** What a row came to. `status` is the job's word (created, exists, changed, ...); `failed` is the runner's. */
+export interface TaskOutcome {
+  status: string;
+  id?: number;
+  error?: string;
+}
+
+export interface RowResult extends TaskOutcome {
+  row: number;
+  key: string;
+  /** Set when the outcome comes from an earlier run (journal) or from reconciliation. */
+  via?: "journal" | "reconciled";
+}
+
+export interface TaskContext {
+  /** Aborted on a second Ctrl-C: pass it to requests. */
+  signal: AbortSignal;
+  /**
+   * Call (and await) right before the request that may change the server:
+   * the row is journaled `sending`, so a crash from here on is reconciled
+   * on the rerun instead of sent again. Everything before it must be safe
+   * to repeat (reads, uploads).
+   */
+  beforeWrite(): Promise<void>;
+}
+
+export interface BulkJob<T> {
+  rows: AsyncIterable<BulkRow<T>>;
+  /** Number of rows, for the progress bar. */
+  total?: number;
+  /** Rows in flight at once (1..16). */
+  concurrency: number;
+  task(row: BulkRow<T>, ctx: TaskContext): Promise<TaskOutcome>;
+  /** Crash safety; without a journal (dry run) nothing is recorded. */
+  journal?: BulkJournal;
+  /**
+   * A row an earlier run left `sending` or `unknown` (its request may have
+   * reached the server): return the outcome when the write did take effect
+   * (it is then done), undefined when it did not (the task runs again).
+   */
+  reconcile?(row: BulkRow<T>, prior: JournalRecord): Promise<TaskOutcome | undefined>;
+  /**
+   * Called once before any row when the journal holds in-flight rows, so the
+   * job can refresh what `reconcile` looks at (e.g. wait until requests of the
+   * killed run can no longer land, then list the account again).
+   */
+  beforeReconcile?(inFlight: JournalRecord[]): Promise<void>;
+  /** Every row's result, as it is known (stream it to reports). */
+  onResult?(result: RowResult): void | Promise<void>;
+  /** Ctrl-C: `stop` stops taking new rows; `abandon` (second Ctrl-C) aborts in-flight requests. */
+  control?: BulkControl;
+  /** Consecutive network failures that stop the run (default 3). */
+  maxNetworkErrors?: number;
+}
+
+export interface BulkControl {
+  readonly stopped: boolean;
+  readonly signal: AbortSignal;
+}
+
+export interface BulkSummary {
+  /** Rows per status, in the order first seen. */
+  counts: Map<string, number>;
+  failed: RowResult[];
+  /** Rows whose outcome an earlier run had recorded. */
+  fromJournal: number;
+  /** Rows reconciled against the server after an interrupted run. */
+  reconciled: number;
+  resumed: boolean;
+  interrupted: boolean;
+  /** The error that stopped the run (auth, network): its exit code wins. */
+  stoppedBy?: RentctlError;
+  elapsedMs: number;
+}
+
+/** Whether a failed write may have taken effect on the server. */
+export function outcomeUnknown(err: unknown): boolean {
+  if (err instanceof NetworkError || err instanceof ServerError || err instanceof MalformedResponseError) return true;
+  if (err instanceof ApiError) return err.status === undefined || err.status >= 500 || err.status === 408;
+  return !(err instanceof RentctlError);
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Run a job: rows flow from `job.rows` (pulled only as slots free up, so a
+ * streamed input stays streamed) into at most `concurrency` tasks. Returns
+ * the summary; never throws for a row's failure (see bulkExitError).
+ */
+export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
+  const started = Date.now();
+  const concurrency = Math.max(1, Math.min(16, Math.floor(job.concurrency)));
+  const counts = new Map<string, number>();
+  const failed: RowResult[] = [];
+  const summary: BulkSummary = {
+    counts,
+    failed,
+    fromJournal: 0,
+    reconciled: 0,
+    resumed: Boolean(job.journal?.resumed),
+    interrupted: false,
+    elapsedMs: 0,
+  };
+  const neverAbort = new AbortController().signal;
+  const signal = job.control?.signal ?? neverAbort;
+  let networkStreak = 0;
+  const maxNet = job.maxNetworkErrors ?? 3;
+  let stop = false;
+
+  const emit = async (r: RowResult) => {
+    counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+    if (r.status === "failed") failed.push(r);
+    await job.onResult?.(r);
+  };
+
+  const runOne = async (row: BulkRow<T>): Promise<void> => {
+    const prior = job.journal?.previous.get(row.row);
+    if (prior?.state === "done") {
+      summary.fromJournal++;
+      return emit({ row: row.row, key: row.key, status: prior.status ?? "done", id: prior.id, via: "journal" });
+    }
+    if (prior && (prior.state === "sending" || prior.state === "unknown") && job.reconcile) {
+      const found = await job.reconcile(row, prior);
+      if (found) {
+        summary.reconciled++;
+        job.journal?.note({ row: row.row, key: row.key, state: "done", status: found.status, id: found.id });
+        return emit({ ...found, row: row.row, key: row.key, via: "reconciled" });
+      }
+    }
+    let wrote = false;
+    const ctx: TaskContext = {
+      signal,
+      beforeWrite: async () => {
+        wrote = true;
+        await job.journal?.write({ row: row.row, key: row.key, state: "sending" });
+      },
+    };
+    try {
+      const outcome = await job.task(row, ctx);
+      networkStreak = 0;
+      // Not awaited: a lost `done` line only means the row is reconciled on a rerun.
+      if (wrote || outcome.id !== undefined)
+        job.journal?.note({
+          row: row.row,
+          key: row.key,
+          state: "done",
+          status: outcome.status,
+          id: outcome.id,
+        });
+      return emit({ ...outcome, row: row.row, key: row.key });
+    } catch (err) {
+      if (err instanceof AuthError) {
+        summary.stoppedBy ??= err;
+        stop = true;
+      } else if (err instanceof NetworkError && !signal.aborted) {
+        networkStreak++;
+        if (networkStreak >= maxNet) {
+          summary.stoppedBy ??= err;
+          stop = true;
+        }
+      } else if (!(err instanceof RentctlError) && !signal.aborted) {
+        throw err;
+      }
+      const unknown = wrote && (signal.aborted || outcomeUnknown(err));
+      const error = signal.aborted
+        ? "abandoned while in flight (a rerun reconciles it)"
+        : `${message(err)}${unknown ? " (outcome unknown: a rerun reconciles it)" : ""}`;
+      if (wrote)
+        await job.journal?.write({
+          row: row.row,
+          key: row.key,
+          state: unknown ? "unknown" : "failed",
+          error,
+          ...(unknown && err instanceof ApiError && err.status !== undefined && !(err instanceof NetworkError)
+            ? { answered: true }
+            : {}),
+        });
+      return emit({ row: row.row, key: row.key, status: "failed", error });
+    }
+  };
+
+  const inFlight = job.journal?.inFlight() ?? [];
+  if (inFlight.length && job.reconcile) await job.beforeReconcile?.(inFlight);
+
+  const active = new Set<Promise<void>>();
+  let crash: unknown;
+  const iterator = job.rows[Symbol.asyncIterator]();
+  try {
+    while (true) {
+      if (stop || job.control?.stopped || crash !== undefined) break;
+      if (active.size >= concurrency) {
+        await Promise.race(active);
+        continue;
+      }
+      const next = await iterator.next();
+      if (next.done) break;
+      const p: Promise<void> = runOne(next.value)
+        .catch((e: unknown) => {
+          crash ??= e;
+          stop = true;
+        })
+        .finally(() => active.delete(p));
+      active.add(p);
+    }
+  } finally {
+    await Promise.allSettled(active);
+    await iterator.return?.();
+  }
+  if (crash !== undefined) throw crash;
+  summary.interrupted = Boolean(job.control?.stopped);
+  summary.elapsedMs = Date.now() - started;
+  return summary;
+}

@@ -1,0 +1,66 @@
+import { createWriteStream } from "node:fs";
+import { rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { Writable } from "node:stream";
+import type { Deps } from "../../deps.js";
+import { catalogPort, listVehicles, vehicleInputMapper } from "../../fleet/adapters.js";
+import { ACCOUNT_BOUND, exportColumns } from "../../fleet/fields.js";
+import { formatFor } from "../../fleet/format.js";
+import { heapGuard } from "../../fleet/memory.js";
+import { createNameResolver, nameRow } from "../../fleet/resolver.js";
+import { createRecordWriter } from "../../fleet/write.js";
+
+export interface ExportOptions {
+  format?: string;
+  withIds?: boolean;
+  names?: boolean;
+}
+
+/**
+ * `vehicle export [FILE]`: every vehicle, one row each, streamed page by page
+ * (memory does not grow with the fleet). Input fields only, mapped from the
+ * server's record by the safe-edit mapping; account-bound ids (images,
+ * extras) only with --with-ids. A file is written under a temp name and
+ * renamed at the end.
+ */
+export async function run(deps: Deps, file: string | undefined, opts: ExportOptions): Promise<void> {
+  const path = file ?? "-";
+  const format = formatFor(path, opts.format, "ndjson");
+  const toInput = await vehicleInputMapper();
+  const resolver = opts.names ? createNameResolver(await catalogPort(deps)) : undefined;
+  const tmp = path === "-" ? undefined : join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const out: Writable = tmp ? createWriteStream(tmp, { mode: 0o644 }) : (deps.io.stdout as Writable);
+  let count = 0;
+  let lastId = 0;
+  let ordered = true;
+  try {
+    const writer = await createRecordWriter(format, out, exportColumns(Boolean(opts.withIds)));
+    const guard = heapGuard(500);
+    for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) {
+      for (const record of page) {
+        guard();
+        const id = typeof record.id === "number" ? record.id : 0;
+        if (id < lastId) ordered = false;
+        lastId = id;
+        let row: Record<string, unknown> = { ...toInput(record) };
+        if (!opts.withIds) for (const k of ACCOUNT_BOUND) delete row[k];
+        if (resolver) row = await nameRow(resolver, row);
+        await writer.write(opts.withIds ? { vehicle_id: id, ...row } : row);
+        count++;
+      }
+    }
+    await writer.end();
+    if (tmp) {
+      await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
+      await rename(tmp, path);
+    }
+  } catch (e) {
+    if (tmp) {
+      out.destroy();
+      await unlink(tmp).catch(() => {});
+    }
+    throw e;
+  }
+  if (!ordered) deps.msg.warn("the server listed vehicles out of id order; rows are in its order");
+  deps.msg.info(`exported ${count} vehicle${count === 1 ? "" : "s"}${tmp ? ` to ${path}` : ""}`);
+}

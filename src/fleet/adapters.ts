@@ -1,0 +1,95 @@
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import type { EncodableRecord, FilePart } from "../api/encode.js";
+import { walkPages } from "../api/paginate.js";
+import { requireUser } from "../context.js";
+import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME, WALK_PAGE_SIZE } from "../contract/operations.js";
+import { createdId, type JsonObject, normalizeRecord, uploadedImageIds } from "../contract/records.js";
+import type { WireRecord } from "../contract/validate.js";
+import type { Deps } from "../deps.js";
+import { RentctlError } from "../errors.js";
+import type { RowProblem } from "./fields.js";
+import type { CatalogPort } from "./resolver.js";
+
+/**
+ * THE ONE PLACE where fleet/ reaches today's command-level functions
+ * (prepareVehicle, fetchCatalog/matchByName, inputOf, the image upload
+ * encoding). These imports point up a layer until the catalog / resource /
+ * write code is restructured; re-point them here and nothing else changes.
+ * Everything is loaded lazily (dynamic import), as commands do.
+ */
+
+/** Check a vehicle's input as `vehicle create` does (owner and locale filled); every problem listed. */
+export async function checkVehicle(
+  deps: Deps,
+  values: Record<string, unknown>,
+): Promise<{ record?: EncodableRecord; problems: RowProblem[] }> {
+  const { prepareVehicle } = await import("../commands/vehicle/write.js");
+  try {
+    return { record: await prepareVehicle(deps, values), problems: [] };
+  } catch (e) {
+    if (e instanceof RentctlError && e.details.length) return { problems: e.details };
+    throw e;
+  }
+}
+
+/** The input fields of a vehicle as the server returns it: the same mapping safe edit uses. */
+export async function vehicleInputMapper(): Promise<(record: JsonObject) => WireRecord> {
+  const { inputOf, VEHICLE } = await import("../commands/resource.js");
+  return (record) => inputOf(VEHICLE, normalizeRecord(record, "vehicle"));
+}
+
+export async function catalogPort(deps: Deps): Promise<CatalogPort> {
+  const m = await import("../commands/catalog/resolve.js");
+  return {
+    items: (opId, params) => m.fetchCatalog(deps, opId, params),
+    match: (items, value, field) => m.matchByName(items, value, field.replace(/_id$/, "").replace(/_/g, " "), field),
+    itemId: m.itemId,
+    itemNames: m.itemNames,
+  };
+}
+
+/** Every vehicle of the configured owner, page by page (as `vehicle list --all`). */
+export async function* listVehicles(deps: Deps, warn?: (m: string) => void): AsyncGenerator<JsonObject[]> {
+  const client = await deps.client();
+  const params: EncodableRecord = { user_id: await requireUser(deps), locale_id: await deps.locale() };
+  const fetchPage = async (offset: number, limit: number) => {
+    const r = await client.call("vehicles.list", { ...params, limit, offset });
+    if (r.decoded.kind !== "paginated") throw new RentctlError("vehicles.list did not answer with a page");
+    return { ...r.decoded.page, items: r.decoded.page.items.map((i) => normalizeRecord(i, "vehicle")) };
+  };
+  for await (const { items } of walkPages(fetchPage, { limit: WALK_PAGE_SIZE, kind: "vehicle", warn })) yield items;
+}
+
+/** One create; never retried once it may have reached the server (the client's policy). */
+export async function sendCreate(deps: Deps, record: EncodableRecord, signal?: AbortSignal): Promise<number> {
+  const client = await deps.client();
+  const res = await client.call("vehicles.create", record, { signal });
+  const id = createdId(res.decoded.body, "vehicle");
+  if (id === undefined) throw new RentctlError("the server created the vehicle but sent no id");
+  return id;
+}
+
+/** Upload image files in batches of at most 10 (as `image upload`); returns the ids in file order. */
+export async function uploadFiles(deps: Deps, files: string[], signal?: AbortSignal): Promise<number[]> {
+  const { contentTypeFor } = await import("../api/encode.js");
+  const client = await deps.client();
+  const userId = await requireUser(deps);
+  const ids: number[] = [];
+  for (let i = 0; i < files.length; i += UPLOAD_MAX_FILES) {
+    const parts: FilePart[] = [];
+    for (const f of files.slice(i, i + UPLOAD_MAX_FILES))
+      parts.push({
+        field: UPLOAD_PART_NAME,
+        filename: basename(f),
+        contentType: contentTypeFor(f),
+        data: await readFile(f),
+      });
+    const res = await client.call("vehicles.upload", { user_id: userId }, { files: parts, signal });
+    const got = uploadedImageIds(res.decoded.body);
+    if (got.length !== parts.length)
+      throw new RentctlError(`the server reported ${got.length} image ids for ${parts.length} files`);
+    ids.push(...got);
+  }
+  return ids;
+}

@@ -1,0 +1,62 @@
+import { once } from "node:events";
+import type { Writable } from "node:stream";
+import type { FleetFormat } from "./format.js";
+
+/**
+ * A streaming writer of flat records in any fleet format, with back-pressure:
+ * `write` resolves when the stream can take more. csv needs its columns up
+ * front (arrays are joined with `|`, absent values are empty cells); json
+ * writes an array, yaml a `vehicles:`-less list, ndjson one object per line.
+ */
+export interface RecordWriter {
+  write(record: Record<string, unknown>): Promise<void>;
+  /** Finish the document (closing bracket, csv flush); does not close `out`. */
+  end(): Promise<void>;
+}
+
+async function put(out: Writable, text: string): Promise<void> {
+  if (!out.write(text)) await once(out, "drain");
+}
+
+export async function createRecordWriter(
+  format: FleetFormat,
+  out: Writable,
+  columns: readonly string[],
+): Promise<RecordWriter> {
+  if (format === "ndjson") {
+    return { write: (r) => put(out, `${JSON.stringify(r)}\n`), end: async () => {} };
+  }
+  if (format === "json") {
+    let first = true;
+    return {
+      write: (r) => {
+        const text = `${first ? "[\n" : ",\n"}  ${JSON.stringify(r)}`;
+        first = false;
+        return put(out, text);
+      },
+      end: () => put(out, first ? "[]\n" : "\n]\n"),
+    };
+  }
+  if (format === "yaml") {
+    const { stringify } = await (await import("./yaml.js")).yamlLib();
+    return {
+      write: (r) => put(out, stringify([r], { lineWidth: 0 })),
+      end: async () => {},
+    };
+  }
+  const { stringify } = await import("csv-stringify/sync");
+  let header = false;
+  return {
+    write: (r) => {
+      const cells = columns.map((c) => {
+        const v = r[c];
+        if (v === undefined || v === null) return "";
+        return Array.isArray(v) ? v.join("|") : String(v);
+      });
+      const text = stringify(header ? [cells] : [columns as string[], cells]);
+      header = true;
+      return put(out, text);
+    },
+    end: () => (header ? Promise.resolve() : put(out, stringify([columns as string[]]))),
+  };
+}

@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { NetworkError, ServerError } from "../../src/api/errors.js";
+import { BulkJournal, type BulkRow, bulkExitError, runBulk, summaryLine } from "../../src/bulk/index.js";
+import { InputError } from "../../src/errors.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), "bulk-"));
+  dirs.push(d);
+  return d;
+};
+async function* rowsOf(n: number): AsyncGenerator<BulkRow<number>> {
+  for (let i = 1; i <= n; i++) yield { row: i, key: `R${i}`, item: i };
+}
+const KEY = { job: "test", env: "sandbox", baseUrl: "http://x", owner: 1, contentHash: "abc" };
+
+describe("runBulk", () => {
+  it("runs every row with at most `concurrency` in flight and counts statuses", async () => {
+    let active = 0;
+    let peak = 0;
+    const s = await runBulk({
+      rows: rowsOf(50),
+      concurrency: 4,
+      task: async (r, ctx) => {
+        active++;
+        peak = Math.max(peak, active);
+        await new Promise((res) => setTimeout(res, 1));
+        active--;
+        if (r.item % 10 === 0) return { status: "exists", id: r.item };
+        await ctx.beforeWrite();
+        return { status: "created", id: r.item };
+      },
+    });
+    expect(peak).toBe(4);
+    expect(s.counts.get("created")).toBe(45);
+    expect(s.counts.get("exists")).toBe(5);
+    expect(summaryLine(s, ["created", "exists", "failed"])).toMatch(
+      /^created 45, exists 5, failed 0 \(in \d+\.\d s\)$/,
+    );
+    expect(bulkExitError(s)).toBeUndefined();
+  });
+
+  it("journals rows; a rerun skips done rows, reconciles in-flight ones and retries failed ones", async () => {
+    const dir = tmp();
+    const j1 = await BulkJournal.open(dir, KEY);
+    const s1 = await runBulk({
+      rows: rowsOf(6),
+      concurrency: 2,
+      journal: j1,
+      task: async (r, ctx) => {
+        await ctx.beforeWrite();
+        if (r.item === 2) throw new InputError("rejected"); // a definite 4xx-like failure
+        if (r.item === 3) throw new ServerError("500: may have happened");
+        return { status: "created", id: 100 + r.item };
+      },
+    });
+    await j1.close();
+    expect(s1.failed.map((f) => f.row)).toEqual([2, 3]);
+    expect(bulkExitError(s1)?.exitCode).toBe(7);
+
+    const j2 = await BulkJournal.open(dir, KEY);
+    expect(j2.resumed).toBe(true);
+    const sent: number[] = [];
+    const reconciled: number[] = [];
+    const s2 = await runBulk({
+      rows: rowsOf(6),
+      concurrency: 2,
+      journal: j2,
+      reconcile: async (r) => {
+        reconciled.push(r.row);
+        return { status: "created", id: 999 }; // row 3's create did happen
+      },
+      task: async (r, ctx) => {
+        sent.push(r.row);
+        await ctx.beforeWrite();
+        return { status: "created", id: 200 + r.item };
+      },
+    });
+    await j2.finish();
+    expect(sent).toEqual([2]);
+    expect(reconciled).toEqual([3]);
+    expect(s2.fromJournal).toBe(4);
+    expect(s2.reconciled).toBe(1);
+    expect(s2.counts.get("created")).toBe(6);
+    expect(summaryLine(s2, ["created"])).toContain("resumed");
+    // finished: a third run starts afresh
+    expect((await BulkJournal.open(dir, KEY)).resumed).toBe(false);
+  });
+
+  it("a different content hash is a different journal; restart ignores the old one", async () => {
+    const dir = tmp();
+    const j = await BulkJournal.open(dir, KEY);
+    await j.write({ row: 1, key: "R1", state: "sending" });
+    await j.close();
+    expect((await BulkJournal.open(dir, { ...KEY, contentHash: "other" })).resumed).toBe(false);
+    expect((await BulkJournal.open(dir, KEY, { restart: true })).resumed).toBe(false);
+  });
+
+  it("network errors in a row stop the run (exit 6); stop() stops taking rows (130)", async () => {
+    const s = await runBulk({
+      rows: rowsOf(100),
+      concurrency: 1,
+      task: async (_r, ctx) => {
+        await ctx.beforeWrite();
+        throw new NetworkError("connection reset");
+      },
+    });
+    expect(s.failed.length).toBe(3);
+    expect(s.failed[0]!.error).toMatch(/outcome unknown/);
+    expect(bulkExitError(s)?.exitCode).toBe(6);
+
+    let stopped = false;
+    const control = {
+      get stopped() {
+        return stopped;
+      },
+      signal: new AbortController().signal,
+    };
+    const s2 = await runBulk({
+      rows: rowsOf(100),
+      concurrency: 2,
+      control,
+      task: async (r) => {
+        if (r.row === 5) stopped = true;
+        return { status: "created" };
+      },
+    });
+    expect(s2.interrupted).toBe(true);
+    expect(s2.counts.get("created")).toBeLessThan(100);
+    expect(bulkExitError(s2)?.exitCode).toBe(130);
+  });
+});
