@@ -2,6 +2,8 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { EncodableRecord, FilePart } from "../api/encode.js";
 import { walkPages } from "../api/paginate.js";
+import { itemId, itemNames } from "../catalog/items.js";
+import { matchByName } from "../catalog/match.js";
 import { requireUser } from "../context.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME, WALK_PAGE_SIZE } from "../contract/operations.js";
 import { createdId, type JsonObject, normalizeRecord, uploadedImageIds } from "../contract/records.js";
@@ -39,13 +41,14 @@ export async function vehicleInputMapper(): Promise<(record: JsonObject) => Wire
   return (record) => inputOf(VEHICLE, normalizeRecord(record, "vehicle"));
 }
 
+/** The catalog service (cached, memoised, locale-aware) as the fleet resolver's port. */
 export async function catalogPort(deps: Deps): Promise<CatalogPort> {
-  const m = await import("../commands/catalog/resolve.js");
+  const catalogs = deps.catalogs();
   return {
-    items: (opId, params) => m.fetchCatalog(deps, opId, params),
-    match: (items, value, field) => m.matchByName(items, value, field.replace(/_id$/, "").replace(/_/g, " "), field),
-    itemId: m.itemId,
-    itemNames: m.itemNames,
+    items: (opId, params) => catalogs.items(opId, params),
+    match: (items, value, field) => matchByName(items, value, field.replace(/_id$/, "").replace(/_/g, " "), field),
+    itemId,
+    itemNames,
   };
 }
 

@@ -117,6 +117,8 @@ describe("vehicle export / import (built CLI, sandbox)", () => {
       }),
     );
     proxy.counts.clear();
+    // the catalog service keeps catalogs on disk for a day: start cold so the requests can be counted
+    rmSync(join(env.RENTCTL_DATA_DIR!, "cache"), { recursive: true, force: true });
     const r = await cli(["vehicle", "import", file("names.ndjson", ndjson(rows)), "--user", "1003"]);
     expect(r.stderr).toMatch(/created 30/);
     const catalogGets = [...proxy.counts].filter(([k]) => k.startsWith("GET") && !k.includes("/vehicles/list"));
