@@ -33,11 +33,16 @@ export function createOutput(
     listWriter: (columns) => {
       const w = createListWriter(opts(columns));
       let ended = false;
+      let wrote = false;
       onExit(async () => {
-        if (!ended) await w.end().catch(() => {});
+        // Close only what was opened: a command that failed before its first item prints nothing.
+        if (!ended && wrote) await w.end().catch(() => {});
       });
       return {
-        push: (items) => w.push(items),
+        push: async (items) => {
+          await w.push(items);
+          if (items.length) wrote = true;
+        },
         end: async () => {
           ended = true;
           await w.end();
