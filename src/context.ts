@@ -136,7 +136,8 @@ async function resolveTarget(deps: Deps): Promise<Target> {
       return { env: "sandbox", baseUrl: s.baseUrl, apiKey, userId, profileName: s.profileName, embeddedSandbox: false };
     const { startSandbox } = await import("./sandbox/server.js");
     const dataFile = deps.env.RENTCTL_SANDBOX_MEMORY ? null : sandboxDataFile(deps.paths);
-    const sb = await startSandbox({ host: "127.0.0.1", port: 0, dataFile }).catch((err: unknown) => {
+    const onWarning = (text: string) => deps.msg.warn(text); // e.g. a torn last journal line dropped
+    const sb = await startSandbox({ host: "127.0.0.1", port: 0, dataFile, onWarning }).catch((err: unknown) => {
       if ((err as { code?: string }).code === "ESANDBOXBUSY") {
         throw new UsageError(`the sandbox data file ${dataFile} is in use by a running \`rentctl sandbox serve\``, {
           hint: "talk to that server instead: add --base-url http://127.0.0.1:4010 (its address), or set RENTCTL_SANDBOX_MEMORY=1 for a throw-away in-memory sandbox",
