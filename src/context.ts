@@ -63,7 +63,7 @@ export function createDeps(
       return settings;
     },
     target: () => {
-      targetP ??= resolveTarget({ settings: deps.settings(), env, paths, onExit: deps.onExit });
+      targetP ??= resolveTarget({ settings: deps.settings(), env, paths, onExit: deps.onExit, warn: (m) => deps.msg.warn(m) });
       return targetP;
     },
     client: () => {

@@ -30,9 +30,11 @@ export interface TargetInputs {
   paths: Paths;
   /** Register a clean-up to run at exit (stopping an embedded sandbox). */
   onExit(fn: () => Promise<void> | void): void;
+  /** Tell the user something the embedded sandbox noticed (e.g. a torn last journal line it dropped). */
+  warn(text: string): void;
 }
 
-export async function resolveTarget({ settings: s, env, paths, onExit }: TargetInputs): Promise<Target> {
+export async function resolveTarget({ settings: s, env, paths, onExit, warn }: TargetInputs): Promise<Target> {
   // Name the profile only when it supplies a setting in force (not when --env and friends override it all).
   const fromProfile = (["env", "baseUrl", "apiKey", "userId"] as const).some((k) => s.sources[k] === "profile");
   const profileName = fromProfile ? s.profileName : undefined;
@@ -48,7 +50,7 @@ export async function resolveTarget({ settings: s, env, paths, onExit }: TargetI
     if (s.baseUrl) return { ...common, baseUrl: s.baseUrl, embeddedSandbox: false };
     const { startSandbox } = await import("../sandbox/server.js");
     const dataFile = env.RENTCTL_SANDBOX_MEMORY ? null : sandboxDataFile(paths);
-    const sb = await startSandbox({ host: "127.0.0.1", port: 0, dataFile }).catch((err: unknown) => {
+    const sb = await startSandbox({ host: "127.0.0.1", port: 0, dataFile, onWarning: warn }).catch((err: unknown) => {
       if ((err as { code?: string }).code === "ESANDBOXBUSY") {
         throw new UsageError(`the sandbox data file ${dataFile} is in use by a running \`rentctl sandbox serve\``, {
           hint: "talk to that server instead: add --base-url http://127.0.0.1:4010 (its address), or set RENTCTL_SANDBOX_MEMORY=1 for a throw-away in-memory sandbox",

@@ -82,6 +82,8 @@ export interface SandboxOptions extends SandboxFaults {
   journalLimit?: number;
   /** Compact the journal once it holds this many bytes (default: the snapshot's size, at least 1 MiB). */
   compactBytes?: number;
+  /** On close, always fold the journal into the snapshot (default: only when it is an eighth of its size). */
+  compactOnClose?: boolean;
   /** Called after each request (e.g. for an access log on stderr). Never given the key. */
   onRequest?: (entry: RequestLogEntry) => void;
   /** Called with unexpected errors (a handler bug answered 500, a failed compaction). */
@@ -170,6 +172,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const store = await Store.open(opts.dataFile ?? null, {
     journalLimit: opts.journalLimit,
     compactBytes: opts.compactBytes,
+    compactOnClose: opts.compactOnClose,
     onError: opts.onError,
     onWarning: opts.onWarning,
   });

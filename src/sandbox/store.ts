@@ -19,8 +19,9 @@ import { type Mutation, type Snapshot, State } from "./state.js";
  *
  * A request appends one line (no fsync, no rewrite). When the journal grows
  * past a bound (as many bytes as the last snapshot and at least 1 MiB, or
- * `compactBytes` bytes or `journalLimit` lines when given), and again on
- * close, a new snapshot is written (in the background while serving): rows are captured synchronously (rows are immutable: every
+ * `compactBytes` bytes or `journalLimit` lines when given), and on close
+ * (see `compactOnClose`), a new snapshot is written (in the background while
+ * serving): rows are captured synchronously (rows are immutable: every
  * change puts a new row object), serialised in chunks to a temp file that is
  * fsynced and renamed over the snapshot, then the journal is rewritten to
  * hold only the lines committed meanwhile. Replay skips lines whose seq the
@@ -42,6 +43,12 @@ export interface StoreOptions {
   journalLimit?: number;
   /** Compact once the journal holds this many bytes; default: the snapshot's size, at least 1 MiB. */
   compactBytes?: number;
+  /**
+   * On close, fold any journal into the snapshot (a server's clean stop). Default: only when the
+   * journal holds at least an eighth of the snapshot's bytes, so a short-lived embedded sandbox
+   * does not rewrite a large snapshot after every command.
+   */
+  compactOnClose?: boolean;
   /** Called with background errors (a failed compaction); the store keeps working. */
   onError?: (err: unknown) => void;
   /** Called with things recovered on open (a torn last journal line dropped). */
@@ -194,7 +201,8 @@ export class Store extends State {
     if (this.closed) return;
     this.closed = true;
     await this.idle();
-    if (this.journal !== null && this.journalLines > 0) {
+    const worth = this.opts.compactOnClose === true || this.journalBytes * 8 >= this.snapshotBytes;
+    if (this.journal !== null && this.journalLines > 0 && worth) {
       this.startCompaction();
       await this.idle();
     }

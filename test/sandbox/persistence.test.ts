@@ -214,3 +214,28 @@ describe("persistence", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 });
+
+describe("compaction on close", () => {
+  it("a server's clean stop (compactOnClose) folds the journal in; by default only a journal worth it is folded", async () => {
+    const store = await Store.open(file, {});
+    const base = store.vehicles.get(1)!;
+    const extra = store.extras.get(1)!;
+    store.commit([{ op: "extra.put", row: { ...extra, is_active: 0 } }]);
+    await store.close(); // one short line against the seed snapshot: not worth a rewrite
+    expect(journalLines()).toHaveLength(1);
+
+    const many = await Store.open(file, {});
+    for (let i = 0; i < 20; i++) many.commit([{ op: "vehicle.put", row: { ...base, id: many.allocate("vehicle") } }]);
+    await many.close(); // the journal is now over an eighth of the snapshot
+    expect(journalLines()).toHaveLength(0);
+
+    const served = await Store.open(file, { compactOnClose: true });
+    served.commit([{ op: "vehicle.put", row: { ...base, id: served.allocate("vehicle") } }]);
+    await served.close();
+    expect(journalLines()).toHaveLength(0);
+    const again = await Store.open(file, {});
+    expect(again.vehicleCount(1001)).toBe(3 + 21);
+    expect(again.extras.get(1)?.is_active).toBe(0);
+    await again.close();
+  });
+});

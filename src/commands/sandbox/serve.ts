@@ -59,6 +59,7 @@ export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
     retryAfterSeconds: num(opts.retryAfter, "--retry-after"),
     faultFirst: num(opts.faultFirst, "--fault-first"),
     onWarning: (text) => deps.msg.warn(text),
+    compactOnClose: true, // a server stops rarely: leave a bare snapshot behind
     // Not a flag: tests and benchmarks set a small bound to compact often.
     compactBytes: envBytes(deps.env.RENTCTL_SANDBOX_COMPACT_BYTES, "RENTCTL_SANDBOX_COMPACT_BYTES"),
   }).catch((err: unknown) => {
