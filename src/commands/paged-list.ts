@@ -6,6 +6,7 @@ import { type JsonObject, normalizeRecord, recordId } from "../contract/records.
 import type { Deps } from "../deps.js";
 import { UsageError } from "../errors.js";
 import type { Column } from "../output/render.js";
+import { createStatusLine } from "../output/status-line.js";
 
 export interface PagedListOptions {
   limit?: string;
@@ -41,15 +42,18 @@ export async function pagedList(deps: Deps, spec: PagedListSpec, opts: PagedList
   const format = deps.settings().output;
   const quiet = Boolean(deps.flags.quiet);
   const writer = deps.out.listWriter(spec.columns);
+  let remembered = false;
   const emit = async (items: JsonObject[]) => {
-    if (spec.kind === "vehicle") deps.catalogs().rememberVehicles(items); // for `vehicle get <TAB>`
+    // for `vehicle get <TAB>`: the first page only, so a long --all walk does not rewrite the file per page
+    if (spec.kind === "vehicle" && !remembered) deps.catalogs().rememberVehicles(items);
+    remembered = true;
     if (quiet) await deps.out.ids(items.map((i) => recordId(i, spec.kind) ?? "?"));
     else await writer.push(items);
   };
 
   if (opts.all) {
     const limit = limitArg ?? WALK_PAGE_SIZE;
-    const progress = deps.io.stderrTTY && !quiet;
+    const progress = createStatusLine(deps.io.stderr, deps.io.stderrTTY && !quiet);
     let shown = 0;
     let total: number | undefined;
     for await (const { items, page } of walkPages(fetchPage, {
@@ -60,13 +64,11 @@ export async function pagedList(deps: Deps, spec: PagedListSpec, opts: PagedList
     })) {
       shown += items.length;
       total = page.total;
+      progress.clear(); // results may share the terminal: never on the progress line
       await emit(items);
-      if (progress)
-        deps.io.stderr.write(
-          `\r${deps.color.dim(`fetched ${shown}${total !== undefined ? ` of ${total}` : ""} ${spec.noun}…`)}`,
-        );
+      progress.update(deps.color.dim(`fetched ${shown}${total !== undefined ? ` of ${total}` : ""} ${spec.noun}…`));
     }
-    if (progress) deps.io.stderr.write("\r\x1b[K");
+    progress.clear();
     if (!quiet) await writer.end();
     if (format === "table" && !quiet) deps.msg.info(deps.color.dim(`${shown} ${spec.noun}`));
     return;

@@ -42,3 +42,41 @@ describe("colour per stream", () => {
     }
   });
 });
+
+describe("the --all progress line on a terminal", () => {
+  it("is cleared before each page of results, so results never share its line", async () => {
+    const sb = await sandboxEnv();
+    try {
+      const chunks: Array<["out" | "err", string]> = [];
+      const { PassThrough, Readable } = await import("node:stream");
+      const out = new PassThrough();
+      const err = new PassThrough();
+      out.on("data", (d) => chunks.push(["out", String(d)]));
+      err.on("data", (d) => chunks.push(["err", String(d)]));
+      const { main } = await import("../../src/main.js");
+      const code = await main(["vehicle", "list", "--all", "--limit", "1", "-o", "ndjson"], {
+        io: {
+          stdout: out,
+          stderr: err,
+          stdin: Readable.from([]),
+          stdoutTTY: true,
+          stderrTTY: true,
+          stdinTTY: true,
+          columns: 80,
+        },
+        env: sb.env,
+      });
+      expect(code).toBe(0);
+      // Interleave as one terminal would show it: every stdout write starts on a clean line.
+      let line = "";
+      for (const [stream, text] of chunks) {
+        if (stream === "out") expect(line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "")).toBe("");
+        line = (line + text).split(/[\r\n]/).at(-1) ?? "";
+        if (text.endsWith("\r\x1b[K")) line = "";
+      }
+      expect(chunks.some(([s, t]) => s === "err" && t.includes("fetched"))).toBe(true);
+    } finally {
+      await sb.cleanup();
+    }
+  });
+});
