@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { VEHICLE_FIELD_ALIASES, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
+import { UsageError } from "../errors.js";
 import { type CliContext, collect, examples, lazyAction } from "./shared.js";
 
 const kebab = (wire: string) => wire.replace(/_/g, "-");
@@ -80,6 +81,37 @@ const sources = (opts: Record<string, unknown>) => ({
   flags: fieldValues(opts),
 });
 
+/** `--where` / bulk options shared by the commands that change many vehicles. */
+function addSelectionFlags(cmd: Command, opts: { all?: boolean } = {}): Command {
+  cmd.option(
+    "--where <expr>",
+    "select vehicles by FIELD OP VALUE (= != < <= > >= ~regex; repeat: all must hold); matched in the client over every listed page",
+    collect,
+  );
+  if (opts.all) cmd.option("--all", "every vehicle of the owner");
+  cmd
+    .option("--concurrency <n>", "requests at once (1-16, default 4)")
+    .option("--report <file>", "write per-vehicle results to FILE (format by extension)")
+    .option("--restart", "ignore the journal of an interrupted run of the same command");
+  return cmd;
+}
+
+const selection = (ids: string[] | undefined, o: Record<string, unknown>) => ({
+  ids: ids ?? [],
+  where: o.where as string[] | undefined,
+  all: Boolean(o.all),
+  concurrency: o.concurrency as string | undefined,
+  report: o.report as string | undefined,
+  restart: Boolean(o.restart),
+});
+
+/** A value that changes a number relative to its current value: +5, -5, +10%, -10%, *1.1. */
+const RELATIVE = /^\s*([+-]\d|\*)/;
+function hasRelative(src: ReturnType<typeof sources>): boolean {
+  const values = [...Object.values(src.flags), ...(src.sets ?? []).map((s) => s.slice(s.indexOf("=") + 1))];
+  return values.some((v) => typeof v === "string" && RELATIVE.test(v));
+}
+
 export function vehicleCommand(ctx: CliContext): Command {
   const cmd = new Command("vehicle").description("List, show, create, edit, remove and (de)activate vehicles");
   const load = () => import("../commands/vehicle/vehicle.js");
@@ -90,17 +122,34 @@ export function vehicleCommand(ctx: CliContext): Command {
     .option("--limit <n>", "vehicles per page (default 15; 100 with --all)")
     .option("--offset <n>", "vehicles to skip")
     .option("--page <n>", "page number (1-based; uses --limit)")
-    .option("--all", "walk every page (ndjson and csv stream as pages arrive)")
+    .option("--all", "walk every page (every format streams as pages arrive)")
+    .option(
+      "--where <expr>",
+      "only vehicles where FIELD OP VALUE holds (= != < <= > >= ~regex; repeat: all must hold); filtered in the client over every listed page, streamed like --all",
+      collect,
+    )
+    .option("--sort <field[:desc]>", "order by a field (stable; holds the selection in memory to sort it)")
     .addHelpText(
       "after",
       examples(
         "rentctl vehicle list",
+        "rentctl vehicle list --where segment=cars --where 'price_per_day<40'",
+        "rentctl vehicle list --where vehicle_activity=0 --sort price_per_day:desc",
         "rentctl vehicle list --page 2 --limit 20",
         "rentctl vehicle list --all -o ndjson | jq .id",
         "rentctl vehicle list --all -q",
       ),
     )
-    .action(lazyAction(ctx, async (deps, _a, o) => (await load()).list(deps, o)));
+    .action(
+      lazyAction(ctx, async (deps, _a, o) =>
+        o.where || o.sort
+          ? (await import("../commands/vehicle/list-where.js")).run(deps, {
+              where: (o.where as string[] | undefined) ?? [],
+              sort: o.sort as string | undefined,
+            })
+          : (await load()).list(deps, o),
+      ),
+    );
 
   cmd
     .command("get")
@@ -152,10 +201,13 @@ export function vehicleCommand(ctx: CliContext): Command {
 
   const edit = cmd
     .command("edit")
-    .argument("<id>", "vehicle id")
-    .description("Change fields of a vehicle safely: reads it, applies the change and sends the full record")
-    .option("--replace", "send exactly the fields given (the API clears the rest)");
+    .argument("[ids...]", "vehicle ids (or --where)")
+    .description(
+      "Change fields of vehicles safely: reads each, applies the change and sends the full record; numbers may be relative (+5, -5, +10%, -10%, *1.1)",
+    )
+    .option("--replace", "send exactly the fields given (the API clears the rest; one id only)");
   addFieldFlags(edit);
+  addSelectionFlags(edit);
   edit
     .addHelpText(
       "after",
@@ -163,31 +215,118 @@ export function vehicleCommand(ctx: CliContext): Command {
         "rentctl vehicle edit 42 --price-per-day 55",
         "rentctl vehicle edit 42 --set vehicle_description='Freshly serviced' --dry-run",
         "rentctl vehicle edit 42 --set vehicle_benefits_id=   # clear an array",
+        "rentctl vehicle edit --where segment=cars --price-per-day +10% --price-per-week +10% --dry-run",
+        "rentctl vehicle edit 42 43 --price-per-day -5 --yes",
       ),
     )
     .action(
-      lazyAction(ctx, async (deps, a: [string], o) =>
-        (await load()).edit(deps, a[0], { ...sources(await withModelRef(deps, o)), replace: Boolean(o.replace) }),
+      lazyAction(ctx, async (deps, a: [string[]], o) => {
+        const src = sources(await withModelRef(deps, o));
+        const ids = a[0] ?? [];
+        if (o.where || ids.length !== 1 || hasRelative(src)) {
+          if (o.replace) throw new UsageError("--replace takes one vehicle id (and no relative values)");
+          return (await import("../commands/vehicle/many.js")).edit(deps, { ...selection(ids, o), ...src });
+        }
+        return (await load()).edit(deps, ids[0]!, { ...src, replace: Boolean(o.replace) });
+      }),
+    );
+
+  cmd;
+  addSelectionFlags(
+    cmd
+      .command("remove")
+      .argument("[ids...]", "vehicle ids (or --where)")
+      .description("Remove vehicles (asks on a terminal; --yes in scripts; undo with `rentctl undo`)"),
+  )
+    .addHelpText(
+      "after",
+      examples(
+        "rentctl vehicle remove 42",
+        "rentctl vehicle remove 42 43 --yes",
+        "rentctl vehicle remove --where vehicle_activity=0 --dry-run",
+      ),
+    )
+    .action(
+      lazyAction(ctx, async (deps, a: [string[]], o) =>
+        o.where
+          ? (await import("../commands/vehicle/many.js")).remove(deps, selection(a[0], o))
+          : (await load()).remove(deps, a[0] ?? []),
       ),
     );
 
-  cmd
-    .command("remove")
-    .argument("<ids...>", "vehicle ids")
-    .description("Remove vehicles (asks on a terminal; --yes in scripts; undo with `rentctl undo`)")
-    .addHelpText("after", examples("rentctl vehicle remove 42", "rentctl vehicle remove 42 43 --yes"))
-    .action(lazyAction(ctx, async (deps, a: [string[]]) => (await load()).remove(deps, a[0])));
+  addSelectionFlags(
+    cmd
+      .command("activate")
+      .argument("[ids...]", "vehicle ids (or --where)")
+      .description("Make vehicles available for rent (vehicle_activity = 1), through the safe edit"),
+  )
+    .addHelpText(
+      "after",
+      examples("rentctl vehicle activate 42 43", "rentctl vehicle activate --where segment=boats --yes"),
+    )
+    .action(
+      lazyAction(ctx, async (deps, a: [string[]], o) =>
+        o.where
+          ? (await import("../commands/vehicle/many.js")).setActivity(deps, true, selection(a[0], o))
+          : (await load()).setActivity(deps, a[0] ?? [], true),
+      ),
+    );
+  addSelectionFlags(
+    cmd
+      .command("deactivate")
+      .argument("[ids...]", "vehicle ids (or --where)")
+      .description("Take vehicles off rent (vehicle_activity = 0), through the safe edit"),
+  )
+    .addHelpText(
+      "after",
+      examples("rentctl vehicle deactivate 42 43", "rentctl vehicle deactivate --where segment=boats --yes"),
+    )
+    .action(
+      lazyAction(ctx, async (deps, a: [string[]], o) =>
+        o.where
+          ? (await import("../commands/vehicle/many.js")).setActivity(deps, false, selection(a[0], o))
+          : (await load()).setActivity(deps, a[0] ?? [], false),
+      ),
+    );
+  addSelectionFlags(
+    cmd
+      .command("calendar")
+      .argument("[ids...]", "vehicle ids (or --where / --all)")
+      .description("Show or change the unavailable dates (month grids; -o json for ISO dates)")
+      .option(
+        "--block <range>",
+        "make dates unavailable: 2026-12-24, 2026-12-24..2026-12-26 or 2026-12 (repeat)",
+        collect,
+      )
+      .option("--unblock <range>", "make dates available again (same forms; repeat)", collect)
+      .option("--clear-past", "drop blocked dates before today")
+      .option("--from <YYYY-MM>", "first month shown (default: this month)")
+      .option("--months <n>", "months shown (default 3)"),
+    { all: true },
+  )
+    .addHelpText(
+      "after",
+      examples(
+        "rentctl vehicle calendar 42",
+        "rentctl vehicle calendar 42 --block 2026-12-24..2026-12-26",
+        "rentctl vehicle calendar --where segment=boats --block 2027-01 --dry-run",
+        "rentctl vehicle calendar --all --clear-past --yes",
+        "rentctl vehicle calendar 42 -o json",
+      ),
+    )
+    .action(
+      lazyAction(ctx, async (deps, a: [string[]], o) =>
+        (await import("../commands/vehicle/calendar.js")).run(deps, {
+          ...selection(a[0], o),
+          block: o.block as string[] | undefined,
+          unblock: o.unblock as string[] | undefined,
+          clearPast: Boolean(o.clearPast),
+          from: o.from as string | undefined,
+          months: o.months as string | undefined,
+        }),
+      ),
+    );
 
-  cmd
-    .command("activate")
-    .argument("<ids...>", "vehicle ids")
-    .description("Make vehicles available for rent (vehicle_activity = 1), through the safe edit")
-    .action(lazyAction(ctx, async (deps, a: [string[]]) => (await load()).setActivity(deps, a[0], true)));
-  cmd
-    .command("deactivate")
-    .argument("<ids...>", "vehicle ids")
-    .description("Take vehicles off rent (vehicle_activity = 0), through the safe edit")
-    .action(lazyAction(ctx, async (deps, a: [string[]]) => (await load()).setActivity(deps, a[0], false)));
   cmd
     .command("export")
     .argument("[file]", "file to write (.json, .ndjson, .yaml, .csv); - or none for stdout")

@@ -20,6 +20,8 @@ export interface JournalEntry {
   userId?: number;
   env: string;
   before: JsonObject;
+  /** A change to many vehicles is one entry: every vehicle's previous record (undo restores them all). */
+  items?: Array<{ id: number; before: JsonObject }>;
   /** Set once the entry has been undone. */
   undone?: string;
 }

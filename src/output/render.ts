@@ -1,5 +1,10 @@
+import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { Json, JsonObject } from "../contract/records.js";
+import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import { UsageError } from "../errors.js";
+
+const CONTRACT_FIELD_NAMES = [...VEHICLE_FIELDS, ...EXTRA_FIELDS].map((f) => f.name);
+
 import type { IO } from "../io.js";
 import { csvRow } from "./csv.js";
 import { type Column, getPath, pickFields, type RenderOptions } from "./fields.js";
@@ -50,12 +55,13 @@ export function resolveFieldNames(
   items: JsonObject[],
   known: readonly string[] = [],
 ): string[] {
-  const keys = new Set<string>(known);
+  // Every contract field is a valid name, present in these records or not (an absent one prints as null).
+  const keys = new Set<string>(["id", ...CONTRACT_FIELD_NAMES, ...known]);
   for (const c of columns ?? []) keys.add(c.key);
   for (const i of items) for (const k of Object.keys(i)) keys.add(k);
   const byHeader = new Map((columns ?? []).filter((c) => c.header).map((c) => [norm(c.header!), c.key]));
   const byKey = new Map([...keys].map((k) => [norm(k), k]));
-  if (keys.size === 0) return fields;
+  if (items.length === 0 && !columns?.length && known.length === 0) return fields;
   const unknown: string[] = [];
   const out = fields.map((f) => {
     if (keys.has(f) || f.includes(".")) return f;

@@ -49,6 +49,7 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
       },
     );
   }
+  if (entry.items?.length) return undoMany(deps, journal, entry);
   const res = entry.action.startsWith("vehicle") ? VEHICLE : EXTRA;
   const before = inputOf(res, entry.before);
   if (entry.action === "vehicle.edit" || entry.action === "extra.update") {
@@ -85,4 +86,62 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
   if (deps.flags.quiet || deps.settings().output === "table") await deps.out.ids(newId !== undefined ? [newId] : []);
   else await deps.out.record({ op, recreated_from: entry.id, id: newId ?? null });
   deps.msg.success(`${res.noun} ${entry.id} re-created as ${res.noun} ${newId ?? "(id not reported)"}`);
+}
+
+/**
+ * An entry for a change to many vehicles: each is restored (edits: the
+ * previous record sent again through safe edit; removals: created again, with
+ * a new id). A vehicle that cannot be restored is reported and the rest go on.
+ */
+async function undoMany(deps: Deps, journal: Journal, entry: JournalEntry): Promise<void> {
+  const results: JsonObject[] = [];
+  let failed = 0;
+  // Before re-creating removed vehicles, look at the account once: one that is still there (same
+  // registration number) is not created twice (a rerun of a partly failed undo, or a remove that never landed).
+  const { IdentityIndex, identityOf } = await import("../../fleet/identity.js");
+  const present = new IdentityIndex<number>();
+  if (entry.action === "vehicle.remove") {
+    const { listVehicles } = await import("../../fleet/adapters.js");
+    for await (const page of listVehicles(deps))
+      for (const v of page) {
+        const identity = identityOf(v);
+        if (identity) present.add(identity, Number(v.id));
+      }
+  }
+  for (const item of entry.items ?? []) {
+    const before = inputOf(VEHICLE, item.before);
+    try {
+      if (entry.action === "vehicle.remove") {
+        const identity = identityOf(before);
+        if (identity && present.find(identity).length) {
+          results.push({ id: item.id, still_present: true });
+          continue;
+        }
+      }
+      if (entry.action === "vehicle.edit") {
+        const r = await safeUpdate(deps, VEHICLE, item.id, before, { replace: true });
+        results.push({ id: item.id, restored: true, changes: r.changes.length });
+      } else {
+        const { createVehicle, prepareVehicle } = await import("../vehicle/write.js");
+        const created = await createVehicle(deps, await prepareVehicle(deps, before));
+        results.push({ id: item.id, recreated_as: created?.id ?? null });
+      }
+    } catch (e) {
+      failed++;
+      deps.msg.warn(`vehicle ${item.id}: ${(e as Error).message}`);
+      results.push({ id: item.id, error: (e as Error).message });
+    }
+  }
+  if (deps.flags.dryRun) return;
+  if (failed === 0) journal.markUndone(entry.op, deps.now());
+  if (deps.flags.quiet) await deps.out.ids(results.filter((r) => !r.error).map((r) => Number(r.recreated_as ?? r.id)));
+  else if (deps.settings().output !== "table") await deps.out.list(results);
+  const n = (entry.items ?? []).length;
+  if (failed) {
+    const { PartialFailureError } = await import("../../errors.js");
+    throw new PartialFailureError(`undo ${entry.op}: ${failed} of ${n} vehicles could not be restored`, {
+      hint: `run \`rentctl undo ${entry.op}\` again once the cause is fixed`,
+    });
+  }
+  deps.msg.success(`${n} vehicles restored to their state before operation ${entry.op}`);
 }

@@ -1,0 +1,97 @@
+import type { Deps } from "../../deps.js";
+import { UsageError } from "../../errors.js";
+import type { ManyOptions } from "./many.js";
+import { isSelection, selectedVehicles } from "./select.js";
+
+/**
+ * `vehicle calendar`: the unavailable dates of a vehicle as month grids (or
+ * `{vehicle_id, blocked: [ISO dates]}` with -o json), and `--block` /
+ * `--unblock` / `--clear-past` over one vehicle or a selection. The wire
+ * value is one comma-separated string of d.m.Y dates (src/fleet/calendar.ts
+ * decides its form); changes go through the plan, the confirmation rules and
+ * the bulk engine like every change to many vehicles. Stored entries that are
+ * not d.m.Y dates are shown with a warning and kept, never dropped.
+ */
+export interface CalendarOptions extends ManyOptions {
+  block?: string[];
+  unblock?: string[];
+  clearPast?: boolean;
+  from?: string;
+  months?: string;
+}
+
+function today(deps: Deps): string {
+  const d = new Date(deps.now());
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+export async function run(deps: Deps, opts: CalendarOptions): Promise<void> {
+  const cal = await import("../../fleet/calendar.js");
+  const editing = Boolean(opts.block?.length || opts.unblock?.length || opts.clearPast);
+  if (!editing) return show(deps, opts, cal);
+  const edit = {
+    block: (opts.block ?? []).map((r) => cal.parseRange(r)),
+    unblock: (opts.unblock ?? []).map((r) => cal.parseRange(r)),
+    clearPastBefore: opts.clearPast ? today(deps) : undefined,
+  };
+  const records = await selectedVehicles(deps, opts);
+  for (const r of records) {
+    const w = cal.malformedWarning(cal.parseStoredCalendar(r.vehicle_availability_calendar), `vehicle ${r.id}`);
+    if (w) deps.msg.warn(w);
+  }
+  const { planEdit } = await import("../../fleet/plan.js");
+  const plan = planEdit(records, (input) => ({
+    vehicle_availability_calendar: cal.editCalendar(input.vehicle_availability_calendar, edit).value,
+  }));
+  const { runBulkChange } = await import("./bulk-change.js");
+  await runBulkChange(deps, plan, {
+    verb: "calendar",
+    intent: {
+      ids: opts.ids ?? [],
+      where: opts.where ?? [],
+      all: Boolean(opts.all),
+      block: opts.block,
+      unblock: opts.unblock,
+      clearPast: opts.clearPast,
+    },
+    concurrency: opts.concurrency,
+    report: opts.report,
+    restart: opts.restart,
+    confirm: isSelection(opts),
+  });
+}
+
+async function show(deps: Deps, opts: CalendarOptions, cal: typeof import("../../fleet/calendar.js")): Promise<void> {
+  const now = new Date(deps.now());
+  const from = opts.from ? cal.parseMonth(opts.from) : { year: now.getFullYear(), month: now.getMonth() + 1 };
+  const months = opts.months === undefined ? 3 : Number(opts.months);
+  if (!Number.isInteger(months) || months < 1 || months > 24)
+    throw new UsageError(`--months: expected a whole number from 1 to 24, got ${JSON.stringify(opts.months)}`);
+  const format = deps.settings().output;
+  const records = await selectedVehicles(deps, opts);
+  // One vehicle named: the object itself (as `vehicle get` prints a record); several: a list.
+  const single = !isSelection(opts) && records.length === 1;
+  const writer = format === "table" || single ? undefined : deps.out.listWriter();
+  for (const r of records) {
+    const calendar = cal.parseStoredCalendar(r.vehicle_availability_calendar);
+    const warning = cal.malformedWarning(calendar, `vehicle ${r.id}`);
+    if (warning) deps.msg.warn(warning);
+    if (format !== "table") {
+      const data = cal.calendarJson(Number(r.id), calendar) as never;
+      if (writer) await writer.push([data]);
+      else await deps.out.record(data);
+      continue;
+    }
+    const c = deps.outColor;
+    const colored = c.level > 0;
+    const lines = cal.renderCalendarGrid(calendar, {
+      from,
+      months,
+      color: colored ? { blocked: (s) => c.inverse.red(s), dim: (s) => c.dim(s) } : undefined,
+    });
+    deps.io.stdout.write(
+      `${records.length > 1 ? `vehicle ${r.id} ${r.vehicle_reg_number ?? ""}\n` : ""}${lines.join("\n")}\n`,
+    );
+  }
+  await writer?.end();
+}

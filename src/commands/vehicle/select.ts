@@ -1,0 +1,100 @@
+import { itemId } from "../../catalog/items.js";
+import { DEFAULT_SEGMENT, operation } from "../../contract/operations.js";
+import { type JsonObject, normalizeRecord } from "../../contract/records.js";
+import type { Deps } from "../../deps.js";
+import { UsageError } from "../../errors.js";
+import { listVehicles } from "../../fleet/adapters.js";
+import { BRAND_PSEUDO_FIELD, type CatalogResolver, prepareWhere, type Selection } from "../../fleet/where.js";
+import { parseId } from "../ids.js";
+import { fetchRecord, VEHICLE } from "../resource.js";
+
+/**
+ * Which vehicles a command acts on: ids, or `--where` expressions matched in
+ * the client over the listed pages (the contract has no server-side filter),
+ * or every vehicle (`--all`). Catalog names in expressions are resolved once,
+ * through the catalog service, before any page is matched.
+ */
+export interface SelectOptions {
+  ids?: string[];
+  where?: string[];
+  all?: boolean;
+}
+
+/** True when the options name a selection rather than single ids. */
+export function isSelection(opts: SelectOptions): boolean {
+  return Boolean(opts.where?.length || opts.all);
+}
+
+/** Names in `--where` clauses, resolved with the catalog service: `segment=boats`, `brand=Toyota`. */
+export function whereResolver(deps: Deps): CatalogResolver {
+  const catalogs = deps.catalogs();
+  const known = async (fn: () => Promise<number | undefined>) => {
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof UsageError) return undefined;
+      throw e;
+    }
+  };
+  return async (field, value) => {
+    if (field === BRAND_PSEUDO_FIELD) {
+      // A brand stands for every configuration of its models: brand -> models -> configurations.
+      const brand = await known(() =>
+        catalogs.resolve("catalog.brands", value, { flag: "--where brand", params: { segment_id: DEFAULT_SEGMENT } }),
+      );
+      if (brand === undefined) return undefined;
+      const ids: number[] = [];
+      for (const m of await catalogs.items("catalog.models", { brand_id: brand })) {
+        const model = itemId(m);
+        if (model === undefined) continue;
+        for (const e of await catalogs.items("catalog.equipments", { model_id: model })) {
+          const id = itemId(e);
+          if (id !== undefined) ids.push(id);
+        }
+      }
+      return ids;
+    }
+    const spec = VEHICLE.fields.find((f) => f.name === field);
+    if (!spec?.catalog) return undefined;
+    const op = operation(spec.catalog);
+    if (
+      op.envelope !== "list" ||
+      op.params.some((p) => p.required && p.name !== "locale_id" && p.name !== "segment_id")
+    )
+      return undefined;
+    const params = op.params.some((p) => p.name === "segment_id") ? { segment_id: DEFAULT_SEGMENT } : {};
+    const id = await known(() => catalogs.resolve(spec.catalog!, value, { flag: `--where ${field}`, params }));
+    return id === undefined ? undefined : [id];
+  };
+}
+
+export async function prepareSelection(deps: Deps, where: readonly string[]): Promise<Selection> {
+  return prepareWhere(where, { resolve: whereResolver(deps) });
+}
+
+/** The selected vehicles, page by page (ids: one record each, in the order given). */
+export async function* selectedPages(deps: Deps, opts: SelectOptions): AsyncGenerator<JsonObject[]> {
+  if (!isSelection(opts)) {
+    const ids = (opts.ids ?? []).map((r) => parseId(r, "vehicle"));
+    if (ids.length === 0) {
+      throw new UsageError("name the vehicles: give ids, --where FIELD OP VALUE, or --all", {
+        hint: "example: --where segment=cars --where price_per_day<40",
+      });
+    }
+    for (const id of ids) yield [normalizeRecord(await fetchRecord(deps, VEHICLE, id), "vehicle")];
+    return;
+  }
+  if (opts.ids?.length) throw new UsageError("give ids or --where/--all, not both");
+  const selection = await prepareSelection(deps, opts.where ?? []);
+  for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) {
+    const hit = page.filter((v) => selection.matches(v));
+    if (hit.length) yield hit;
+  }
+}
+
+/** Every selected vehicle (a bulk change plans over all of them before sending anything). */
+export async function selectedVehicles(deps: Deps, opts: SelectOptions): Promise<JsonObject[]> {
+  const out: JsonObject[] = [];
+  for await (const page of selectedPages(deps, opts)) out.push(...page);
+  return out;
+}

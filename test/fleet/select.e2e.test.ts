@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { json, runBuilt, sandboxEnv } from "../helpers/cli.js";
+import { type FaultProxy, startProxy } from "./helpers.js";
+
+// Issue 14 through the built CLI: --where selections, relative edits on the
+// bulk engine (plan, confirmation, one undo entry), and the calendar.
+
+let sandbox: Awaited<ReturnType<typeof sandboxEnv>>;
+let proxy: FaultProxy;
+let env: NodeJS.ProcessEnv;
+const cli = (args: string[]) => runBuilt(args, env);
+const writes = () => [...proxy.counts].filter(([k]) => k.startsWith("POST")).reduce((n, [, c]) => n + c, 0);
+const ids = async (args: string[]) => {
+  const r = await cli(["vehicle", "list", ...args, "-q"]);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.trim().split("\n").filter(Boolean).map(Number);
+};
+const prices = async () =>
+  Object.fromEntries(
+    json<Array<{ id: number; price_per_day: number }>>(
+      (await cli(["vehicle", "list", "--all", "-o", "json"])).stdout,
+    ).map((v) => [v.id, v.price_per_day]),
+  );
+
+beforeAll(async () => {
+  sandbox = await sandboxEnv();
+  proxy = await startProxy(sandbox.sb.url);
+  env = { ...sandbox.env, RENTCTL_BASE_URL: proxy.url, RENTCTL_USER_ID: "1001" };
+});
+afterAll(async () => {
+  await proxy.close();
+  await sandbox.cleanup();
+});
+beforeEach(() => proxy.counts.clear());
+
+describe("--where selections", () => {
+  it("each operator, flag words, catalog names, regular expressions and sorting", async () => {
+    const p = await prices();
+    const all = Object.keys(p)
+      .map(Number)
+      .sort((a, b) => a - b);
+    const cheapest = all.reduce((a, b) => (p[a]! <= p[b]! ? a : b));
+    expect(await ids(["--where", `price_per_day=${p[cheapest]}`])).toEqual([cheapest]);
+    expect(await ids(["--where", `price_per_day!=${p[cheapest]}`])).toEqual(all.filter((i) => i !== cheapest));
+    expect(await ids(["--where", `price_per_day<=${p[cheapest]}`])).toEqual([cheapest]);
+    expect(await ids(["--where", `price_per_day>${p[cheapest]}`])).toEqual(all.filter((i) => i !== cheapest));
+    expect(await ids(["--where", "price_per_day>=0", "--where", `price_per_day<${p[cheapest]! + 1}`])).toEqual([
+      cheapest,
+    ]);
+    expect(await ids(["--where", "vehicle-reg-number~^b-sc"])).toEqual([1]);
+    expect(await ids(["--where", "segment=cars"])).toEqual(all);
+    expect(await ids(["--where", "vehicle_activity=no"]).then((x) => x.length)).toBeGreaterThanOrEqual(0);
+    const sorted = await ids(["--sort", "price_per_day:desc"]);
+    expect(sorted).toEqual([...all].sort((a, b) => p[b]! - p[a]! || a - b));
+  });
+
+  it("array fields match when any member matches", async () => {
+    const v1 = json<{ vehicle_benefits_id?: number[] }>((await cli(["vehicle", "get", "1", "-o", "json"])).stdout);
+    const member = v1.vehicle_benefits_id?.[0];
+    if (member === undefined) return; // the seed gives vehicle 1 benefits; guard against seed changes
+    expect(await ids(["--where", `vehicle_benefits_id=${member}`])).toContain(1);
+  });
+
+  it("a bad expression or unknown field is exit 2 with a hint, and nothing is sent", async () => {
+    for (const [expr, hint] of [
+      ["price_per_day<cheap", /compares as a number/],
+      ["prise_per_day=5", /did you mean/],
+      ["price_per_day", /FIELD OP VALUE/],
+      ["segment=submarines", /no vehicle_segment_id named/],
+    ] as const) {
+      const r = await cli(["vehicle", "edit", "--where", expr, "--price-per-day", "+1", "--yes"]);
+      expect(r.code, expr).toBe(2);
+      expect(r.stderr).toMatch(hint);
+    }
+    expect(writes()).toBe(0);
+  });
+});
+
+describe("edit --where with relative values", () => {
+  it("without a terminal and without --yes: the plan, exit 2, nothing sent", async () => {
+    const r = await cli(["vehicle", "edit", "--where", "segment=cars", "--price-per-day", "+10%"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Plan: 0 to create, \d+ to change/);
+    expect(r.stderr).toContain("--yes");
+    expect(writes()).toBe(0);
+  });
+
+  it("--dry-run prints the plan on stdout with old → new and sends nothing", async () => {
+    const p = await prices();
+    const r = await cli(["vehicle", "edit", "1", "--price-per-day", "*2", "--dry-run"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`price_per_day: ${p[1]} → ${p[1]! * 2}`);
+    expect(writes()).toBe(0);
+  });
+
+  it("+10% sends one full-record edit per matching vehicle, rounded half up, and one undo restores them all", async () => {
+    const before = await prices();
+    proxy.counts.clear();
+    const r = await cli(["vehicle", "edit", "--where", "segment=cars", "--price-per-day", "+10%", "--yes"]);
+    expect(r.code, r.stderr).toBe(0);
+    const n = Object.keys(before).length;
+    expect(proxy.counts.get("POST /api/v302/vehicles/edit")).toBe(n);
+    expect(writes()).toBe(n);
+    const after = await prices();
+    for (const [id, p] of Object.entries(before)) expect(after[id]).toBe(Math.floor(p * 1.1 + 0.5));
+    const op = /rentctl undo (\d+)/.exec(r.stderr)?.[1];
+    expect(op).toBeDefined();
+    const u = await cli(["undo", op!]);
+    expect(u.code, u.stderr).toBe(0);
+    expect(await prices()).toEqual(before);
+  });
+
+  it("never below 0", async () => {
+    const r = await cli(["vehicle", "edit", "1", "--price-per-day", "-100000", "--dry-run"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/price_per_day: \d+ → 0/);
+  });
+});
+
+describe("vehicle calendar", () => {
+  it("--block days, ranges and a month, --unblock: the exact wire string; json in ISO dates", async () => {
+    let r = await cli([
+      "vehicle",
+      "calendar",
+      "2",
+      "--block",
+      "2026-12-24..2026-12-26",
+      "--block",
+      "2027-02",
+      "--block",
+      "2026-11-30",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    r = await cli(["vehicle", "calendar", "2", "--unblock", "2027-02-02..2027-02-28"]);
+    expect(r.code, r.stderr).toBe(0);
+    const wire = json<{ vehicle_availability_calendar: string }>(
+      (await cli(["vehicle", "get", "2", "-o", "json", "--fields", "vehicle_availability_calendar"])).stdout,
+    ).vehicle_availability_calendar;
+    expect(wire).toBe("30.11.2026,24.12.2026,25.12.2026,26.12.2026,01.02.2027");
+    const j = await cli(["vehicle", "calendar", "2", "-o", "json"]);
+    expect(json(j.stdout)).toEqual({
+      vehicle_id: 2,
+      blocked: ["2026-11-30", "2026-12-24", "2026-12-25", "2026-12-26", "2027-02-01"],
+    });
+  });
+
+  it("the grid marks blocked days without colour, with a legend", async () => {
+    const r = await cli(["vehicle", "calendar", "2", "--from", "2026-12", "--months", "1"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(" December 2026");
+    expect(r.stdout).toContain("[24][25][26]");
+    expect(r.stdout).toMatch(/blocked \(unavailable\)/);
+  });
+
+  it("a date that is not ISO is a usage error; nothing is sent", async () => {
+    const r = await cli(["vehicle", "calendar", "2", "--block", "24.12.2026"]);
+    expect(r.code).toBe(2);
+    expect(writes()).toBe(0);
+  });
+
+  it("over a selection: the plan, --yes, one change per vehicle", async () => {
+    const r = await cli(["vehicle", "calendar", "--where", "segment=cars", "--block", "2027-03-01", "--yes"]);
+    expect(r.code, r.stderr).toBe(0);
+    const n = (await ids(["--where", "segment=cars"])).length;
+    expect(proxy.counts.get("POST /api/v302/vehicles/edit")).toBe(n);
+  });
+});
