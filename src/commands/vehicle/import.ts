@@ -214,6 +214,7 @@ async function runImport(
         }
         account = await listAccount();
       },
+      willWrite: (row) => !(row.item.identity && account.find(row.item.identity).length),
       reconcile: async (row) => {
         const found = row.item.identity ? account.find(row.item.identity) : [];
         return found.length ? { status: "created", id: found[0] } : undefined;
