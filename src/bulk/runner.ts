@@ -125,6 +125,13 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   };
   const neverAbort = new AbortController().signal;
   const signal = job.control?.signal ?? neverAbort;
+  // Each row gets its own short-lived signal (a long-lived one composed into
+  // every request's AbortSignal.any would keep them all alive); abandoning
+  // aborts the rows in flight.
+  const rowAborts = new Set<AbortController>();
+  signal.addEventListener("abort", () => {
+    for (const ac of rowAborts) ac.abort();
+  });
   let networkStreak = 0;
   const maxNet = job.maxNetworkErrors ?? 3;
   let stop = false;
@@ -151,15 +158,27 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
       }
     }
     let wrote = false;
+    const rowAbort = new AbortController();
+    rowAborts.add(rowAbort);
     const ctx: TaskContext = {
-      signal,
+      signal: rowAbort.signal,
       beforeWrite: async () => {
         wrote = true;
         if (!premarked.has(row.row)) await job.journal?.write({ row: row.row, key: row.key, state: "sending" });
       },
     };
     try {
+      return await attempt(row, ctx, () => wrote);
+    } finally {
+      rowAborts.delete(rowAbort);
+      premarked.delete(row.row);
+    }
+  };
+
+  const attempt = async (row: BulkRow<T>, ctx: TaskContext, wroteNow: () => boolean): Promise<void> => {
+    try {
       const outcome = await job.task(row, ctx);
+      const wrote = wroteNow();
       networkStreak = 0;
       // Not awaited: a lost `done` line only means the row is reconciled on a rerun.
       if (wrote || outcome.id !== undefined || premarked.has(row.row))
@@ -172,6 +191,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
         });
       return emit({ ...outcome, row: row.row, key: row.key });
     } catch (err) {
+      const wrote = wroteNow();
       if (err instanceof AuthError) {
         summary.stoppedBy ??= err;
         stop = true;
