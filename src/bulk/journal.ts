@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
-import { mkdir, open, readFile, rename } from "node:fs/promises";
+import { mkdir, open, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
@@ -77,7 +77,7 @@ export class BulkJournal {
     await mkdir(join(dataDir, "bulk"), { recursive: true, mode: 0o700 });
     const previous = new Map<number, JournalRecord>();
     if (opts.restart) {
-      await rename(file, `${file}.${Date.now()}.old`).catch(() => {});
+      await unlink(file).catch(() => {});
     } else {
       const text = await readFile(file, "utf8").catch(() => "");
       for (const line of text.split("\n")) {
@@ -141,10 +141,10 @@ export class BulkJournal {
     if (this.#error) throw this.#error;
   }
 
-  /** The job is complete: set the journal aside so a later run starts afresh. */
+  /** The job is complete: remove the journal so a later run starts afresh. */
   async finish(): Promise<void> {
     await this.close();
-    await rename(this.file, `${this.file}.done`).catch(() => {});
+    await unlink(this.file).catch(() => {});
   }
 }
 

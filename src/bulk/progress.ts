@@ -17,7 +17,11 @@ export async function createProgress(
   label: string,
 ): Promise<Progress> {
   if (!enabled || total === 0) return NONE;
-  const { SingleBar } = await import("cli-progress");
+  // CommonJS: under the esbuild bundle only `default` is there.
+  const mod = (await import("cli-progress")) as typeof import("cli-progress") & {
+    default?: typeof import("cli-progress");
+  };
+  const { SingleBar } = typeof mod.SingleBar === "function" ? mod : mod.default!;
   const started = Date.now();
   const bar = new SingleBar({
     stream: stream as NodeJS.WritableStream & { isTTY?: boolean },

@@ -135,4 +135,37 @@ describe("runBulk", () => {
     expect(s2.counts.get("created")).toBeLessThan(100);
     expect(bulkExitError(s2)?.exitCode).toBe(130);
   });
+  it("journals likely writes a group at a time before they start; rows never started are not left in flight", async () => {
+    const dir = tmp();
+    const j = await BulkJournal.open(dir, KEY);
+    let stopped = false;
+    const control = {
+      get stopped() {
+        return stopped;
+      },
+      signal: new AbortController().signal,
+    };
+    const s = await runBulk({
+      rows: rowsOf(40),
+      concurrency: 4,
+      journal: j,
+      control,
+      willWrite: (r) => r.item % 5 !== 0,
+      task: async (r, ctx) => {
+        if (r.item === 10) stopped = true;
+        if (r.item % 5 === 0) return { status: "exists", id: r.item };
+        await ctx.beforeWrite();
+        return { status: "created", id: r.item };
+      },
+    });
+    await j.close();
+    const again = await BulkJournal.open(dir, KEY);
+    // every row that ran is done; rows marked but not started are `failed` (a rerun runs them); none in flight
+    expect(again.inFlight()).toEqual([]);
+    const done = [...again.previous.values()].filter((r) => r.state === "done");
+    expect(done.length).toBe((s.counts.get("created") ?? 0) + (s.counts.get("exists") ?? 0));
+    expect(
+      [...again.previous.values()].filter((r) => r.state === "failed").every((r) => r.error === "not started"),
+    ).toBe(true);
+  });
 });

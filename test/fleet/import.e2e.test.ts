@@ -222,4 +222,22 @@ describe("vehicle export / import (built CLI, sandbox)", () => {
     const regs = (await accountRegs(sandbox.env, 1003)).filter((x) => x.startsWith("SF-"));
     expect(regs.sort()).toEqual(rows.map((x) => String(x.vehicle_reg_number)).sort());
   }, 120_000);
+  it("connections lost after the server committed: the run stops (exit 6); the rerun reconciles, no duplicates", async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => vehicleRow(`NW-${i}`));
+    const f = file("network.ndjson", ndjson(rows));
+    proxy.decide = ({ method, path }) =>
+      method === "POST" && path.endsWith("/vehicles/create") ? { kind: "drop" } : { kind: "pass" };
+    const r = await cli(["vehicle", "import", f, "--user", "1003", "--concurrency", "1", "--timeout", "2"]);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/failed 3/);
+    expect(r.stderr).toMatch(/rerun the same command to resume/);
+    proxy.decide = () => ({ kind: "pass" });
+    proxy.counts.clear();
+    const again = await cli(["vehicle", "import", f, "--user", "1003", "--timeout", "2"]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/3 reconciled/);
+    expect(proxy.creates()).toBe(7);
+    const regs = (await accountRegs(sandbox.env, 1003)).filter((x) => x.startsWith("NW-"));
+    expect(regs.sort()).toEqual(rows.map((x) => String(x.vehicle_reg_number)).sort());
+  }, 120_000);
 });

@@ -58,7 +58,7 @@ async function runImport(
   // Pass 1: every row checked; all problems listed by row and field.
   const problems: Array<{ field: string; message: string }> = [];
   const invalid = new Map<number, CheckedRow>();
-  const seen = new IdentityIndex<number>();
+  let seen: IdentityIndex<number> | undefined = new IdentityIndex<number>();
   let total = 0;
   for await (const r of checkedRows(deps, source, resolver, { checkImages: true })) {
     total++;
@@ -74,6 +74,7 @@ async function runImport(
         problems.push({ field: `row ${r.row}${r.key ? ` (${r.key})` : ""} ${p.field}`, message: p.message });
     }
   }
+  seen = undefined; // the file's identities are not needed any more (memory stays flat)
   if (total === 0) throw new InputError(`${source.label}: no vehicles in the file`);
   if (invalid.size && !opts.skipInvalid) {
     throw new InputError(
@@ -214,6 +215,7 @@ async function runImport(
         }
         account = await listAccount();
       },
+      willWrite: (row) => !(row.item.identity && account.find(row.item.identity).length),
       reconcile: async (row) => {
         const found = row.item.identity ? account.find(row.item.identity) : [];
         return found.length ? { status: "created", id: found[0] } : undefined;
@@ -230,7 +232,6 @@ async function runImport(
         }
         await ctx.beforeWrite();
         const id = await sendCreate(deps, record, ctx.signal);
-        if (item.identity) account.add(item.identity, id);
         return { status: "created", id };
       },
       onResult: async (r) => {
