@@ -78,7 +78,7 @@ export async function* readRows(path: string, format: FleetFormat): AsyncGenerat
   try {
     if (format === "json") doc = JSON.parse(text);
     else {
-      const { parse } = await (await import("./yaml.js")).yamlLib();
+      const { parse } = await (await import("../output/yaml.js")).loadYaml();
       doc = parse(text);
     }
   } catch (e) {

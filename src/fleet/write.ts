@@ -38,7 +38,7 @@ export async function createRecordWriter(
     };
   }
   if (format === "yaml") {
-    const { stringify } = await (await import("./yaml.js")).yamlLib();
+    const { stringify } = await (await import("../output/yaml.js")).loadYaml();
     return {
       write: (r) => put(out, stringify([r], { lineWidth: 0 })),
       end: async () => {},
