@@ -10,6 +10,7 @@ const LAYERS = [
   ["output", "^src/output/"],
   ["config", "^src/(config|journal)/"],
   ["deps", "^src/(deps|context|prompt)\\.ts$|^src/deps/"],
+  ["resources", "^src/resources/"],
   ["services", "^src/(fleet|bulk|completion)/"],
   ["commands", "^src/commands/"],
   ["wizard", "^src/wizard/"],

@@ -26,7 +26,7 @@ export async function checkVehicle(
   deps: Deps,
   values: Record<string, unknown>,
 ): Promise<{ record?: EncodableRecord; problems: RowProblem[] }> {
-  const { prepareVehicle } = await import("../commands/vehicle/write.js");
+  const { prepareVehicle } = await import("../resources/create.js");
   try {
     return { record: await prepareVehicle(deps, values), problems: [] };
   } catch (e) {
@@ -37,7 +37,7 @@ export async function checkVehicle(
 
 /** The input fields of a vehicle as the server returns it: the same mapping safe edit uses. */
 export async function vehicleInputMapper(): Promise<(record: JsonObject) => WireRecord> {
-  const { inputOf, VEHICLE } = await import("../commands/resource.js");
+  const { inputOf, VEHICLE } = await import("../resources/safe-edit.js");
   return (record) => inputOf(VEHICLE, normalizeRecord(record, "vehicle"));
 }
 

@@ -19,11 +19,52 @@ export interface JournalEntry {
   baseUrl: string;
   userId?: number;
   env: string;
+  /** The embedded sandbox's data file the entry was taken on (its address changes every run). */
+  dataFile?: string;
   before: JsonObject;
   /** A change to many vehicles is one entry: every vehicle's previous record (undo restores them all). */
   items?: Array<{ id: number; before: JsonObject }>;
   /** Set once the entry has been undone. */
   undone?: string;
+}
+
+/** What the journal needs to know of where a change is made (config/target.ts's Target fits). */
+export interface JournalTargetInfo {
+  env: string;
+  baseUrl: string;
+  userId?: number;
+  embeddedSandbox: boolean;
+  /** The embedded sandbox's data file; null for a throw-away in-memory sandbox. */
+  sandboxDataFile?: string | null;
+}
+
+/** The members that bind an entry to its target: environment, address (or sandbox data file), owner. */
+export function journalTarget(t: JournalTargetInfo): Pick<JournalEntry, "env" | "baseUrl" | "userId" | "dataFile"> {
+  return {
+    env: t.env,
+    baseUrl: t.baseUrl,
+    userId: t.userId,
+    ...(t.embeddedSandbox && t.sandboxDataFile ? { dataFile: t.sandboxDataFile } : {}),
+  };
+}
+
+/**
+ * The journal to record a change made on `t`, or undefined when that change
+ * can never be undone: a throw-away in-memory sandbox is gone when the
+ * command ends, and an entry for it could only re-create its vehicles
+ * somewhere else.
+ */
+export function journalFor(dataDir: string, t: JournalTargetInfo): Journal | undefined {
+  if (t.embeddedSandbox && t.sandboxDataFile === null) return undefined;
+  return new Journal(dataDir);
+}
+
+/** Whether an entry was taken on the target selected now (same address or sandbox data file, same owner). */
+export function sameTarget(e: JournalEntry, t: JournalTargetInfo): boolean {
+  if (e.userId !== undefined && t.userId !== undefined && e.userId !== t.userId) return false;
+  if (e.dataFile !== undefined) return t.embeddedSandbox && t.sandboxDataFile === e.dataFile;
+  if (t.embeddedSandbox) return e.env === "sandbox" && e.baseUrl.startsWith("http://127.0.0.1:"); // entries from before dataFile
+  return e.baseUrl === t.baseUrl;
 }
 
 export class Journal {

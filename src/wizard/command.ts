@@ -1,8 +1,8 @@
 import { readRecordFile } from "../commands/input.js";
-import { printCreated } from "../commands/vehicle/write.js";
 import { requireUser } from "../context.js";
 import type { Deps } from "../deps.js";
 import { InterruptedError, UsageError } from "../errors.js";
+import { printCreated } from "../resources/create.js";
 import { runWizard } from "./flow.js";
 import { type WizardPrompts, withInterrupt, wizardPrompts } from "./prompts.js";
 

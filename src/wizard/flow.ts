@@ -1,11 +1,11 @@
 import { access, writeFile } from "node:fs/promises";
 import { ApiValidationError } from "../api/errors.js";
-import type { CreateResult } from "../commands/vehicle/write.js";
 import { crossFieldProblems, isEmpty, validateRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
 import { AbortedError, type FieldDetail, InputError, InterruptedError, RentctlError } from "../errors.js";
 import { formatError } from "../output/error.js";
+import type { CreateResult } from "../resources/create.js";
 import { Ask, toInts, type WizardState } from "./ask.js";
 import { WizardCatalogs } from "./catalogs.js";
 import type { WizardPrompts } from "./prompts.js";
@@ -153,7 +153,7 @@ export async function runWizard(
     }
 
     // create
-    const { createVehicle, prepareVehicle } = await import("../commands/vehicle/write.js");
+    const { createVehicle, prepareVehicle } = await import("../resources/create.js");
     try {
       await prepareVehicle(deps, answersRecord(state));
       if (state.imageFiles.length) {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { applyChanges, diffRecords, inputOf, VEHICLE } from "../../src/commands/resource.js";
+import { applyChanges, diffRecords, inputOf, VEHICLE } from "../../src/resources/safe-edit.js";
 import { VERSION } from "../../src/version.js";
 
 describe("merge and diff of the safe edit", () => {

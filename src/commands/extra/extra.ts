@@ -4,13 +4,13 @@ import { isObject, type JsonObject, normalizeRecord, unwrapRecord } from "../../
 import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
+import { createExtra, printCreated } from "../../resources/create.js";
+import { EXTRA, fetchRecord, problemsError, safeUpdate } from "../../resources/safe-edit.js";
 import { confirmDestructive } from "../confirm.js";
 import { parseId } from "../ids.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
 import { type PagedListOptions, pagedList } from "../paged-list.js";
-import { EXTRA, fetchRecord, problemsError, safeUpdate, showRecord } from "../resource.js";
-import { printCreated } from "../vehicle/write.js";
-import { createExtra } from "./write.js";
+import { showRecord } from "../resource.js";
 
 export const EXTRA_COLUMNS = [
   { key: "id", header: "ID" },
@@ -119,14 +119,14 @@ export async function remove(deps: Deps, rawId: string): Promise<void> {
   if (deps.flags.dryRun) return deps.out.record(describeRequest(target.baseUrl, "extras.delete", { extra_id: id }));
   await confirmDestructive(deps, `Delete extra ${id} on ${target.env}?`, "delete an extra");
   const before = await fetchRecord(deps, EXTRA, id);
-  const { Journal } = await import("../../journal/journal.js");
-  const entry = new Journal(deps.paths.dataDir).record(
-    { action: "extra.delete", id, baseUrl: target.baseUrl, userId: target.userId, env: target.env, before },
+  const { journalFor, journalTarget } = await import("../../journal/journal.js");
+  const entry = journalFor(deps.paths.dataDir, target)?.record(
+    { action: "extra.delete", id, before, ...journalTarget(target) },
     deps.now(),
   );
   deps.msg.acting(target, `deleting extra ${id}`);
   const client = await deps.client();
   await client.call("extras.delete", { extra_id: id });
   if (deps.flags.quiet) await deps.out.ids([id]);
-  deps.msg.success(`extra ${id} deleted · undo with: rentctl undo ${entry.op}`);
+  deps.msg.success(`extra ${id} deleted${entry ? ` · undo with: rentctl undo ${entry.op}` : ""}`);
 }

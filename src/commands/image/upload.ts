@@ -7,7 +7,7 @@ import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../../contract/operations.js
 import { uploadedImageIds } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { InputError } from "../../errors.js";
-import { safeUpdate, VEHICLE } from "../resource.js";
+import { safeUpdate, VEHICLE } from "../../resources/safe-edit.js";
 
 /** Every file must exist, be a readable regular file and not be empty; all problems listed, nothing sent. */
 export async function checkFiles(paths: string[]): Promise<void> {

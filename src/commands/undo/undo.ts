@@ -3,8 +3,8 @@ import type { JsonObject } from "../../contract/records.js";
 import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
-import { Journal, type JournalEntry } from "../../journal/journal.js";
-import { EXTRA, inputOf, safeUpdate, VEHICLE } from "../resource.js";
+import { Journal, type JournalEntry, sameTarget } from "../../journal/journal.js";
+import { EXTRA, fetchRecord, inputOf, safeUpdate, VEHICLE } from "../../resources/safe-edit.js";
 
 function row(e: JournalEntry): JsonObject {
   return {
@@ -41,12 +41,16 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
   if (!entry) throw new UsageError(`no journal entry ${JSON.stringify(op)}`, { hint: "list them with `rentctl undo`" });
   if (entry.undone) throw new UsageError(`operation ${op} was already undone at ${entry.undone}`);
   const target = await deps.target();
-  if (target.baseUrl !== entry.baseUrl && !(target.embeddedSandbox && entry.env === "sandbox")) {
+  if (!sameTarget(entry, target)) {
+    const where = entry.dataFile ? `the sandbox data file ${entry.dataFile}` : `${entry.env} (${entry.baseUrl})`;
+    const now = target.embeddedSandbox
+      ? target.sandboxDataFile
+        ? `the sandbox data file ${target.sandboxDataFile}`
+        : "a throw-away in-memory sandbox"
+      : target.baseUrl;
     throw new UsageError(
-      `operation ${op} was made on ${entry.env} (${entry.baseUrl}), not on the environment selected now (${target.baseUrl})`,
-      {
-        hint: "select the same environment (profile, --env, --base-url) to undo it",
-      },
+      `operation ${op} was made on ${where}${entry.userId !== undefined ? ` as owner ${entry.userId}` : ""}, not on the target selected now (${now}${target.userId !== undefined ? `, owner ${target.userId}` : ""}); nothing was sent`,
+      { hint: "select the same environment, address and owner (profile, --env, --base-url, --user) to undo it" },
     );
   }
   if (entry.items?.length) return undoMany(deps, journal, entry);
@@ -67,13 +71,20 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
   // A removed vehicle or deleted extra is created again, with a new id.
   let newId: number | undefined;
   if (entry.action === "vehicle.remove") {
-    const { createVehicle, prepareVehicle } = await import("../vehicle/write.js");
+    const still = await stillPresent(deps, entry.id, before);
+    if (still !== undefined) {
+      throw new UsageError(
+        `vehicle ${entry.id} is still in the account (as vehicle ${still}): undoing its removal would create a duplicate; nothing was sent`,
+        { hint: "the removal may never have taken effect; check with `rentctl vehicle get " + still + "`" },
+      );
+    }
+    const { createVehicle, prepareVehicle } = await import("../../resources/create.js");
     const record = await prepareVehicle(deps, before);
     const created = await createVehicle(deps, record);
     if (!created) return;
     newId = created.id;
   } else {
-    const { createExtra } = await import("../extra/write.js");
+    const { createExtra } = await import("../../resources/create.js");
     const { record } = validateRecord({ ...before, locale_id: await deps.locale() }, EXTRA_FIELDS, {
       requireRequired: true,
       allowUnknown: true,
@@ -122,7 +133,7 @@ async function undoMany(deps: Deps, journal: Journal, entry: JournalEntry): Prom
         const r = await safeUpdate(deps, VEHICLE, item.id, before, { replace: true });
         results.push({ id: item.id, restored: true, changes: r.changes.length });
       } else {
-        const { createVehicle, prepareVehicle } = await import("../vehicle/write.js");
+        const { createVehicle, prepareVehicle } = await import("../../resources/create.js");
         const created = await createVehicle(deps, await prepareVehicle(deps, before));
         results.push({ id: item.id, recreated_as: created?.id ?? null });
       }
@@ -144,4 +155,29 @@ async function undoMany(deps: Deps, journal: Journal, entry: JournalEntry): Prom
     });
   }
   deps.msg.success(`${n} vehicles restored to their state before operation ${entry.op}`);
+}
+
+/** The id under which a removed vehicle is still in the account (same id, or same registration number), if it is. */
+async function stillPresent(deps: Deps, id: number, before: Record<string, unknown>): Promise<number | undefined> {
+  const { NotFoundError } = await import("../../api/errors.js");
+  try {
+    await fetchRecord(deps, VEHICLE, id);
+    return id;
+  } catch (e) {
+    if (!(e instanceof NotFoundError)) throw e;
+  }
+  const { listVehicles } = await import("../../fleet/adapters.js");
+  const { IdentityIndex, identityOf } = await import("../../fleet/identity.js");
+  const identity = identityOf(before);
+  if (!identity) return undefined;
+  for await (const page of listVehicles(deps)) {
+    const index = new IdentityIndex<number>();
+    for (const v of page) {
+      const vi = identityOf(v);
+      if (vi) index.add(vi, Number(v.id));
+    }
+    const found = index.find(identity);
+    if (found.length) return found[0];
+  }
+  return undefined;
 }

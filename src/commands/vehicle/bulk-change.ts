@@ -11,8 +11,8 @@ import type { Deps } from "../../deps.js";
 import { ConflictError } from "../../errors.js";
 import { formatFor } from "../../fleet/format.js";
 import { PLAN_FIELDS, type Plan, sameValue } from "../../fleet/plan.js";
+import { fetchRecord, VEHICLE } from "../../resources/safe-edit.js";
 import { confirmDestructive } from "../confirm.js";
-import { fetchRecord, VEHICLE } from "../resource.js";
 
 /**
  * Changes to many vehicles (edit / activate / deactivate / remove / calendar
@@ -141,23 +141,22 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
     await writeFile(tmp, JSON.stringify(saved), { mode: 0o600 });
     await rename(tmp, planFile);
     // One undo entry for the whole change: `rentctl undo OP` restores every vehicle.
-    const { Journal } = await import("../../journal/journal.js");
+    const { journalFor, journalTarget } = await import("../../journal/journal.js");
     const before = new Map<number, JsonObject>();
     for (const ch of plan.change) before.set(ch.vehicle_id, ch.record);
     for (const r of plan.remove) before.set(r.vehicle_id, r.record);
-    const entry = new Journal(deps.paths.dataDir).record(
+    const entry = journalFor(deps.paths.dataDir, target)?.record(
       {
         action: plan.remove.length ? "vehicle.remove" : "vehicle.edit",
         id: [...before.keys()][0]!,
-        baseUrl: target.baseUrl,
-        userId: target.userId,
-        env: target.env,
+        ...journalTarget(target),
         before: before.values().next().value!,
         items: [...before].map(([id, b]) => ({ id, before: b })),
       },
       deps.now(),
     );
-    deps.msg.info(deps.color.dim(`undo ${count === 1 ? "it" : `all ${count}`} with: rentctl undo ${entry.op}`));
+    if (entry)
+      deps.msg.info(deps.color.dim(`undo ${count === 1 ? "it" : `all ${count}`} with: rentctl undo ${entry.op}`));
   }
   const plannedChange = saved.change;
   const plannedRemove = saved.remove;

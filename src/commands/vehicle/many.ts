@@ -44,7 +44,7 @@ export async function edit(deps: Deps, opts: ManyOptions & InputSources): Promis
   const { validateRecord } = await import("../../contract/validate.js");
   const { record, problems } = validateRecord(absolute, VEHICLE_FIELDS, { requireRequired: false, allowUnknown: true });
   if (problems.length) {
-    const { problemsError } = await import("../resource.js");
+    const { problemsError } = await import("../../resources/safe-edit.js");
     throw problemsError(problems, "edit");
   }
   // Cleared fields stay cleared (validateRecord drops empty values).

@@ -5,8 +5,8 @@ import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
 import { listVehicles } from "../../fleet/adapters.js";
 import { BRAND_PSEUDO_FIELD, type CatalogResolver, prepareWhere, type Selection } from "../../fleet/where.js";
+import { fetchRecord, VEHICLE } from "../../resources/safe-edit.js";
 import { parseId } from "../ids.js";
-import { fetchRecord, VEHICLE } from "../resource.js";
 
 /**
  * Which vehicles a command acts on: ids, or `--where` expressions matched in

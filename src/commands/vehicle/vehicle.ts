@@ -2,12 +2,13 @@ import { requireUser } from "../../context.js";
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
+import { createVehicle, prepareVehicle, printCreated } from "../../resources/create.js";
+import { fetchRecord, printDiff, safeUpdate, VEHICLE } from "../../resources/safe-edit.js";
 import { confirmDestructive } from "../confirm.js";
 import { parseId } from "../ids.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
 import { type PagedListOptions, pagedList } from "../paged-list.js";
-import { fetchRecord, printDiff, safeUpdate, showRecord, VEHICLE } from "../resource.js";
-import { createVehicle, prepareVehicle, printCreated } from "./write.js";
+import { showRecord } from "../resource.js";
 
 export const VEHICLE_COLUMNS = [
   { key: "id", header: "ID" },
@@ -99,19 +100,16 @@ export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
     `remove ${ids.length === 1 ? "a vehicle" : "vehicles"}`,
   );
   const { runEach } = await import("../bulk.js");
-  const { Journal } = await import("../../journal/journal.js");
-  const journal = new Journal(deps.paths.dataDir);
+  const { journalFor, journalTarget } = await import("../../journal/journal.js");
+  const journal = journalFor(deps.paths.dataDir, target);
   const client = await deps.client();
   deps.msg.acting(target, `removing ${ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles`}`);
   await runEach(deps, ids, "remove", async (id) => {
     const before = await fetchRecord(deps, VEHICLE, id);
-    const entry = journal.record(
-      { action: "vehicle.remove", id, baseUrl: target.baseUrl, userId: target.userId, env: target.env, before },
-      deps.now(),
-    );
+    const entry = journal?.record({ action: "vehicle.remove", id, before, ...journalTarget(target) }, deps.now());
     await client.call("vehicles.remove", { user_id: userId, vehicle_id: id });
     if (deps.flags.quiet) await deps.out.ids([id]);
-    deps.msg.success(`vehicle ${id} removed · undo with: rentctl undo ${entry.op}`);
+    deps.msg.success(`vehicle ${id} removed${entry ? ` · undo with: rentctl undo ${entry.op}` : ""}`);
   });
 }
 

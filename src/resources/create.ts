@@ -1,0 +1,75 @@
+import { describeRequest } from "../api/dry-run.js";
+import type { EncodableRecord } from "../api/encode.js";
+import { requireUser } from "../context.js";
+import { createdId, type JsonObject, unwrapRecord } from "../contract/records.js";
+import { crossFieldProblems, validateRecord } from "../contract/validate.js";
+import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
+import type { Deps } from "../deps.js";
+import { InputError } from "../errors.js";
+import { EXTRA, type Resource, VEHICLE } from "./resource.js";
+import { problemsError } from "./safe-edit.js";
+
+/** Fill the owner and locale, check every contract rule; throws with every problem listed by field. */
+export async function prepareVehicle(deps: Deps, values: Record<string, unknown>): Promise<EncodableRecord> {
+  const userId = await requireUser(deps);
+  if (values.user_id !== undefined && String(values.user_id) !== String(userId)) {
+    throw new InputError(`user_id ${values.user_id} is not the configured owner ${userId}`, {
+      hint: "leave user_id out: rentctl fills it from the profile (or pass --user)",
+    });
+  }
+  const input = { ...values, user_id: userId, locale_id: values.locale_id ?? (await deps.locale()) };
+  const { record, problems } = validateRecord(input, VEHICLE_FIELDS, { requireRequired: true, allowUnknown: true });
+  problems.push(...crossFieldProblems(record));
+  if (problems.length) throw problemsError(problems, "vehicle");
+  return record;
+}
+
+export interface CreateResult {
+  id?: number;
+  record: JsonObject;
+}
+
+/** Create a record from checked input: the single create path (flags, file, wizard, undo) of every resource. */
+export async function createRecord(
+  deps: Deps,
+  res: Resource,
+  record: EncodableRecord,
+): Promise<CreateResult | undefined> {
+  const target = await deps.target();
+  if (deps.flags.dryRun) {
+    await deps.out.record(describeRequest(target.baseUrl, res.createOp, record));
+    const who = target.userId !== undefined ? ` as owner ${target.userId}` : "";
+    deps.msg.info(
+      deps.color.dim(
+        `dry run: would create ${res.noun === "extra" ? "an" : "a"} ${res.noun} on ${target.env}${who}; nothing was sent`,
+      ),
+    );
+    return undefined;
+  }
+  deps.msg.acting(target, `creating ${res.noun === "extra" ? "an" : "a"} ${res.noun}`);
+  const client = await deps.client();
+  const res2 = await client.call(res.createOp, record);
+  return { id: createdId(res2.decoded.body, res.kind), record: unwrapRecord(res2.decoded.body, res.kind) };
+}
+
+/** Create a vehicle from checked input. */
+export function createVehicle(deps: Deps, record: EncodableRecord): Promise<CreateResult | undefined> {
+  return createRecord(deps, VEHICLE, record);
+}
+
+/** Create an extra from checked input. */
+export function createExtra(deps: Deps, record: EncodableRecord): Promise<CreateResult | undefined> {
+  return createRecord(deps, EXTRA, record);
+}
+
+/** Print a created resource: the id (`-q`, table) or the record (json, yaml, …). */
+export async function printCreated(deps: Deps, noun: string, result: CreateResult): Promise<void> {
+  const format = deps.settings().output;
+  if (deps.flags.raw || (format !== "table" && !deps.flags.quiet)) {
+    await deps.out.record({ ...(result.id !== undefined ? { id: result.id } : {}), ...result.record });
+  } else if (result.id !== undefined) {
+    await deps.out.ids([result.id]);
+  }
+  if (result.id !== undefined) deps.msg.success(`${noun} ${result.id} created`);
+  else deps.msg.warn(`${noun} created, but the response carried no id`);
+}

@@ -1,0 +1,162 @@
+import { describeRequest } from "../api/dry-run.js";
+import type { EncodableRecord } from "../api/encode.js";
+import { operation } from "../contract/operations.js";
+import { type JsonObject, normalizeRecord, recordToInput, unwrapRecord } from "../contract/records.js";
+import { crossFieldProblems, isEmpty, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
+import type { Deps } from "../deps.js";
+import { ConflictError, InputError } from "../errors.js";
+import { journalTarget } from "../journal/journal.js";
+import type { Resource } from "./resource.js";
+
+export { EXTRA, type Resource, VEHICLE } from "./resource.js";
+
+/**
+ * The safe-edit machinery shared by vehicles and extras (and used per vehicle
+ * by the bulk changes). The contract's edit
+ * and update clear what is omitted, so a change is: read the current record,
+ * apply the change, check it, read again just before sending (stop if it
+ * changed in between), journal the previous record for undo, send the whole
+ * record.
+ */
+
+export async function fetchRecord(deps: Deps, res: Resource, id: number): Promise<JsonObject> {
+  const client = await deps.client();
+  const params: EncodableRecord = { [res.idParam]: id, locale_id: await deps.locale() };
+  const r = await client.call(res.getOp, params);
+  return normalizeRecord(unwrapRecord(r.decoded.body, res.kind), res.kind);
+}
+
+/** The record's input fields, coerced to wire types so two reads compare equal. */
+export function inputOf(res: Resource, record: JsonObject): WireRecord {
+  const input = recordToInput(
+    record,
+    res.fields.map((f) => f.name),
+  );
+  return validateRecord(input, res.fields, { requireRequired: false, allowUnknown: true }).record;
+}
+
+export interface Change {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+export function diffRecords(before: Record<string, unknown>, after: Record<string, unknown>): Change[] {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return keys
+    .filter((k) => !same(isEmpty(before[k]) ? null : before[k], isEmpty(after[k]) ? null : after[k]))
+    .map((k) => ({ field: k, before: before[k] ?? null, after: after[k] ?? null }));
+}
+
+export function problemsError(problems: Problem[], what: string): InputError {
+  return new InputError(`${what}: ${problems.length} problem${problems.length === 1 ? "" : "s"} (nothing was sent)`, {
+    details: problems,
+  });
+}
+
+/** Apply changes to a base record. Empty values (`""`, `[]`) clear a field. */
+export function applyChanges(base: WireRecord, changes: Record<string, unknown>): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(changes)) {
+    if (isEmpty(v)) delete next[k];
+    else next[k] = v;
+  }
+  return next;
+}
+
+export interface UpdateOptions {
+  replace?: boolean;
+  /** Required fields that must stay present after the change (full-replacement APIs). */
+  requireAll?: boolean;
+}
+
+export interface UpdateResult {
+  changes: Change[];
+  sent?: EncodableRecord;
+  body?: JsonObject;
+  journalOp?: string;
+}
+
+export async function safeUpdate(
+  deps: Deps,
+  res: Resource,
+  id: number,
+  change: Record<string, unknown> | ((base: WireRecord) => Record<string, unknown>),
+  opts: UpdateOptions = {},
+): Promise<UpdateResult> {
+  const current = await fetchRecord(deps, res, id);
+  const base = inputOf(res, current);
+  const changes = typeof change === "function" ? change(base) : change;
+  const merged = opts.replace ? { ...changes } : applyChanges(base, changes);
+  const { record, problems } = validateRecord(merged, res.fields, {
+    requireRequired: Boolean(opts.requireAll),
+    allowUnknown: true,
+  });
+  problems.push(...(res.kind === "vehicle" ? crossFieldProblems(record) : []));
+  if (problems.length) throw problemsError(problems, `${res.noun} ${id}`);
+  const diff = diffRecords(base, record);
+  const fixed = await res.fixed(deps);
+  const payload: EncodableRecord = { [res.idParam]: id, ...fixed, ...record };
+  const target = await deps.target();
+  if (deps.flags.dryRun) {
+    await printDiff(deps, res, id, diff, describeRequest(target.baseUrl, res.updateOp, payload));
+    return { changes: diff };
+  }
+  if (diff.length === 0 && !opts.replace) {
+    deps.msg.info(`${res.noun} ${id}: nothing to change`);
+    return { changes: diff };
+  }
+  // Read again just before writing: stop if someone changed it meanwhile.
+  const again = inputOf(res, await fetchRecord(deps, res, id));
+  const moved = diffRecords(base, again);
+  if (moved.length) {
+    throw new ConflictError(`${res.noun} ${id} changed while this edit was prepared; nothing was sent`, {
+      details: moved.map((c) => ({ field: c.field, message: `${show(c.before)} → ${show(c.after)}` })),
+      hint: "run the command again to apply your change to the new values",
+    });
+  }
+  const { journalFor } = await import("../journal/journal.js");
+  const entry = journalFor(deps.paths.dataDir, target)?.record(
+    { action: res.updateAction, id, before: current, ...journalTarget(target) },
+    deps.now(),
+  );
+  deps.msg.acting(target, `${res.updateOp === "vehicles.edit" ? "editing" : "updating"} ${res.noun} ${id}`);
+  const client = await deps.client();
+  const r = await client.call(res.updateOp, payload);
+  return { changes: diff, sent: payload, body: r.decoded.body, journalOp: entry?.op };
+}
+
+export function show(v: unknown): string {
+  if (v === null || v === undefined) return "(empty)";
+  return Array.isArray(v) ? `[${v.join(", ")}]` : String(v);
+}
+
+export async function printDiff(
+  deps: Deps,
+  res: Resource,
+  id: number,
+  diff: Change[],
+  request: JsonObject,
+): Promise<void> {
+  const format = deps.settings().output;
+  if (format === "table") {
+    const c = deps.outColor;
+    if (diff.length === 0) deps.io.stdout.write(`${res.noun} ${id}: no change\n`);
+    for (const d of diff) {
+      deps.io.stdout.write(`${c.bold(d.field)}: ${c.red(show(d.before))} → ${c.green(show(d.after))}\n`);
+    }
+    const target = await deps.target();
+    const who = target.userId !== undefined ? ` as owner ${target.userId}` : "";
+    deps.msg.info(
+      deps.color.dim(
+        `dry run: would ${res.updateOp === "vehicles.edit" ? "edit" : "update"} ${res.noun} ${id} on ${target.env}${who}; ${operation(res.updateOp).method} ${request.url} was not sent`,
+      ),
+    );
+    return;
+  }
+  await deps.out.record({ dry_run: true, id, changes: diff as unknown as JsonObject[], request } as JsonObject);
+}
