@@ -5,7 +5,7 @@ import type { Operation } from "../contract/types.js";
 import { type Decoded, decodeEnvelope, errorFor, parseJson } from "./decode.js";
 import { buildMultipart, type EncodableRecord, encodeForm, encodeQuery, type FilePart } from "./encode.js";
 import { ApiError, MalformedResponseError, NetworkError, NotConfiguredError, TimeoutError } from "./errors.js";
-import { backoffDelay, MAX_ATTEMPTS, parseRetryAfter, shouldRetry } from "./retry.js";
+import { backoffDelay, MAX_ATTEMPTS, NOT_SENT_CODES, parseRetryAfter, shouldRetry } from "./retry.js";
 
 export interface ClientOptions {
   baseUrl: string;
@@ -212,6 +212,21 @@ export class ApiClient {
           continue;
         }
         const tries = attempt > 1 ? ` (after ${attempt} attempts)` : "";
+        // A write whose answer was lost may have been applied: say so, never retry it blindly.
+        const sentCode = code !== undefined && NOT_SENT_CODES.has(code);
+        if (method !== "GET" && method !== "HEAD" && !sentCode) {
+          const e = new (timedOut ? TimeoutError : NetworkError)(
+            `the answer to ${method} ${req.path} was lost (${timedOut ? "timed out" : describe(err)}): the server may have applied it`,
+            {
+              hint: "check the result before sending it again (rentctl never repeats a write on its own)",
+              cause: err,
+            },
+          );
+          e.method = method;
+          e.path = req.path;
+          e.answerLost = true;
+          throw e;
+        }
         const e = timedOut
           ? new TimeoutError(`request timed out after ${this.#opts.timeoutMs / 1000}s: ${method} ${req.path}${tries}`, {
               hint: "raise --timeout or check the base address",

@@ -8,6 +8,8 @@ export class ApiError extends RentctlError {
   body?: unknown;
   method?: string;
   path?: string;
+  /** A write whose answer never arrived: it may have been applied. */
+  answerLost?: boolean;
 }
 
 export class ApiValidationError extends ApiError {

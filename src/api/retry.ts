@@ -17,7 +17,7 @@ export const MAX_RETRY_AFTER_MS = 10_000;
 const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
 /** Network error codes that mean the request never left this machine. */
-const NOT_SENT_CODES = new Set([
+export const NOT_SENT_CODES = new Set([
   "ECONNREFUSED",
   "UND_ERR_CONNECT_TIMEOUT",
   "ENOTFOUND",

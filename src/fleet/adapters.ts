@@ -52,17 +52,7 @@ export async function catalogPort(deps: Deps): Promise<CatalogPort> {
   };
 }
 
-/** Every vehicle of the configured owner, page by page (as `vehicle list --all`). */
-export async function* listVehicles(deps: Deps, warn?: (m: string) => void): AsyncGenerator<JsonObject[]> {
-  const client = await deps.client();
-  const params: EncodableRecord = { user_id: await requireUser(deps), locale_id: await deps.locale() };
-  const fetchPage = async (offset: number, limit: number) => {
-    const r = await client.call("vehicles.list", { ...params, limit, offset });
-    if (r.decoded.kind !== "paginated") throw new RentctlError("vehicles.list did not answer with a page");
-    return { ...r.decoded.page, items: r.decoded.page.items.map((i) => normalizeRecord(i, "vehicle")) };
-  };
-  for await (const { items } of walkPages(fetchPage, { limit: WALK_PAGE_SIZE, kind: "vehicle", warn })) yield items;
-}
+export { listVehicles } from "../resources/list.js";
 
 /** One create; never retried once it may have reached the server (the client's policy). */
 export async function sendCreate(deps: Deps, record: EncodableRecord, signal?: AbortSignal): Promise<number> {

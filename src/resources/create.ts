@@ -1,5 +1,6 @@
 import { describeRequest } from "../api/dry-run.js";
 import type { EncodableRecord } from "../api/encode.js";
+import { ApiError } from "../api/errors.js";
 import { requireUser } from "../context.js";
 import { createdId, type JsonObject, unwrapRecord } from "../contract/records.js";
 import { crossFieldProblems, validateRecord } from "../contract/validate.js";
@@ -48,8 +49,54 @@ export async function createRecord(
   }
   deps.msg.acting(target, `creating ${res.noun === "extra" ? "an" : "a"} ${res.noun}`);
   const client = await deps.client();
-  const res2 = await client.call(res.createOp, record);
+  let res2: Awaited<ReturnType<typeof client.call>>;
+  try {
+    res2 = await client.call(res.createOp, record);
+  } catch (e) {
+    if (e instanceof ApiError && e.answerLost && res.kind === "vehicle") await explainLostCreate(deps, e, record);
+    throw e;
+  }
   return { id: createdId(res2.decoded.body, res.kind), record: unwrapRecord(res2.decoded.body, res.kind) };
+}
+
+/**
+ * The answer to a create was lost, so the vehicle may exist now. Look it up
+ * by registration number (the fleet's identity) and say what was found; the
+ * create is never sent again on its own.
+ */
+async function explainLostCreate(deps: Deps, e: ApiError, record: EncodableRecord): Promise<void> {
+  const { identityOf } = await import("../contract/identity.js");
+  const identity = identityOf(record as Record<string, unknown>);
+  e.message = "the answer to the create was lost: the server may have created the vehicle";
+  if (!identity) {
+    e.hint = "check with `rentctl vehicle list` before creating it again";
+    return;
+  }
+  const reg = String(record.vehicle_reg_number);
+  if (deps.flags.verbose)
+    deps.io.stderr.write(deps.color.dim(`checking whether vehicle ${reg} was created: listing the account\n`));
+  try {
+    const { listVehicles } = await import("./list.js");
+    const { IdentityIndex } = await import("../contract/identity.js");
+    for await (const page of listVehicles(deps)) {
+      const index = new IdentityIndex<number>();
+      for (const v of page) {
+        const vi = identityOf(v);
+        if (vi) index.add(vi, Number(v.id));
+      }
+      const found = index.find(identity);
+      if (found.length) {
+        e.details = [
+          { field: "vehicle_reg_number", message: `${reg} is in the account now: vehicle ${found.join(", ")}` },
+        ];
+        e.hint = `it was most likely created: check with \`rentctl vehicle get ${found[0]}\` instead of creating it again`;
+        return;
+      }
+    }
+    e.hint = `no vehicle ${reg} is in the account: it was most likely not created (check with \`rentctl vehicle list\` before retrying)`;
+  } catch {
+    e.hint = "check with `rentctl vehicle list` before creating it again";
+  }
 }
 
 /** Create a vehicle from checked input. */

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
+import { IdentityIndex, identityOf } from "../../src/contract/identity.js";
 import { didYouMean, mapRow } from "../../src/fleet/fields.js";
 import { type FleetFormat, formatFor } from "../../src/fleet/format.js";
-import { IdentityIndex, identityOf } from "../../src/fleet/identity.js";
 import { readRows } from "../../src/fleet/read.js";
 import { createRecordWriter } from "../../src/fleet/write.js";
 

@@ -109,7 +109,7 @@ async function undoMany(deps: Deps, journal: Journal, entry: JournalEntry): Prom
   let failed = 0;
   // Before re-creating removed vehicles, look at the account once: one that is still there (same
   // registration number) is not created twice (a rerun of a partly failed undo, or a remove that never landed).
-  const { IdentityIndex, identityOf } = await import("../../fleet/identity.js");
+  const { IdentityIndex, identityOf } = await import("../../contract/identity.js");
   const present = new IdentityIndex<number>();
   if (entry.action === "vehicle.remove") {
     const { listVehicles } = await import("../../fleet/adapters.js");
@@ -167,7 +167,7 @@ async function stillPresent(deps: Deps, id: number, before: Record<string, unkno
     if (!(e instanceof NotFoundError)) throw e;
   }
   const { listVehicles } = await import("../../fleet/adapters.js");
-  const { IdentityIndex, identityOf } = await import("../../fleet/identity.js");
+  const { IdentityIndex, identityOf } = await import("../../contract/identity.js");
   const identity = identityOf(before);
   if (!identity) return undefined;
   for await (const page of listVehicles(deps)) {

@@ -1,11 +1,11 @@
 import type { Writable } from "node:stream";
 import type { BulkRow, ReportSink, RowResult } from "../../bulk/index.js";
 import { requireUser } from "../../context.js";
+import { IdentityIndex } from "../../contract/identity.js";
 import type { Deps } from "../../deps.js";
 import { InputError, UsageError } from "../../errors.js";
 import { catalogPort, listVehicles, sendCreate, uploadFiles } from "../../fleet/adapters.js";
 import { formatFor } from "../../fleet/format.js";
-import { IdentityIndex } from "../../fleet/identity.js";
 import { createNameResolver } from "../../fleet/resolver.js";
 import { type CheckedRow, checkedRows, openSource } from "../../fleet/source.js";
 
@@ -85,7 +85,7 @@ async function runImport(
   if (invalid.size) for (const p of problems) deps.msg.warn(`${p.field}: ${p.message}`);
 
   // The account, listed once (again only to reconcile an interrupted run).
-  const { identityOf } = await import("../../fleet/identity.js");
+  const { identityOf } = await import("../../contract/identity.js");
   const listAccount = async () => {
     const index = new IdentityIndex<number>();
     for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) {
