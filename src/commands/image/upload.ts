@@ -6,8 +6,8 @@ import { requireUser } from "../../context.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../../contract/operations.js";
 import { uploadedImageIds } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { InputError } from "../../errors.js";
-import { safeUpdate, VEHICLE } from "../../resources/safe-edit.js";
+import { InputError, RentctlError } from "../../errors.js";
+import { fetchRecord, safeUpdate, VEHICLE } from "../../resources/safe-edit.js";
 
 /** Every file must exist, be a readable regular file and not be empty; all problems listed, nothing sent. */
 export async function checkFiles(paths: string[]): Promise<void> {
@@ -93,6 +93,8 @@ export async function run(deps: Deps, files: string[], opts: { attach?: string }
   if (opts.attach !== undefined) {
     const { parseId } = await import("../ids.js");
     vehicleId = parseId(opts.attach, "--attach vehicle");
+    // Check the vehicle first: uploading for a vehicle that does not exist would leave orphan images.
+    if (!deps.flags.dryRun) await fetchRecord(deps, VEHICLE, vehicleId);
   }
   const ids = await uploadImages(deps, files);
   if (deps.flags.dryRun) return;
@@ -101,9 +103,18 @@ export async function run(deps: Deps, files: string[], opts: { attach?: string }
   deps.msg.success(`${ids.length} image${ids.length === 1 ? "" : "s"} uploaded`);
   if (vehicleId !== undefined && ids.length) {
     // Attach through the safe edit: the current images plus the new ones.
-    const r = await safeUpdate(deps, VEHICLE, vehicleId, (current) => ({
-      vehicle_images: [...(Array.isArray(current.vehicle_images) ? current.vehicle_images : []), ...ids],
-    }));
+    let r: Awaited<ReturnType<typeof safeUpdate>>;
+    try {
+      r = await safeUpdate(deps, VEHICLE, vehicleId, (current) => ({
+        vehicle_images: [...(Array.isArray(current.vehicle_images) ? current.vehicle_images : []), ...ids],
+      }));
+    } catch (e) {
+      if (e instanceof RentctlError) {
+        e.message = `the images were uploaded (ids ${ids.join(", ")}) but attaching them to vehicle ${vehicleId} failed: ${e.message}`;
+        e.hint = `attach them later: add ${ids.join(", ")} to the vehicle_images that \`rentctl vehicle get ${vehicleId} -o json\` shows, with \`rentctl vehicle edit ${vehicleId} --set vehicle_images=ID\` repeated for each image`;
+      }
+      throw e;
+    }
     if (r.sent)
       deps.msg.success(
         `attached to vehicle ${vehicleId}${r.journalOp ? ` · undo with: rentctl undo ${r.journalOp}` : ""}`,

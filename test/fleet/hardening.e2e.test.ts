@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleVehicleInput } from "../../src/sandbox/server.js";
 import { runBuilt, sandboxEnv } from "../helpers/cli.js";
@@ -41,4 +43,32 @@ describe("a create whose answer was lost", () => {
       expect(proxy.creates()).toBe(1);
     }, 60_000);
   }
+});
+
+describe("image upload --attach (issue 16 item 3)", () => {
+  const image = () => {
+    const f = join(env.RENTCTL_DATA_DIR!, "..", `img-${Math.random().toString(36).slice(2)}.jpg`);
+    writeFileSync(f, Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
+    return f;
+  };
+
+  it("checks the vehicle exists before uploading: a missing one is exit 5 and nothing is uploaded", async () => {
+    proxy.counts.clear();
+    const r = await runBuilt(["image", "upload", image(), "--attach", "99999"], env);
+    expect(r.code).toBe(5);
+    expect(proxy.counts.get("POST /api/v302/vehicles/upload") ?? 0).toBe(0);
+  });
+
+  it("when the attach fails after the upload, the uploaded image ids are printed", async () => {
+    proxy.decide = (q) =>
+      q.method === "POST" && q.path.endsWith("/vehicles/edit") ? { kind: "fail", status: 400 } : { kind: "pass" };
+    const r = await runBuilt(
+      ["image", "upload", image(), "image2.jpg", "--attach", "1"].filter((x) => x !== "image2.jpg"),
+      env,
+    );
+    proxy.decide = () => ({ kind: "pass" });
+    expect(r.code).toBe(3);
+    expect(r.stdout.trim()).toMatch(/^\d+$/);
+    expect(r.stderr).toMatch(/the images were uploaded \(ids \d+\) but attaching them to vehicle 1 failed/);
+  });
 });
