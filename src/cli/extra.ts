@@ -11,13 +11,19 @@ function addExtraFlags(cmd: Command): Command {
   }
   cmd.option("--set <name=value>", "send a member by its exact wire name (repeat)", collect);
   cmd.option("--from-file <file>", "read members (wire names) from a JSON or YAML file, or - for stdin");
+  cmd.option("--strict", "refuse members that are not contract fields (default: warn and send them as given)");
   return cmd;
 }
 
 function sources(o: Record<string, unknown>) {
   const flags: Record<string, unknown> = {};
   for (const [wire, flag] of Object.entries(EXTRA_FIELD_FLAGS)) if (o[flag] !== undefined) flags[wire] = o[flag];
-  return { fromFile: o.fromFile as string | undefined, sets: o.set as string[] | undefined, flags };
+  return {
+    fromFile: o.fromFile as string | undefined,
+    sets: o.set as string[] | undefined,
+    flags,
+    strict: Boolean(o.strict),
+  };
 }
 
 export function extraCommand(ctx: CliContext): Command {

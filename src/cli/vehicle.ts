@@ -38,6 +38,7 @@ function addFieldFlags(cmd: Command): void {
     collect,
   );
   cmd.option("--from-file <file>", "read fields (wire names) from a JSON or YAML file, or - for stdin");
+  cmd.option("--strict", "refuse members that are not contract fields (default: warn and send them as given)");
 }
 
 /** Collect the field flags given, by wire name (aliases folded in). */
@@ -76,6 +77,7 @@ async function withModelRef(deps: Deps, o: Record<string, unknown>): Promise<Rec
 }
 
 const sources = (opts: Record<string, unknown>) => ({
+  strict: Boolean(opts.strict),
   fromFile: opts.fromFile as string | undefined,
   sets: opts.set as string[] | undefined,
   flags: fieldValues(opts),

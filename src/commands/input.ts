@@ -18,6 +18,8 @@ export interface InputSources {
   sets?: string[];
   /** Wire name → value(s) from the generated field flags. */
   flags?: Record<string, unknown>;
+  /** Refuse members that are not fields of the contract (default: warn and send them as given). */
+  strict?: boolean;
 }
 
 export async function readRecordFile(deps: Deps, file: string): Promise<Record<string, unknown>> {
@@ -65,6 +67,10 @@ export async function gatherInput(
 ): Promise<Record<string, unknown>> {
   const bySpec = new Map(specs.map((s) => [s.name, s]));
   const values: Record<string, unknown> = sources.fromFile ? await readRecordFile(deps, sources.fromFile) : {};
+  // Members that are not contract fields: the same rule for a file and for --set (warn, or refuse with --strict).
+  const unknown: string[] = Object.keys(values)
+    .filter((k) => !bySpec.has(k))
+    .map((k) => `${sources.fromFile === "-" ? "stdin" : sources.fromFile}: ${k}`);
   const setArrays = new Set<string>();
   for (const s of sources.sets ?? []) {
     const i = s.indexOf("=");
@@ -72,12 +78,24 @@ export async function gatherInput(
     const name = s.slice(0, i).replace(/\[\]$/, "");
     const value = s.slice(i + 1);
     const spec = bySpec.get(name);
-    if (!spec) deps.msg.warn(`--set ${name}: not a field of the v302 contract; sent as given`);
+    if (!spec) unknown.push(`--set ${name}`);
     if (spec?.type.endsWith("[]")) {
       const prev = setArrays.has(name) ? (values[name] as unknown[]) : [];
       setArrays.add(name);
       values[name] = value === "" ? [] : [...prev, ...splitArray(spec, value)];
     } else values[name] = value;
+  }
+  if (unknown.length) {
+    if (sources.strict) {
+      throw new InputError(
+        `${unknown.length} member${unknown.length === 1 ? " is" : "s are"} not a field of the v302 contract (nothing was sent)`,
+        {
+          details: unknown.map((u) => ({ field: u, message: "not a contract field" })),
+          hint: "remove them, or leave out --strict to send them as given",
+        },
+      );
+    }
+    for (const u of unknown) deps.msg.warn(`${u}: not a field of the v302 contract; sent as given (--strict refuses)`);
   }
   for (const [name, v] of Object.entries(sources.flags ?? {})) {
     if (v === undefined) continue;

@@ -62,3 +62,17 @@ export const EXTRA_FIELD_FLAGS: Readonly<Record<string, string>> = {
 
 /** The members a full replacement must carry (everything but locale). */
 export const EXTRA_REPLACEMENT_FIELDS = EXTRA_FIELDS.filter((f) => f.name !== "locale_id").map((f) => f.name);
+
+/**
+ * Other names a server may give each extra member (the contract shows none):
+ * safe update sends the record back under the names the server used, and a
+ * flag such as `--period` sets `period` or `period_id`, whichever the record
+ * has. Decided here, in one place.
+ */
+export const EXTRA_MEMBER_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  option_id: ["option", "extra_option_id", "option_type_id"],
+  price: ["amount", "price_amount"],
+  currency_id: ["currency"],
+  period: ["period_id", "charge_period", "charge_period_id"],
+  quantity: ["qty", "count"],
+};

@@ -2,7 +2,7 @@ import type { EncodableRecord } from "../api/encode.js";
 import { requireUser } from "../context.js";
 import type { ColumnSpec } from "../contract/columns.js";
 import { EXTRA_COLUMNS, VEHICLE_COLUMNS } from "../contract/columns.js";
-import { EXTRA_FIELDS } from "../contract/extra-fields.js";
+import { EXTRA_FIELDS, EXTRA_MEMBER_ALIASES } from "../contract/extra-fields.js";
 import type { ParamSpec } from "../contract/types.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
@@ -38,6 +38,12 @@ export interface Resource {
   columns: ColumnSpec[];
   updateAction: JournalAction;
   removeAction: JournalAction;
+  /**
+   * The contract does not show this resource's record: safe update sends back
+   * the server's own members under the server's names (aliases: other names a
+   * field may have on the server).
+   */
+  mirrorServer?: { aliases: Readonly<Record<string, readonly string[]>> };
 }
 
 const withoutFixed = (specs: readonly ParamSpec[]) =>
@@ -79,4 +85,5 @@ export const EXTRA: Resource = {
   columns: EXTRA_COLUMNS,
   updateAction: "extra.update",
   removeAction: "extra.delete",
+  mirrorServer: { aliases: EXTRA_MEMBER_ALIASES },
 };

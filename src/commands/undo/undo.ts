@@ -4,7 +4,7 @@ import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
 import { Journal, type JournalEntry, sameTarget } from "../../journal/journal.js";
-import { EXTRA, fetchRecord, inputOf, safeUpdate, VEHICLE } from "../../resources/safe-edit.js";
+import { EXTRA, fetchRecord, inputOf, safeUpdate, serverMembers, VEHICLE } from "../../resources/safe-edit.js";
 
 function row(e: JournalEntry): JsonObject {
   return {
@@ -55,7 +55,7 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
   }
   if (entry.items?.length) return undoMany(deps, journal, entry);
   const res = entry.action.startsWith("vehicle") ? VEHICLE : EXTRA;
-  const before = inputOf(res, entry.before);
+  const before = res.mirrorServer ? serverMembers(entry.before) : inputOf(res, entry.before);
   if (entry.action === "vehicle.edit" || entry.action === "extra.update") {
     const r = await safeUpdate(deps, res, entry.id, before, { replace: true });
     if (!r.sent) return;
