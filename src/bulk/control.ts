@@ -49,3 +49,14 @@ export class Interrupter implements BulkControl {
     this.#saved = [];
   }
 }
+
+/** The Ctrl-C handling every bulk command installs: what it says on each press, on `stderr`. */
+export function interruptOnCtrlC(stderr: NodeJS.WritableStream): Interrupter {
+  return new Interrupter((second) => {
+    stderr.write(
+      second
+        ? "\nabandoning the requests in flight (a rerun reconciles them)\n"
+        : "\nstopping: waiting for the requests in flight (Ctrl-C again to abandon them)\n",
+    );
+  }).install();
+}

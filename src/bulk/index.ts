@@ -41,7 +41,7 @@
  *    `bulkExitError(summary, invalidCount)` if it returns an error: stoppedBy
  *    (4 auth, 6 network), 130 interrupted, 7 some rows failed; else exit 0.
  */
-export { Interrupter } from "./control.js";
+export { Interrupter, interruptOnCtrlC } from "./control.js";
 export { BulkJournal, hashFile, type JournalKey, type JournalRecord, type JournalState } from "./journal.js";
 export { createProgress, type Progress } from "./progress.js";
 export {

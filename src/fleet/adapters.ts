@@ -1,11 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { EncodableRecord, FilePart } from "../api/encode.js";
-import { walkPages } from "../api/paginate.js";
 import { itemId, itemNames } from "../catalog/items.js";
 import { matchByName } from "../catalog/match.js";
 import { requireUser } from "../context.js";
-import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME, WALK_PAGE_SIZE } from "../contract/operations.js";
+import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../contract/operations.js";
 import { createdId, type JsonObject, normalizeRecord, uploadedImageIds } from "../contract/records.js";
 import type { WireRecord } from "../contract/validate.js";
 import type { Deps } from "../deps.js";

@@ -76,22 +76,14 @@ async function explainLostCreate(deps: Deps, e: ApiError, record: EncodableRecor
   if (deps.flags.verbose)
     deps.io.stderr.write(deps.color.dim(`checking whether vehicle ${reg} was created: listing the account\n`));
   try {
-    const { listVehicles } = await import("./list.js");
-    const { IdentityIndex } = await import("../contract/identity.js");
-    for await (const page of listVehicles(deps)) {
-      const index = new IdentityIndex<number>();
-      for (const v of page) {
-        const vi = identityOf(v);
-        if (vi) index.add(vi, Number(v.id));
-      }
-      const found = index.find(identity);
-      if (found.length) {
-        e.details = [
-          { field: "vehicle_reg_number", message: `${reg} is in the account now: vehicle ${found.join(", ")}` },
-        ];
-        e.hint = `it was most likely created: check with \`rentctl vehicle get ${found[0]}\` instead of creating it again`;
-        return;
-      }
+    const { findByIdentity } = await import("./list.js");
+    const found = await findByIdentity(deps, record as Record<string, unknown>);
+    if (found.length) {
+      e.details = [
+        { field: "vehicle_reg_number", message: `${reg} is in the account now: vehicle ${found.join(", ")}` },
+      ];
+      e.hint = `it was most likely created: check with \`rentctl vehicle get ${found[0]}\` instead of creating it again`;
+      return;
     }
     e.hint = `no vehicle ${reg} is in the account: it was most likely not created (check with \`rentctl vehicle list\` before retrying)`;
   } catch {

@@ -17,3 +17,20 @@ export async function* listVehicles(deps: Deps, warn?: (m: string) => void): Asy
   };
   for await (const { items } of walkPages(fetchPage, { limit: WALK_PAGE_SIZE, kind: "vehicle", warn })) yield items;
 }
+
+/** The ids of the owner's vehicles with this identity (registration number), looked up page by page. */
+export async function findByIdentity(deps: Deps, values: Record<string, unknown>): Promise<number[]> {
+  const { IdentityIndex, identityOf } = await import("../contract/identity.js");
+  const identity = identityOf(values);
+  if (!identity) return [];
+  for await (const page of listVehicles(deps)) {
+    const index = new IdentityIndex<number>();
+    for (const v of page) {
+      const vi = identityOf(v);
+      if (vi) index.add(vi, Number(v.id));
+    }
+    const found = index.find(identity);
+    if (found.length) return found;
+  }
+  return [];
+}

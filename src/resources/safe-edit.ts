@@ -105,9 +105,24 @@ export async function safeUpdate(
   });
   problems.push(...(res.kind === "vehicle" ? crossFieldProblems(record) : []));
   if (problems.length) throw problemsError(problems, `${res.noun} ${id}`);
-  const diff = diffRecords(base, record);
+  return sendChecked(deps, res, id, { current, base, record, view: (r) => inputOf(res, r) }, opts);
+}
+
+/**
+ * The shared end of every safe update: the difference, the dry run, "nothing
+ * to change", the re-read that stops when the record moved meanwhile, the
+ * undo entry, and the one write of the full record.
+ */
+async function sendChecked(
+  deps: Deps,
+  res: Resource,
+  id: number,
+  s: { current: JsonObject; base: WireRecord; record: WireRecord; view: (record: JsonObject) => WireRecord },
+  opts: UpdateOptions,
+): Promise<UpdateResult> {
+  const diff = diffRecords(s.base, s.record);
   const fixed = await res.fixed(deps);
-  const payload: EncodableRecord = { [res.idParam]: id, ...fixed, ...record };
+  const payload: EncodableRecord = { [res.idParam]: id, ...fixed, ...s.record };
   const target = await deps.target();
   if (deps.flags.dryRun) {
     await printDiff(deps, res, id, diff, describeRequest(target.baseUrl, res.updateOp, payload));
@@ -118,17 +133,19 @@ export async function safeUpdate(
     return { changes: diff };
   }
   // Read again just before writing: stop if someone changed it meanwhile.
-  const again = inputOf(res, await fetchRecord(deps, res, id));
-  const moved = diffRecords(base, again);
+  const moved = diffRecords(s.base, s.view(await fetchRecord(deps, res, id)));
   if (moved.length) {
-    throw new ConflictError(`${res.noun} ${id} changed while this edit was prepared; nothing was sent`, {
-      details: moved.map((c) => ({ field: c.field, message: `${show(c.before)} → ${show(c.after)}` })),
-      hint: "run the command again to apply your change to the new values",
-    });
+    throw new ConflictError(
+      `${res.noun} ${id} changed while this ${res.updateOp === "vehicles.edit" ? "edit" : "update"} was prepared; nothing was sent`,
+      {
+        details: moved.map((c) => ({ field: c.field, message: `${show(c.before)} → ${show(c.after)}` })),
+        hint: "run the command again to apply your change to the new values",
+      },
+    );
   }
   const { journalFor } = await import("../journal/journal.js");
   const entry = journalFor(deps.paths.dataDir, target)?.record(
-    { action: res.updateAction, id, before: current, ...journalTarget(target) },
+    { action: res.updateAction, id, before: s.current, ...journalTarget(target) },
     deps.now(),
   );
   deps.msg.acting(target, `${res.updateOp === "vehicles.edit" ? "editing" : "updating"} ${res.noun} ${id}`);
@@ -231,32 +248,10 @@ async function mirroredUpdate(
     if (value !== undefined) record[name] = value;
   }
   if (problems.length) throw problemsError(problems, `${res.noun} ${id}`);
-  const diff = diffRecords(base, record);
-  const fixed = await res.fixed(deps);
-  const payload: EncodableRecord = { [res.idParam]: id, ...fixed, ...record };
-  const target = await deps.target();
-  if (deps.flags.dryRun) {
-    await printDiff(deps, res, id, diff, describeRequest(target.baseUrl, res.updateOp, payload));
-    return { changes: diff };
-  }
-  if (diff.length === 0 && !opts.replace) {
-    deps.msg.info(`${res.noun} ${id}: nothing to change`);
-    return { changes: diff };
-  }
-  const moved = diffRecords(base, serverMembers(await fetchRecord(deps, res, id)));
-  if (moved.length) {
-    throw new ConflictError(`${res.noun} ${id} changed while this update was prepared; nothing was sent`, {
-      details: moved.map((c) => ({ field: c.field, message: `${show(c.before)} → ${show(c.after)}` })),
-      hint: "run the command again to apply your change to the new values",
-    });
-  }
-  const { journalFor } = await import("../journal/journal.js");
-  const entry = journalFor(deps.paths.dataDir, target)?.record(
-    { action: res.updateAction, id, before: current, ...journalTarget(target) },
-    deps.now(),
-  );
-  deps.msg.acting(target, `updating ${res.noun} ${id}`);
-  const client = await deps.client();
-  const r = await client.call(res.updateOp, payload);
-  return { changes: diff, sent: payload, body: r.decoded.body, journalOp: entry?.op };
+  const view = (r: JsonObject) => {
+    const m = serverMembers(r);
+    delete m.locale_id;
+    return m;
+  };
+  return sendChecked(deps, res, id, { current, base, record, view }, opts);
 }

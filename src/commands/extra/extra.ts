@@ -12,15 +12,9 @@ import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
 import { type PagedListOptions, pagedList } from "../paged-list.js";
 import { showRecord } from "../resource.js";
 
-export const EXTRA_COLUMNS = [
-  { key: "id", header: "ID" },
-  { key: "option_id", header: "OPTION" },
-  { key: "price", header: "PRICE" },
-  { key: "currency_id", header: "CURRENCY" },
-  { key: "period", header: "PERIOD" },
-  { key: "quantity", header: "QUANTITY" },
-  { key: "is_active", header: "ACTIVE" },
-];
+export { EXTRA_COLUMNS } from "../../contract/columns.js";
+
+import { EXTRA_COLUMNS } from "../../contract/columns.js";
 
 export async function options(deps: Deps): Promise<void> {
   const { run } = await import("../catalog/show.js");

@@ -166,18 +166,6 @@ async function stillPresent(deps: Deps, id: number, before: Record<string, unkno
   } catch (e) {
     if (!(e instanceof NotFoundError)) throw e;
   }
-  const { listVehicles } = await import("../../fleet/adapters.js");
-  const { IdentityIndex, identityOf } = await import("../../contract/identity.js");
-  const identity = identityOf(before);
-  if (!identity) return undefined;
-  for await (const page of listVehicles(deps)) {
-    const index = new IdentityIndex<number>();
-    for (const v of page) {
-      const vi = identityOf(v);
-      if (vi) index.add(vi, Number(v.id));
-    }
-    const found = index.find(identity);
-    if (found.length) return found[0];
-  }
-  return undefined;
+  const { findByIdentity } = await import("../../resources/list.js");
+  return (await findByIdentity(deps, before))[0];
 }

@@ -101,7 +101,7 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
   const {
     BulkJournal,
     runBulk,
-    Interrupter,
+    interruptOnCtrlC,
     createProgress,
     summaryLine,
     bulkExitError,
@@ -187,13 +187,7 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
   if (opts.report) sinks.push(await reportToFile(opts.report));
   const total = plannedChange.length + plannedRemove.length;
   const progress = await createProgress(deps.io.stderr, deps.io.stderrTTY && !quiet, total, opts.verb);
-  const control = new Interrupter((second) => {
-    deps.io.stderr.write(
-      second
-        ? "\nabandoning the requests in flight (a rerun reconciles them)\n"
-        : "\nstopping: waiting for the requests in flight (Ctrl-C again to abandon them)\n",
-    );
-  }).install();
+  const control = interruptOnCtrlC(deps.io.stderr);
   const { parseConcurrency } = await import("./import.js");
   let summary: Awaited<ReturnType<typeof runBulk>>;
   try {

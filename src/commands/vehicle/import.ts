@@ -108,7 +108,7 @@ async function runImport(
     bulkExitError,
     BulkJournal,
     hashFile,
-    Interrupter,
+    interruptOnCtrlC,
   } = await import("../../bulk/index.js");
   const sinks: ReportSink[] = [];
   const quiet = Boolean(deps.flags.quiet);
@@ -187,13 +187,7 @@ async function runImport(
     `importing ${total - invalid.size} vehicle${total - invalid.size === 1 ? "" : "s"} from ${source.label}`,
   );
   const progress = await createProgress(deps.io.stderr, deps.io.stderrTTY && !quiet, total - invalid.size, "importing");
-  const control = new Interrupter((second) => {
-    deps.io.stderr.write(
-      second
-        ? "\nabandoning the requests in flight (a rerun reconciles them)\n"
-        : "\nstopping: waiting for the requests in flight (Ctrl-C again to abandon them)\n",
-    );
-  }).install();
+  const control = interruptOnCtrlC(deps.io.stderr);
   let summary: Awaited<ReturnType<typeof runBulk>>;
   try {
     summary = await runBulk<CheckedRow>({

@@ -10,16 +10,9 @@ import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
 import { type PagedListOptions, pagedList } from "../paged-list.js";
 import { showRecord } from "../resource.js";
 
-export const VEHICLE_COLUMNS = [
-  { key: "id", header: "ID" },
-  { key: "vehicle_reg_number", header: "REG NUMBER" },
-  { key: "vehicle_model_id", header: "MODEL" },
-  { key: "vehicle_class_id", header: "CLASS" },
-  { key: "vehicle_activity", header: "ACTIVE" },
-  { key: "price_per_day", header: "PRICE/DAY" },
-  { key: "vehicle_currency_id", header: "CURRENCY" },
-  { key: "pickup_location", header: "LOCATION" },
-];
+export { VEHICLE_COLUMNS } from "../../contract/columns.js";
+
+import { VEHICLE_COLUMNS } from "../../contract/columns.js";
 
 export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {
   const userId = await requireUser(deps);
