@@ -63,7 +63,13 @@ export function createDeps(
       return settings;
     },
     target: () => {
-      targetP ??= resolveTarget({ settings: deps.settings(), env, paths, onExit: deps.onExit, warn: (m) => deps.msg.warn(m) });
+      targetP ??= resolveTarget({
+        settings: deps.settings(),
+        env,
+        paths,
+        onExit: deps.onExit,
+        warn: (m) => deps.msg.warn(m),
+      });
       return targetP;
     },
     client: () => {

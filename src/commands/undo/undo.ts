@@ -24,7 +24,10 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
   const entries = journal.entries();
   if (op === undefined) {
     const n = Number(opts.limit ?? 20);
-    const recent = entries.slice(-n).reverse();
+    const recent = entries
+      .filter((e) => e.batch === undefined)
+      .slice(-n)
+      .reverse();
     if (deps.flags.quiet) return deps.out.ids(recent.map((e) => e.op));
     await deps.out.list(recent.map(row), [
       { key: "op", header: "OP" },
@@ -48,6 +51,16 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
         hint: "select the same environment (profile, --env, --base-url) to undo it",
       },
     );
+  }
+  if (entry.action === "vehicle.apply") {
+    const { undoApply } = await import("./undo-apply.js");
+    await undoApply(
+      deps,
+      entry,
+      entries.filter((e) => e.batch === op),
+    );
+    journal.markUndone(op, deps.now());
+    return;
   }
   const res = entry.action.startsWith("vehicle") ? VEHICLE : EXTRA;
   const before = inputOf(res, entry.before);
