@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { json, runBuilt, sandboxEnv } from "../helpers/cli.js";
+import { json, runBuilt, runMain, sandboxEnv } from "../helpers/cli.js";
 import { ndjson, vehicleRow } from "./helpers.js";
 
 /** `vehicle diff` through the built CLI against the sandbox: the plan's lines, counts, json and exit codes. */
@@ -85,6 +85,18 @@ describe("vehicle diff (built CLI, sandbox)", () => {
     expect(p.stdout).toContain(`Plan: 1 to create, 1 to change, 1 to remove, ${base.length - 2} unchanged.`);
   });
 
+  it("colour only when stdout is a terminal", async () => {
+    const { NO_COLOR: _n, ...env } = sandbox.env;
+    const f = file("colour.ndjson", edited({ "DF-1": { price_per_day: 56 } }));
+    const tty = await runMain(["vehicle", "diff", "-f", f, "--user", USER], env, { tty: { stdout: true } });
+    expect(tty.code).toBe(8);
+    expect(tty.stdout).toContain("\u001b[33m~ DF-1");
+    const piped = await runMain(["vehicle", "diff", "-f", f, "--user", USER], env, { tty: { stderr: true } });
+    expect(piped.code).toBe(8);
+    expect(piped.stdout).toContain("~ DF-1");
+    expect(piped.stdout).not.toContain("\u001b[");
+  });
+
   it("-o json: the plan as data", async () => {
     const f = file("json.ndjson", edited({ "DF-3": { price_per_day: "60" } }));
     const r = await cli(["vehicle", "diff", "-f", f, "-o", "json"]);
@@ -117,7 +129,10 @@ describe("vehicle diff (built CLI, sandbox)", () => {
   });
 
   it("an invalid file: exit 2, the problems listed by row, no plan", async () => {
-    const f = file("bad.ndjson", [{ ...base[0], price_per_dya: 3 }, { vehicle_reg_number: "X", price_per_day: "many" }]);
+    const f = file("bad.ndjson", [
+      { ...base[0], price_per_dya: 3 },
+      { vehicle_reg_number: "X", price_per_day: "many" },
+    ]);
     const r = await cli(["vehicle", "diff", "-f", f]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
