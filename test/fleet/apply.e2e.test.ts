@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { json, runBuilt, sandboxEnv } from "../helpers/cli.js";
+import { json, ROOT, runBuilt, sandboxEnv } from "../helpers/cli.js";
 import { type FaultProxy, ndjson, startProxy, vehicleRow } from "./helpers.js";
 
 /**
@@ -173,5 +173,41 @@ describe("vehicle apply (built CLI, recording proxy)", () => {
     expect(((await meddle) as { code: number }).code).toBe(0);
     const now = (await exportRows("1002")).find((x) => x.vehicle_reg_number === "AP-3")!;
     expect(now.price_per_day).toBe(66);
+  });
+
+  it("images: paths are uploaded and attached (new vehicle, or one without images); rows without images leave them alone", async () => {
+    copyFileSync(join(ROOT, "examples/images/corolla-front.png"), join(dir, "front.png"));
+    const current = await exportRows("1002");
+    const rows = current.map((x) => {
+      if (x.vehicle_reg_number === "AP-4") return { ...x, images: ["front.png"] };
+      if (x.vehicle_reg_number === "AP-5") return { ...x, price_per_day: 90 };
+      return x;
+    });
+    rows.push(vehicleRow("AP-IMG", { images: ["front.png"] }));
+    const f = file("images.ndjson", rows);
+    const plan = await cli("1002", ["vehicle", "diff", "-f", f]);
+    expect(plan.code).toBe(8);
+    expect(plan.stdout).toContain('    vehicle_images: (empty) → ["file front.png"]');
+    proxy.counts.clear();
+    const r = await cli("1002", ["vehicle", "apply", "-f", f, "--yes"]);
+    expect(r.stderr).toMatch(/created 1, changed 2, removed 0, conflict 0, failed 0/);
+    expect(r.code).toBe(0);
+    expect(proxy.counts.get(`POST ${API}/upload`)).toBe(2);
+    const after = await exportRows("1002", true);
+    const images = (reg: string) => after.find((x) => x.vehicle_reg_number === reg)?.vehicle_images;
+    expect(images("AP-4")).toHaveLength(1);
+    expect(images("AP-IMG")).toHaveLength(1);
+    // The vehicle has images now: the same file is no difference any more (they are never uploaded twice).
+    const again = await cli("1002", ["vehicle", "diff", "-f", f]);
+    expect(again.code).toBe(0);
+    // A row without images keeps the vehicle's images through a change.
+    const keep = file(
+      "keep.ndjson",
+      rows.filter((x) => x.vehicle_reg_number === "AP-4").map(({ images: _i, ...x }) => ({ ...x, price_per_day: 91 })),
+    );
+    expect((await cli("1002", ["vehicle", "apply", "-f", keep, "--yes"])).code).toBe(0);
+    const kept = (await exportRows("1002", true)).find((x) => x.vehicle_reg_number === "AP-4")!;
+    expect(kept.price_per_day).toBe(91);
+    expect(kept.vehicle_images).toEqual(images("AP-4"));
   });
 });
