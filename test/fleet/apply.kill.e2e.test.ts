@@ -46,7 +46,7 @@ describe("vehicle apply crash safety (built CLI)", () => {
       sandbox.env,
     );
     expect(seeded.code).toBe(0);
-    const rows = [
+    const rows: Record<string, unknown>[] = [
       ...existing.map((r, i) => ({ ...r, price_per_day: 100 + i })),
       ...Array.from({ length: 150 }, (_, i) =>
         vehicleRow(`AN-${String(i).padStart(3, "0")}`, { price_per_day: 300 + i }),
