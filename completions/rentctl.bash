@@ -61,6 +61,8 @@ _rentctl_child() {
     'vehicle|calendar') REPLY='vehicle calendar' ;;
     'vehicle|export') REPLY='vehicle export' ;;
     'vehicle|import') REPLY='vehicle import' ;;
+    'vehicle|diff') REPLY='vehicle diff' ;;
+    'vehicle|apply') REPLY='vehicle apply' ;;
     'vehicle|help') REPLY='vehicle help' ;;
     'image|upload') REPLY='image upload' ;;
     'image|help') REPLY='image help' ;;
@@ -89,7 +91,7 @@ _rentctl_commands() {
     'auth') REPLY='login status logout help' ;;
     'profile') REPLY='list show use set remove help' ;;
     'catalog') REPLY='setup currencies locales segments brands models equipments years classes transmissions benefits features options protection-plans delivery fuel-policies distance-units payment-systems payment-types extra-options help' ;;
-    'vehicle') REPLY='list get create wizard edit remove activate deactivate calendar export import help' ;;
+    'vehicle') REPLY='list get create wizard edit remove activate deactivate calendar export import diff apply help' ;;
     'image') REPLY='upload help' ;;
     'extra') REPLY='options list get create update switch delete help' ;;
     'sandbox') REPLY='serve reset repair info help' ;;
@@ -144,6 +146,8 @@ _rentctl_flags() {
     'vehicle calendar') REPLY='--block --unblock --clear-past --from --months --where --all --concurrency --report --restart -h --help' ;;
     'vehicle export') REPLY='--format --with-ids --names -h --help' ;;
     'vehicle import') REPLY='--format --concurrency --skip-invalid --restart --report -h --help' ;;
+    'vehicle diff') REPLY='-f --file --format --prune --exact -h --help' ;;
+    'vehicle apply') REPLY='-f --file --format --prune --exact --allow-mass-delete --concurrency --restart --report -h --help' ;;
     'image') REPLY='-h --help' ;;
     'image upload') REPLY='--attach -h --help' ;;
     'extra') REPLY='-h --help' ;;
@@ -190,6 +194,8 @@ _rentctl_takes_value() {
     'vehicle calendar') case $2 in --block | --unblock | --from | --months | --where | --concurrency | --report) return 0 ;; esac ;;
     'vehicle export') case $2 in --format) return 0 ;; esac ;;
     'vehicle import') case $2 in --format | --concurrency | --report) return 0 ;; esac ;;
+    'vehicle diff') case $2 in -f | --file | --format) return 0 ;; esac ;;
+    'vehicle apply') case $2 in -f | --file | --format | --concurrency | --report) return 0 ;; esac ;;
     'image upload') case $2 in --attach) return 0 ;; esac ;;
     'extra list') case $2 in --limit | --offset | --page) return 0 ;; esac ;;
     'extra create') case $2 in --option | --price | --currency | --period | --quantity | --set | --from-file) return 0 ;; esac ;;
@@ -237,6 +243,8 @@ _rentctl_flag_values() {
     'vehicle calendar|--fields' |\
     'vehicle export|--fields' |\
     'vehicle import|--fields' |\
+    'vehicle diff|--fields' |\
+    'vehicle apply|--fields' |\
     'vehicle help|--fields') _rentctl_list 'id user_id locale_id pickup_location vehicle_class_id vehicle_model_id vehicle_segment_id vehicle_year_of_issue_id vehicle_vin vehicle_odometer vehicle_reg_number_country vehicle_reg_number vehicle_activity price_per_day price_per_3days price_per_week price_per_14days vehicle_currency_id vehicle_protection_plans_insurance_price vehicle_protection_plans_insurance_exclude_security_deposit vehicle_protection_plans_no_deposit vehicle_protection_plans_third_party_insurance vehicle_protection_plans_deposit_price vehicle_protection_plans_deposit_pay_cash vehicle_protection_plans_deposit_pay_debit_card vehicle_protection_plans_deposit_pay_credit_card vehicle_protection_plans_deposit_return_period_cash vehicle_protection_plans_deposit_return_period_card vehicle_protection_plans_cdw1_price_day vehicle_protection_plans_cdw1_franchise vehicle_protection_plans_cdw1_security_deposit vehicle_protection_plans_cdw2_price_day vehicle_protection_plans_cdw2_franchise vehicle_protection_plans_cdw2_security_deposit vehicle_protection_plans_tire_windshield_price_day vehicle_protection_plans_theft_price_day vehicle_protection_plans_interior_price_day vehicle_protection_plans_roadside_price_day vehicle_tuning_text vehicle_delivery_address_fixed_place vehicle_delivery_address_fixed_location vehicle_delivery_address_fixed_price vehicle_delivery_return_fixed_place vehicle_delivery_return_fixed_location vehicle_delivery_return_fixed_price vehicle_distance_unit_id vehicle_distance_included vehicle_surcharge_for_excess price_surcharge_over_time vehicle_images vehicle_minimal_renting_period vehicle_minimal_age_to_rent vehicle_drivers_experience price_subscription_month price_subscription_3month price_subscription_6month price_subscription_year price_subscription_2years price_subscription_3years vehicle_description vehicle_benefits_id vehicle_options_id vehicle_payment_types vehicle_availability_calendar vehicle_passenger_capacity vehicle_luggage_capacity vehicle_extras vehicle_fuel_policy vehicle_booking_lead_time' ;;
     'vehicle create|--save' |\
     'vehicle create|--from-file' |\
@@ -249,6 +257,11 @@ _rentctl_flag_values() {
     'vehicle deactivate|--report' |\
     'vehicle calendar|--report' |\
     'vehicle import|--report' |\
+    'vehicle diff|-f' |\
+    'vehicle diff|--file' |\
+    'vehicle apply|-f' |\
+    'vehicle apply|--file' |\
+    'vehicle apply|--report' |\
     'extra create|--from-file' |\
     'extra update|--from-file' |\
     'api|-F' |\
@@ -354,7 +367,7 @@ _rentctl_arg_values() {
     'vehicle get|0') _rentctl_dynamic 'vehicles' ;;
     'vehicle export|0' |\
     'vehicle import|0') _rentctl_files ;;
-    'vehicle help|0') _rentctl_words 'list get create wizard edit remove activate deactivate calendar export import' ;;
+    'vehicle help|0') _rentctl_words 'list get create wizard edit remove activate deactivate calendar export import diff apply' ;;
     'image help|0') _rentctl_words 'upload' ;;
     'extra help|0') _rentctl_words 'options list get create update switch delete' ;;
     'api|0') _rentctl_words 'setup currencies locales vehicles/segments vehicles/brands vehicles/models vehicles/equipments vehicles/years_of_issue vehicles/classes_or_types vehicles/transmissions vehicles/benefits vehicles/additional_features vehicles/options vehicles/protection_plans vehicles/delivery vehicles/fuel_policy vehicles/distance_units vehicles/payment_systems vehicles/payment/types vehicles/extras/options vehicles/list vehicles/list/id vehicles/create vehicles/edit vehicles/remove vehicles/upload vehicles/extras/list vehicles/extras/list/id vehicles/extras/create vehicles/extras/update vehicles/extras/switch vehicles/extras/delete' ;;

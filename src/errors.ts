@@ -85,6 +85,12 @@ export class ConflictError extends RentctlError {
   override readonly kind: string = "conflict";
 }
 
+/** `vehicle diff`: the plan has changes (exit 8, so CI can gate on drift); the plan itself is the output. */
+export class DriftError extends RentctlError {
+  override readonly exitCode: number = EXIT.drift;
+  override readonly kind: string = "drift";
+}
+
 export function exitCodeOf(err: unknown): number {
   return err instanceof RentctlError ? err.exitCode : EXIT.internal;
 }

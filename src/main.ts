@@ -143,6 +143,7 @@ async function report(
     io.stderr.write("\n");
     return code;
   }
+  if (code === EXIT.drift) return code; // `vehicle diff` found changes: the plan on stdout says it all
   const c = makeChalk(colorEnabled(deps?.flags.color, env, io.stderrTTY));
   if (wantsJson(argv, env, deps)) {
     const e = err instanceof RentctlError ? err : undefined;

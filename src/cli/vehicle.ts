@@ -369,5 +369,41 @@ export function vehicleCommand(ctx: CliContext): Command {
         (await import("../commands/vehicle/import.js")).run(deps, a[0], o),
       ),
     );
+  const fleetAsCode = (c: Command) =>
+    c
+      .requiredOption("-f, --file <file>", "fleet file (.json, .ndjson, .yaml, .csv), or - for stdin with --format")
+      .option("--format <format>", "json, ndjson, yaml or csv (default: by extension)")
+      .option("--prune", "also remove the account's vehicles that the file does not list")
+      .option("--exact", "fields a row leaves out must be empty (the plan clears them)");
+  fleetAsCode(
+    cmd
+      .command("diff")
+      .description("Show what `vehicle apply` would change to make the account match a fleet file (exit 8: changes)"),
+  )
+    .addHelpText(
+      "after",
+      examples("rentctl vehicle diff -f fleet.yaml", "rentctl vehicle diff -f fleet.csv --prune -o json") +
+        "\nExit codes: 0 nothing to do, 8 the plan has changes, 2 invalid file. -v also lists unchanged vehicles.\n",
+    )
+    .action(lazyAction(ctx, async (deps, _a, o) => (await import("../commands/vehicle/diff.js")).run(deps, o)));
+  fleetAsCode(
+    cmd
+      .command("apply")
+      .description("Make the account match a fleet file: plan, confirm, then create / safe-edit / remove (resumable)"),
+  )
+    .option("--allow-mass-delete", "let --prune remove more than half of the vehicles, or more than 20")
+    .option("--concurrency <n>", "requests in flight at once, 1-16 (default 4)")
+    .option("--restart", "ignore the journal of an interrupted run of the same file")
+    .option("--report <file>", "write per-row results to FILE (format by extension)")
+    .addHelpText(
+      "after",
+      examples(
+        "rentctl vehicle apply -f fleet.yaml",
+        "rentctl vehicle apply -f fleet.yaml --dry-run",
+        "rentctl vehicle apply -f fleet.csv --prune --yes --report result.csv",
+        "rentctl vehicle export --names -p staging > fleet.yaml && rentctl vehicle apply -f fleet.yaml -p production",
+      ) + "\nThe plan goes to stderr; per-row results to stdout with -o. Undo with `rentctl undo OP`.\n",
+    )
+    .action(lazyAction(ctx, async (deps, _a, o) => (await import("../commands/vehicle/apply.js")).run(deps, o)));
   return cmd;
 }

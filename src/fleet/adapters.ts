@@ -85,3 +85,21 @@ export async function uploadFiles(deps: Deps, files: string[], signal?: AbortSig
   }
   return ids;
 }
+
+/** One vehicle as the server returns it now (safe edit's read: `fetchRecord` of resource.ts). */
+export async function fetchVehicle(deps: Deps, id: number): Promise<JsonObject> {
+  const { fetchRecord, VEHICLE } = await import("../resources/safe-edit.js");
+  return fetchRecord(deps, VEHICLE, id);
+}
+
+/** The full record of a vehicle sent as an edit (the contract's edit clears what is omitted). */
+export async function sendEdit(deps: Deps, id: number, record: EncodableRecord, signal?: AbortSignal): Promise<void> {
+  const client = await deps.client();
+  await client.call("vehicles.edit", { ...record, vehicle_id: id }, { signal });
+}
+
+/** Remove one vehicle. */
+export async function sendRemove(deps: Deps, id: number, signal?: AbortSignal): Promise<void> {
+  const client = await deps.client();
+  await client.call("vehicles.remove", { user_id: await requireUser(deps), vehicle_id: id }, { signal });
+}

@@ -9,7 +9,15 @@ import type { JsonObject } from "../contract/records.js";
  * on, so an undo never writes to another environment.
  */
 
-export type JournalAction = "vehicle.edit" | "vehicle.remove" | "extra.update" | "extra.delete";
+export type JournalAction =
+  | "vehicle.edit"
+  | "vehicle.remove"
+  | "extra.update"
+  | "extra.delete"
+  /** `vehicle apply`: the batch entry; its rows are entries with `batch` = its op. */
+  | "vehicle.apply"
+  /** A vehicle an apply created (undo removes it; `before` is the record sent). */
+  | "vehicle.create";
 
 export interface JournalEntry {
   op: string;
@@ -26,6 +34,8 @@ export interface JournalEntry {
   items?: Array<{ id: number; before: JsonObject }>;
   /** Set once the entry has been undone. */
   undone?: string;
+  /** The op of the batch entry (`vehicle.apply`) this entry belongs to. */
+  batch?: string;
 }
 
 /** What the journal needs to know of where a change is made (config/target.ts's Target fits). */
@@ -98,10 +108,15 @@ export class Journal {
 
   record(entry: Omit<JournalEntry, "op" | "time">, now: number): JournalEntry {
     const existing = this.entries();
-    const op = String((existing.length ? Math.max(...existing.map((e) => Number(e.op) || 0)) : 0) + 1);
+    const op = String((existing.length ? Math.max(...existing.map((e) => Number.parseInt(e.op, 10) || 0)) : 0) + 1);
     const full: JournalEntry = { op, time: new Date(now).toISOString(), ...entry };
     this.append(full);
     return full;
+  }
+
+  /** An entry of a batch, op `BATCH.N` (appended without reading the journal: batches are large). */
+  recordInBatch(batch: string, seq: number, entry: Omit<JournalEntry, "op" | "time" | "batch">, now: number): void {
+    this.append({ op: `${batch}.${seq}`, time: new Date(now).toISOString(), batch, ...entry });
   }
 
   markUndone(op: string, now: number): void {

@@ -17,6 +17,8 @@ export type Decision =
   | { kind: "fail"; status: number }
   /** Forward after `delayMs` (the answer is relayed if the client is still there). */
   | { kind: "late"; delayMs: number }
+  /** Forward once `until` settles (e.g. after the test changed the record behind the CLI's back). */
+  | { kind: "wait"; until: Promise<unknown> }
   /** Forward, let it commit, then drop the connection without an answer. */
   | { kind: "drop" }
   /** Forward, let it commit, never answer. */
@@ -78,6 +80,7 @@ export async function startProxy(upstream: string): Promise<FaultProxy> {
         return;
       }
       if (d.kind === "late") await new Promise((r) => setTimeout(r, d.delayMs));
+      if (d.kind === "wait") await d.until.catch(() => {});
       const r = await forward(req, body);
       if (d.kind === "drop") {
         req.socket.destroy();

@@ -24,7 +24,10 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
   const entries = journal.entries();
   if (op === undefined) {
     const n = Number(opts.limit ?? 20);
-    const recent = entries.slice(-n).reverse();
+    const recent = entries
+      .filter((e) => e.batch === undefined)
+      .slice(-n)
+      .reverse();
     if (deps.flags.quiet) return deps.out.ids(recent.map((e) => e.op));
     await deps.out.list(recent.map(row), [
       { key: "op", header: "OP" },
@@ -52,6 +55,16 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
       `operation ${op} was made on ${where}${entry.userId !== undefined ? ` as owner ${entry.userId}` : ""}, not on the target selected now (${now}${target.userId !== undefined ? `, owner ${target.userId}` : ""}); nothing was sent`,
       { hint: "select the same environment, address and owner (profile, --env, --base-url, --user) to undo it" },
     );
+  }
+  if (entry.action === "vehicle.apply") {
+    const { undoApply } = await import("./undo-apply.js");
+    await undoApply(
+      deps,
+      entry,
+      entries.filter((e) => e.batch === op),
+    );
+    journal.markUndone(op, deps.now());
+    return;
   }
   if (entry.items?.length) return undoMany(deps, journal, entry);
   const res = entry.action.startsWith("vehicle") ? VEHICLE : EXTRA;

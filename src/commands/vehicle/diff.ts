@@ -1,0 +1,46 @@
+import type { Deps } from "../../deps.js";
+import { DriftError, UsageError } from "../../errors.js";
+import type { PlanColors } from "../../fleet/plan-print.js";
+import type { SyncOptions, SyncPlan } from "../../fleet/sync.js";
+
+export interface DiffOptions extends SyncOptions {
+  file?: string;
+  format?: string;
+}
+
+/** Read the file, list the account once and plan; shared by diff and apply. */
+export async function planFromFile(deps: Deps, opts: DiffOptions): Promise<{ sync: SyncPlan; label: string }> {
+  if (!opts.file) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format)");
+  const { formatFor } = await import("../../fleet/format.js");
+  const { openSource } = await import("../../fleet/source.js");
+  const { readFleet, listAccount, planFleet } = await import("../../fleet/sync.js");
+  const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
+  try {
+    const rows = await readFleet(deps, source);
+    const account = await listAccount(deps);
+    return { sync: await planFleet(deps, source.label, rows, account, opts), label: source.label };
+  } finally {
+    await source.cleanup();
+  }
+}
+
+export function planColors(c: Deps["outColor"]): PlanColors {
+  return { green: (s) => c.green(s), yellow: (s) => c.yellow(s), red: (s) => c.red(s), dim: (s) => c.dim(s) };
+}
+
+/**
+ * `vehicle diff -f FILE`: the plan on stdout (text, or data with -o json /
+ * yaml); exit 0 when there is nothing to do, 8 when there is.
+ */
+export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
+  const { sync } = await planFromFile(deps, opts);
+  const { planIsEmpty } = await import("../../fleet/plan.js");
+  const { planJson, planLines } = await import("../../fleet/plan-print.js");
+  const format = deps.settings().output;
+  if (format === "table") {
+    const color = planColors(deps.outColor);
+    for (const line of planLines(sync.plan, { color, verbose: Boolean(deps.flags.verbose) }))
+      deps.io.stdout.write(`${line}\n`);
+  } else await deps.out.record(planJson(sync.plan));
+  if (!planIsEmpty(sync.plan)) throw new DriftError("the account differs from the file");
+}
