@@ -106,5 +106,7 @@ const targets = [
 console.log("ratio                                     value  target");
 for (const [label, a, b, target] of targets) {
   const r = by[a] / by[b];
-  console.log(`  ${label.padEnd(38)} ${r.toFixed(2).padStart(5)}  <= ${target.toFixed(2)}  ${r <= target ? "PASS" : "MISS"}`);
+  console.log(
+    `  ${label.padEnd(38)} ${r.toFixed(2).padStart(5)}  <= ${target.toFixed(2)}  ${r <= target ? "PASS" : "MISS"}`,
+  );
 }

@@ -37,7 +37,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     },
   };
   const { buildProgram } = await import("./cli/program.js");
-  const program = buildProgram(ctx);
+  const program = await buildProgram(ctx, argv);
   program.exitOverride();
   program.configureOutput({
     writeOut: (s: string) => io.stdout.write(s),
