@@ -1,77 +1,112 @@
-// Start-up and one catalog request: rentctl against bare Node + undici doing
-// the same request. Prints figures (medians over N runs); asserts nothing.
+// Start-up targets of issue 15, measured side by side in one run: rentctl
+// against bare Node, and one request against a running `rentctl sandbox serve`
+// against bare Node scripts doing the same request with node:http and undici.
+// Prints each ratio next to its target with PASS/MISS; exits 0 either way.
 //   npm run build && node bench/startup.mjs [runs]
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const runs = Number(process.argv[2] ?? 20);
-const body = JSON.stringify({
-  list: [
-    { id: 1, code: "EUR", symbol: "€" },
-    { id: 2, code: "USD", symbol: "$" },
-  ],
-});
-const server = createServer((_req, res) => {
-  res.writeHead(200, { "content-type": "application/json" });
-  res.end(body);
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const base = `http://127.0.0.1:${server.address().port}`;
+const runs = Number(process.argv[2] ?? 15);
+const node = process.execPath;
+const bin = join(root, "bin", "rentctl.js");
 const home = mkdtempSync(join(tmpdir(), "rentctl-bench-"));
-const env = {
+const baseEnv = {
   ...process.env,
   RENTCTL_CONFIG_DIR: join(home, "c"),
   RENTCTL_DATA_DIR: join(home, "d"),
-  RENTCTL_BASE_URL: base,
   NO_COLOR: "1",
 };
-const bare = join(home, "bare.mjs");
+
+// The sandbox runs in its own process (spawnSync below blocks this one).
+const srv = spawn(node, [bin, "sandbox", "serve", "--port", "0", "--memory", "-o", "json"], {
+  env: baseEnv,
+  stdio: ["ignore", "pipe", "pipe"],
+});
+const info = await new Promise((resolve, reject) => {
+  let buf = "";
+  srv.stdout.on("data", (d) => {
+    buf += d;
+    const nl = buf.indexOf("\n");
+    if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)));
+  });
+  srv.once("exit", (c) => reject(new Error(`sandbox serve exited ${c}`)));
+});
+const base = info.url.replace(/\/$/, "");
+const owner = info.owners[0];
+const env = {
+  ...baseEnv,
+  RENTCTL_ENV: "sandbox",
+  RENTCTL_BASE_URL: base,
+  RENTCTL_USER_ID: String(owner.user_id),
+  RENTCTL_API_KEY: owner.api_key,
+};
+const catalogUrl = `${base}/api/v302/currencies`;
+
+// Bare scripts: the least any Node program must do for the same request.
+const bareHttp = join(home, "bare-http.mjs");
 writeFileSync(
-  bare,
+  bareHttp,
+  `import http from "node:http";\nconst url = process.argv[2];\nconst headers = process.argv[3] ? { authorization: "Bearer " + process.argv[3] } : {};\n` +
+    `http.get(url, { headers }, (res) => { let b = ""; res.setEncoding("utf8"); res.on("data", (d) => (b += d)); res.on("end", () => process.stdout.write(JSON.stringify(JSON.parse(b)) + "\\n")); });\n`,
+);
+const bareUndici = join(home, "bare-undici.mjs");
+writeFileSync(
+  bareUndici,
   `import { request } from ${JSON.stringify(join(root, "node_modules/undici/index.js"))};\n` +
-    `const r = await request(${JSON.stringify(`${base}/api/v302/currencies`)});\nprocess.stdout.write(JSON.stringify((await r.body.json()).list) + "\\n");\n`,
+    `const r = await request(process.argv[2]);\nprocess.stdout.write(JSON.stringify(await r.body.json()) + "\\n");\n`,
 );
 
-// spawnSync blocks this process, so the server answers from a child instead.
-server.close();
-const { spawn } = await import("node:child_process");
-const srv = spawn(
-  process.execPath,
-  [
-    "-e",
-    `require("http").createServer((q,s)=>{s.writeHead(200,{"content-type":"application/json"});s.end(${JSON.stringify(body)})}).listen(${new URL(base).port},"127.0.0.1",()=>console.log("up"))`,
-  ],
-  { stdio: ["ignore", "pipe", "inherit"] },
-);
-await new Promise((r) => srv.stdout.once("data", r));
-
-function median(cmd, args) {
-  const times = [];
+/** Paired runs: each round runs every case once, so load on the machine hits all alike. */
+function measure(cases) {
+  const times = cases.map(() => []);
   for (let i = 0; i < runs; i++) {
-    const t = process.hrtime.bigint();
-    const r = spawnSync(cmd, args, { env, encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`${args.join(" ")} failed: ${r.stderr}`);
-    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    cases.forEach(([, args], k) => {
+      const t = process.hrtime.bigint();
+      const r = spawnSync(node, args, { env, encoding: "utf8" });
+      if (r.status !== 0) throw new Error(`${args.join(" ")} failed (${r.status}): ${r.stderr}`);
+      times[k].push(Number(process.hrtime.bigint() - t) / 1e6);
+    });
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return times.map((t) => t.sort((a, b) => a - b)[Math.floor(t.length / 2)]);
 }
 
-const node = process.execPath;
-const bin = join(root, "bin", "rentctl.js");
-const rows = [
-  ["node -e 0 (bare start-up)", median(node, ["-e", "0"])],
-  ["rentctl --version", median(node, [bin, "--version"])],
-  ["node + undici: GET currencies", median(node, [bare])],
-  ["rentctl catalog currencies -o json", median(node, [bin, "catalog", "currencies", "-o", "json"])],
+const cases = [
+  ["node -e 0", ["-e", "0"]],
+  ["rentctl --version", [bin, "--version"]],
+  ["rentctl --help", [bin, "--help"]],
+  ["rentctl vehicle create --help", [bin, "vehicle", "create", "--help"]],
+  ["bare node:http GET currencies", [bareHttp, catalogUrl]],
+  ["bare undici GET currencies", [bareUndici, catalogUrl]],
+  ["rentctl catalog currencies -o json", [bin, "catalog", "currencies", "-o", "json"]],
+  ["bare node:http GET vehicle 1 (auth)", [bareHttp, `${base}/api/v302/vehicles/1`, owner.api_key]],
+  ["rentctl vehicle get 1 -o json", [bin, "vehicle", "get", "1", "-o", "json"]],
 ];
-srv.kill();
-console.log(`median of ${runs} runs each (ms)`);
-for (const [name, ms] of rows) console.log(`${name.padEnd(40)} ${ms.toFixed(1)}`);
-console.log(`ratio --version / bare node:            ${(rows[1][1] / rows[0][1]).toFixed(2)}`);
-console.log(`ratio catalog request / node+undici:    ${(rows[3][1] / rows[2][1]).toFixed(2)}`);
+let ms;
+try {
+  ms = measure(cases);
+} finally {
+  srv.kill("SIGTERM");
+  rmSync(home, { recursive: true, force: true });
+}
+const by = Object.fromEntries(cases.map(([name], k) => [name, ms[k]]));
+console.log(`node ${process.version}, median of ${runs} paired runs (ms)`);
+for (const [name] of cases) console.log(`  ${name.padEnd(40)} ${by[name].toFixed(1).padStart(7)}`);
+const targets = [
+  ["--version / node -e 0", "rentctl --version", "node -e 0", 1.1],
+  ["--help / node -e 0", "rentctl --help", "node -e 0", 1.15],
+  ["vehicle create --help / node -e 0", "rentctl vehicle create --help", "node -e 0", 1.25],
+  ["catalog request / bare node:http", "rentctl catalog currencies -o json", "bare node:http GET currencies", 1.6],
+  ["catalog request / bare undici", "rentctl catalog currencies -o json", "bare undici GET currencies", 0.8],
+  ["vehicle get / bare node:http", "rentctl vehicle get 1 -o json", "bare node:http GET vehicle 1 (auth)", 1.7],
+];
+console.log("ratio                                     value  target");
+for (const [label, a, b, target] of targets) {
+  const r = by[a] / by[b];
+  console.log(
+    `  ${label.padEnd(38)} ${r.toFixed(2).padStart(5)}  <= ${target.toFixed(2)}  ${r <= target ? "PASS" : "MISS"}`,
+  );
+}

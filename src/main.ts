@@ -21,23 +21,21 @@ export interface MainOptions {
  * bug, and only with --verbose.
  */
 export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
-  const [{ CommanderError }, { createDeps }, { processIO }] = await Promise.all([
-    import("commander"),
-    import("./context.js"),
-    import("./io.js"),
-  ]);
+  const [{ CommanderError }, { processIO }] = await Promise.all([import("commander"), import("./io.js")]);
   const io = opts.io ?? processIO();
   const env = opts.env ?? process.env;
   const created: OwnedDeps[] = [];
   const ctx: CliContext = {
-    makeDeps(flags: GlobalFlags) {
+    // config, output and the rest load only when a command runs (not for help)
+    async makeDeps(flags: GlobalFlags) {
+      const { createDeps } = await import("./context.js");
       const deps = createDeps(io, env, flags, opts.overrides);
       created.push(deps);
       return deps;
     },
   };
   const { buildProgram } = await import("./cli/program.js");
-  const program = buildProgram(ctx);
+  const program = await buildProgram(ctx, argv);
   program.exitOverride();
   program.configureOutput({
     writeOut: (s: string) => io.stdout.write(s),

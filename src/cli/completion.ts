@@ -32,7 +32,7 @@ export function completionCommand(ctx: CliContext): Command {
     .action(async (kind: string, args: string[], opts: { ids?: boolean }, c: Command) => {
       const flags = c.optsWithGlobals() as GlobalFlags;
       // A TAB press must not hang: a short bound for the opt-in fetch of a catalog.
-      const deps = ctx.makeDeps({ ...flags, timeout: flags.timeout ?? "3" });
+      const deps = await ctx.makeDeps({ ...flags, timeout: flags.timeout ?? "3" });
       const { printValues } = await import("../commands/completion/completion.js");
       await printValues(deps, kind, opts.ids ? [...args, "--ids"] : args);
     });

@@ -1,18 +1,120 @@
-import { Command, Option } from "commander";
+import { Command, Help, Option } from "commander";
 import { ENVIRONMENTS, FORMATS } from "../config/settings.js";
 import { VERSION } from "../version.js";
-import { apiCommand } from "./api.js";
-import { authCommand, profileCommand } from "./auth.js";
-import { catalogCommand } from "./catalog.js";
-import { completionCommand } from "./completion.js";
-import { extraCommand } from "./extra.js";
-import { imageCommand, undoCommand } from "./image.js";
-import { sandboxCommand } from "./sandbox.js";
 import { type CliContext, examples } from "./shared.js";
-import { vehicleCommand } from "./vehicle.js";
 
-/** The whole command tree. Completions are generated from this same program. */
-export function buildProgram(ctx: CliContext): Command {
+type Builder = (ctx: CliContext) => Command;
+
+/**
+ * The top-level commands, in help order. Each noun's module is imported only
+ * when the noun is built, so root help and one command's run load just what
+ * they show. `summary` is the one declaration of the noun's description and
+ * `term` its line in root help (what commander prints for the built command).
+ */
+export const NOUNS: readonly { name: string; term: string; summary: string; load: () => Promise<Builder> }[] = [
+  {
+    name: "auth",
+    term: "auth",
+    summary: "Log in with an API key, check it, log out",
+    load: async () => (await import("./auth.js")).authCommand,
+  },
+  {
+    name: "profile",
+    term: "profile",
+    summary: "Manage saved profiles (environment, address, owner, key)",
+    load: async () => (await import("./auth.js")).profileCommand,
+  },
+  {
+    name: "catalog",
+    term: "catalog",
+    summary: "Read the public reference catalogs (no API key needed)",
+    load: async () => (await import("./catalog.js")).catalogCommand,
+  },
+  {
+    name: "vehicle",
+    term: "vehicle",
+    summary: "List, show, create, edit, remove and (de)activate vehicles",
+    load: async () => (await import("./vehicle.js")).vehicleCommand,
+  },
+  {
+    name: "image",
+    term: "image",
+    summary: "Upload vehicle images",
+    load: async () => (await import("./image.js")).imageCommand,
+  },
+  {
+    name: "extra",
+    term: "extra",
+    summary: "Manage the account's paid extras (child seats, GPS, …)",
+    load: async () => (await import("./extra.js")).extraCommand,
+  },
+  {
+    name: "undo",
+    term: "undo [options] [op]",
+    summary: "List recent edits and removals, or restore one (a removed vehicle is re-created with a new id)",
+    load: async () => (await import("./image.js")).undoCommand,
+  },
+  {
+    name: "api",
+    term: "api [options] [path]",
+    summary: "Call any v302 operation raw, with the same auth, encoding, errors and exit codes",
+    load: async () => (await import("./api.js")).apiCommand,
+  },
+  {
+    name: "sandbox",
+    term: "sandbox",
+    summary: "The built-in sandbox: a local, stateful stand-in for the marketplace's v302 API (not the marketplace)",
+    load: async () => (await import("./sandbox.js")).sandboxCommand,
+  },
+  {
+    name: "completion",
+    term: "completion [shell]",
+    summary: "Print the shell completion script for bash, zsh or fish",
+    load: async () => (await import("./completion.js")).completionCommand,
+  },
+];
+
+/** Global flags that take a value: their value is not the noun. */
+const VALUE_FLAGS = new Set([
+  "-p",
+  "--profile",
+  "--env",
+  "--base-url",
+  "--user",
+  "--locale",
+  "-o",
+  "--output",
+  "--timeout",
+  "--fields",
+]);
+
+/**
+ * The noun argv invokes: a name of NOUNS, `null` for none (root help,
+ * --version, no arguments), or `undefined` when every noun must be built
+ * (`help <noun>`, a mistyped noun that needs suggestions, `completion`, which
+ * reads the whole tree).
+ */
+export function invokedNoun(argv: readonly string[]): string | null | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === "--") return undefined;
+    if (a.startsWith("-")) {
+      if (VALUE_FLAGS.has(a)) i++;
+      continue;
+    }
+    return NOUNS.some((n) => n.name === a) && a !== "completion" ? a : undefined;
+  }
+  return null;
+}
+
+/**
+ * The command tree. Without argv: the whole tree (completions are generated
+ * from it). With argv: only the invoked noun is built; every other noun is a
+ * light entry (name and summary) that root help lists and that never runs.
+ */
+export async function buildProgram(ctx: CliContext, argv?: readonly string[]): Promise<Command> {
+  const wanted = argv === undefined ? undefined : invokedNoun(argv);
+  const terms = new Map<Command, string>();
   const program = new Command("rentctl")
     .description("Manage a vehicle rental inventory through the Vehicle Rental Partner API v302")
     .version(VERSION, "-V, --version")
@@ -46,15 +148,20 @@ export function buildProgram(ctx: CliContext): Command {
       ) +
         "\nExit codes: 0 ok · 1 internal · 2 usage or input rejected (nothing sent) · 3 API rejected (400) · 4 not authenticated · 5 not found · 6 network/server · 7 bulk partly failed · 130 interrupted\n",
     );
-  program.addCommand(authCommand(ctx));
-  program.addCommand(profileCommand(ctx));
-  program.addCommand(catalogCommand(ctx));
-  program.addCommand(vehicleCommand(ctx));
-  program.addCommand(imageCommand(ctx));
-  program.addCommand(extraCommand(ctx));
-  program.addCommand(undoCommand(ctx));
-  program.addCommand(apiCommand(ctx));
-  program.addCommand(sandboxCommand(ctx));
-  program.addCommand(completionCommand(ctx));
+  program.configureHelp({
+    subcommandTerm: (cmd: Command) => terms.get(cmd) ?? Help.prototype.subcommandTerm.call(program.createHelp(), cmd),
+  });
+  const builders = await Promise.all(
+    NOUNS.map((n) => (wanted === undefined || wanted === n.name ? n.load() : undefined)),
+  );
+  NOUNS.forEach((n, i) => {
+    const build = builders[i];
+    if (build) program.addCommand(build(ctx).description(n.summary));
+    else {
+      const light = new Command(n.name).description(n.summary);
+      terms.set(light, n.term);
+      program.addCommand(light);
+    }
+  });
   return program;
 }

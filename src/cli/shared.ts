@@ -4,7 +4,7 @@ import type { Deps } from "../deps.js";
 
 /** What the program builder needs from main: a way to build a command's deps. */
 export interface CliContext {
-  makeDeps(flags: GlobalFlags): Deps;
+  makeDeps(flags: GlobalFlags): Promise<Deps>;
 }
 
 /** Repeatable option collector. */
@@ -26,7 +26,7 @@ export function lazyAction<A extends unknown[]>(
     const cmd = all[all.length - 1] as Command;
     const args = all.slice(0, -2) as A;
     const opts = cmd.opts();
-    const deps = ctx.makeDeps(cmd.optsWithGlobals() as GlobalFlags);
+    const deps = await ctx.makeDeps(cmd.optsWithGlobals() as GlobalFlags);
     await handler(deps, args, opts, cmd);
   };
 }

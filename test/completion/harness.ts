@@ -18,8 +18,11 @@ const dummyCtx: CliContext = {
   },
 };
 
+// buildProgram imports each noun's module on demand, so it is async: build the whole tree once.
+const wholeTree = await buildProgram(dummyCtx);
+
 export function program(): Command {
-  return buildProgram(dummyCtx);
+  return wholeTree;
 }
 
 export function hasCommand(...path: string[]): boolean {
