@@ -15,7 +15,7 @@ async function parse(argv: string[]): Promise<{ flags: GlobalFlags; opts: Record
       throw Object.assign(new Error("parsed"), { parsedFlags: flags });
     },
   };
-  const program = buildProgram(ctx);
+  const program = await buildProgram(ctx);
   program.exitOverride();
   for (const c of program.commands) c.exitOverride();
   let leaf: import("commander").Command | undefined;
