@@ -81,6 +81,7 @@ export async function setActivity(deps: Deps, rawIds: string[], active: boolean)
     const r = await safeUpdate(deps, VEHICLE, id, { vehicle_activity: active ? 1 : 0 });
     if (r.sent) deps.msg.success(`vehicle ${id} ${active ? "activated" : "deactivated"}`);
     else if (!deps.flags.dryRun) deps.msg.info(`vehicle ${id} is already ${active ? "active" : "inactive"}`);
+    return { id, vehicle_activity: active ? 1 : 0, changed: Boolean(r.sent), undo: r.journalOp ?? null };
   });
 }
 
@@ -88,15 +89,19 @@ export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
   const ids = rawIds.map((r) => parseId(r, "vehicle"));
   const userId = await requireUser(deps);
   const target = await deps.target();
+  const what = ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles (${ids.join(", ")})`;
   if (deps.flags.dryRun) {
     const { describeRequest } = await import("../../api/dry-run.js");
     for (const id of ids)
       await deps.out.record(describeRequest(target.baseUrl, "vehicles.remove", { user_id: userId, vehicle_id: id }));
+    deps.msg.info(
+      deps.color.dim(`dry run: would remove ${what} on ${target.env} as owner ${userId}; nothing was sent`),
+    );
     return;
   }
   await confirmDestructive(
     deps,
-    `Remove ${ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles (${ids.join(", ")})`} on ${target.env}?`,
+    `Remove ${what} on ${target.env}?`,
     `remove ${ids.length === 1 ? "a vehicle" : "vehicles"}`,
   );
   const { runEach } = await import("../bulk.js");
@@ -108,8 +113,8 @@ export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
     const before = await fetchRecord(deps, VEHICLE, id);
     const entry = journal?.record({ action: "vehicle.remove", id, before, ...journalTarget(target) }, deps.now());
     await client.call("vehicles.remove", { user_id: userId, vehicle_id: id });
-    if (deps.flags.quiet) await deps.out.ids([id]);
     deps.msg.success(`vehicle ${id} removed${entry ? ` · undo with: rentctl undo ${entry.op}` : ""}`);
+    return { id, removed: true, undo: entry?.op ?? null };
   });
 }
 
