@@ -1,4 +1,5 @@
 import { describeRequest } from "../../api/dry-run.js";
+import { EXTRA_COLUMNS } from "../../contract/columns.js";
 import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import { isObject, type JsonObject, normalizeRecord, unwrapRecord } from "../../contract/records.js";
 import { validateRecord } from "../../contract/validate.js";
@@ -11,16 +12,6 @@ import { parseId } from "../ids.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
 import { type PagedListOptions, pagedList } from "../paged-list.js";
 import { showRecord } from "../resource.js";
-
-export const EXTRA_COLUMNS = [
-  { key: "id", header: "ID" },
-  { key: "option_id", header: "OPTION" },
-  { key: "price", header: "PRICE" },
-  { key: "currency_id", header: "CURRENCY" },
-  { key: "period", header: "PERIOD" },
-  { key: "quantity", header: "QUANTITY" },
-  { key: "is_active", header: "ACTIVE" },
-];
 
 export async function options(deps: Deps): Promise<void> {
   const { run } = await import("../catalog/show.js");

@@ -1,4 +1,5 @@
 import { requireUser } from "../../context.js";
+import { VEHICLE_COLUMNS } from "../../contract/columns.js";
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
@@ -9,17 +10,6 @@ import { parseId } from "../ids.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
 import { type PagedListOptions, pagedList } from "../paged-list.js";
 import { showRecord } from "../resource.js";
-
-export const VEHICLE_COLUMNS = [
-  { key: "id", header: "ID" },
-  { key: "vehicle_reg_number", header: "REG NUMBER" },
-  { key: "vehicle_model_id", header: "MODEL" },
-  { key: "vehicle_class_id", header: "CLASS" },
-  { key: "vehicle_activity", header: "ACTIVE" },
-  { key: "price_per_day", header: "PRICE/DAY" },
-  { key: "vehicle_currency_id", header: "CURRENCY" },
-  { key: "pickup_location", header: "LOCATION" },
-];
 
 export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {
   const userId = await requireUser(deps);
