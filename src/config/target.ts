@@ -43,8 +43,11 @@ export async function resolveTarget({ settings: s, env, paths, onExit, warn }: T
   if (s.env === "sandbox") {
     const { DEMO_OWNERS } = await import("../sandbox/owners.js");
     const owner = DEMO_OWNERS.find((o: { userId: number }) => o.userId === s.userId) ?? DEMO_OWNERS[0]!;
-    const apiKey = s.apiKey ?? owner.apiKey;
-    const keySource: Target["keySource"] = profileKeySource ?? "sandbox-demo";
+    // The demo key only when the user asks for the sandbox now (--env sandbox or RENTCTL_ENV), never
+    // behind a sandbox profile whose key was removed: `auth logout` must visibly log out.
+    const asked = s.sources.env === "flag" || s.sources.env === "env";
+    const apiKey = s.apiKey ?? (asked ? owner.apiKey : undefined);
+    const keySource: Target["keySource"] = profileKeySource ?? (asked ? "sandbox-demo" : undefined);
     const userId = s.userId ?? owner.userId;
     const common = { env: "sandbox" as const, apiKey, keySource, userId, profileName };
     if (s.baseUrl) return { ...common, baseUrl: s.baseUrl, embeddedSandbox: false };

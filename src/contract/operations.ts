@@ -1,5 +1,5 @@
 import { EXTRA_FIELDS } from "./extra-fields.js";
-import type { Operation, ParamSpec } from "./types.js";
+import { type Operation, type ParamSpec, param } from "./types.js";
 import { VEHICLE_FIELDS } from "./vehicle-fields.js";
 
 /**
@@ -21,19 +21,7 @@ export const DEFAULT_SEGMENT = 1;
  */
 export const WALK_PAGE_SIZE = 100;
 
-const p = (
-  name: string,
-  type: ParamSpec["type"],
-  required: boolean,
-  description: string,
-  extra: Partial<ParamSpec> = {},
-): ParamSpec => ({
-  name,
-  type,
-  required,
-  description,
-  ...extra,
-});
+const p = param;
 
 const localeOpt = p("locale_id", "integer", false, "Response language (40 = English)", {
   min: 1,

@@ -23,6 +23,17 @@ export interface ParamSpec {
   catalog?: string;
 }
 
+/** Declare one parameter or field: the single helper behind the operation table and the field tables. */
+export function param(
+  name: string,
+  type: ValueType,
+  required: ParamSpec["required"],
+  description: string,
+  extra: Partial<ParamSpec> = {},
+): ParamSpec {
+  return { name, type, required, description, ...extra };
+}
+
 export type Access = "public" | "auth";
 export type Envelope = "list" | "paginated" | "flexible";
 export type HttpMethod = "GET" | "POST";

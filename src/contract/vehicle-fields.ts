@@ -1,4 +1,4 @@
-import type { ParamSpec, ValueType } from "./types.js";
+import { type ParamSpec, param } from "./types.js";
 
 /**
  * Every vehicle input field of the v302 contract, in the order of the spec's
@@ -15,15 +15,7 @@ import type { ParamSpec, ValueType } from "./types.js";
 
 const money = { min: 0 };
 
-function field(
-  name: string,
-  type: ValueType,
-  required: ParamSpec["required"],
-  description: string,
-  extra: Partial<ParamSpec> = {},
-): ParamSpec {
-  return { name, type, required, description, ...extra };
-}
+const field = param;
 
 export const VEHICLE_FIELDS: readonly ParamSpec[] = [
   field("user_id", "integer", true, "Owner identifier; must match the API key's owner", { min: 1 }),

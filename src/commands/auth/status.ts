@@ -13,7 +13,7 @@ export async function run(deps: Deps, opts: { verify?: boolean }): Promise<void>
     base_url: target.embeddedSandbox ? `${target.baseUrl} (embedded sandbox)` : target.baseUrl,
     user_id: target.userId ?? null,
     api_key: target.apiKey ? maskKey(target.apiKey) : null,
-    api_key_source: target.keySource ?? null,
+    api_key_source: target.keySource ?? "none",
     locale: s.locale,
     output: s.output,
     sources: Object.fromEntries(Object.entries(s.sources).map(([k, v]) => [snake(k), v ?? null])),

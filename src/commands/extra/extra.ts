@@ -1,4 +1,5 @@
 import { describeRequest } from "../../api/dry-run.js";
+import { EXTRA_COLUMNS } from "../../contract/columns.js";
 import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import { isObject, type JsonObject, normalizeRecord, unwrapRecord } from "../../contract/records.js";
 import { validateRecord } from "../../contract/validate.js";
@@ -11,10 +12,6 @@ import { parseId } from "../ids.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
 import { type PagedListOptions, pagedList } from "../paged-list.js";
 import { showRecord } from "../resource.js";
-
-export { EXTRA_COLUMNS } from "../../contract/columns.js";
-
-import { EXTRA_COLUMNS } from "../../contract/columns.js";
 
 export async function options(deps: Deps): Promise<void> {
   const { run } = await import("../catalog/show.js");
@@ -87,10 +84,20 @@ export function switchedState(body: unknown): string | undefined {
   return undefined;
 }
 
+/** What a dry run of a one-extra mutation says on stderr: the environment and owner it would act on. */
+async function dryRunNote(deps: Deps, verb: string, id: number): Promise<void> {
+  const target = await deps.target();
+  const who = target.userId !== undefined ? ` as owner ${target.userId}` : "";
+  deps.msg.info(deps.color.dim(`dry run: would ${verb} extra ${id} on ${target.env}${who}; nothing was sent`));
+}
+
 export async function switchExtra(deps: Deps, rawId: string): Promise<void> {
   const id = parseId(rawId, "extra");
   const target = await deps.target();
-  if (deps.flags.dryRun) return deps.out.record(describeRequest(target.baseUrl, "extras.switch", { extra_id: id }));
+  if (deps.flags.dryRun) {
+    await deps.out.record(describeRequest(target.baseUrl, "extras.switch", { extra_id: id }));
+    return dryRunNote(deps, "switch", id);
+  }
   deps.msg.acting(target, `switching extra ${id}`);
   const client = await deps.client();
   const res = await client.call("extras.switch", { extra_id: id });
@@ -110,7 +117,10 @@ export async function switchExtra(deps: Deps, rawId: string): Promise<void> {
 export async function remove(deps: Deps, rawId: string): Promise<void> {
   const id = parseId(rawId, "extra");
   const target = await deps.target();
-  if (deps.flags.dryRun) return deps.out.record(describeRequest(target.baseUrl, "extras.delete", { extra_id: id }));
+  if (deps.flags.dryRun) {
+    await deps.out.record(describeRequest(target.baseUrl, "extras.delete", { extra_id: id }));
+    return dryRunNote(deps, "delete", id);
+  }
   await confirmDestructive(deps, `Delete extra ${id} on ${target.env}?`, "delete an extra");
   const before = await fetchRecord(deps, EXTRA, id);
   const { journalFor, journalTarget } = await import("../../journal/journal.js");
@@ -121,6 +131,7 @@ export async function remove(deps: Deps, rawId: string): Promise<void> {
   deps.msg.acting(target, `deleting extra ${id}`);
   const client = await deps.client();
   await client.call("extras.delete", { extra_id: id });
-  if (deps.flags.quiet) await deps.out.ids([id]);
+  const { printResults } = await import("../bulk.js");
+  await printResults(deps, [{ id, deleted: true, undo: entry?.op ?? null }]);
   deps.msg.success(`extra ${id} deleted${entry ? ` · undo with: rentctl undo ${entry.op}` : ""}`);
 }

@@ -1,6 +1,6 @@
+import { VEHICLE_COLUMNS } from "../../contract/columns.js";
 import { recordId } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { VEHICLE_COLUMNS } from "./vehicle.js";
 
 /**
  * `vehicle list --where EXPR… [--sort FIELD[:desc]]`: every page is listed
