@@ -3,7 +3,14 @@ import { findOperation, operation as opById } from "../contract/operations.js";
 import { isObject, type Json } from "../contract/records.js";
 import type { Operation } from "../contract/types.js";
 import { type Decoded, decodeEnvelope, errorFor, parseJson } from "./decode.js";
-import { buildMultipart, type EncodableRecord, encodeForm, encodeQuery, type FilePart } from "./encode.js";
+import {
+  buildMultipart,
+  type EncodableRecord,
+  encodeForm,
+  encodeMultipart,
+  encodeQuery,
+  type FilePart,
+} from "./encode.js";
 import { ApiError, MalformedResponseError, NetworkError, NotConfiguredError, TimeoutError } from "./errors.js";
 import { backoffDelay, MAX_ATTEMPTS, NOT_SENT_CODES, parseRetryAfter, shouldRetry } from "./retry.js";
 
@@ -151,11 +158,14 @@ export class ApiClient {
 
     for (let attempt = 1; ; attempt++) {
       const started = now();
-      let body: string | Awaited<ReturnType<typeof buildMultipart>> | undefined;
+      let body: string | Uint8Array | undefined;
       const attemptHeaders = { ...headers };
       if (method !== "GET" && method !== "HEAD") {
-        if (useMultipart) body = await buildMultipart(req.form ?? {}, req.files ?? []);
-        else {
+        if (useMultipart) {
+          const m = await encodeMultipart(await buildMultipart(req.form ?? {}, req.files ?? []));
+          body = m.body;
+          attemptHeaders["content-type"] = m.contentType;
+        } else {
           body = encodeForm(req.form ?? {});
           attemptHeaders["content-type"] = "application/x-www-form-urlencoded";
         }

@@ -80,6 +80,17 @@ export async function buildMultipart(record: EncodableRecord, files: FilePart[] 
   return form;
 }
 
+/**
+ * The multipart body as bytes and its content type (with the boundary),
+ * serialised by Node's own fetch Response. The client sends plain bytes, so
+ * the request path never depends on how undici's body extraction was bundled.
+ */
+export async function encodeMultipart(form: FormData): Promise<{ body: Uint8Array; contentType: string }> {
+  const r = new Response(form as unknown as globalThis.FormData);
+  const contentType = r.headers.get("content-type") ?? "multipart/form-data";
+  return { body: new Uint8Array(await r.arrayBuffer()), contentType };
+}
+
 const TYPES: Record<string, string> = {
   jpg: "image/jpeg",
   jpeg: "image/jpeg",
