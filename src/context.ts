@@ -110,6 +110,7 @@ export function createDeps(
           outColor,
           () => deps.settings(),
           (fn) => deps.onExit(fn),
+          (op, id, params, key) => catalogLabel(deps, op, id, params, key),
         ),
     msg: createMessages(io.stderr, color, Boolean(flags.quiet)),
     prompt: overrides.prompt ?? inquirerPrompter(io),
@@ -122,6 +123,36 @@ export function createDeps(
     },
   };
   return deps;
+}
+
+/**
+ * A catalog id's name for tables, through the catalog service (one fetch per
+ * catalog, cached with expiry). A catalog that needs a parameter the record
+ * cannot give (configurations need their model) is looked up in the caches
+ * only. Never throws: an unknown or unreachable name leaves the id.
+ */
+async function catalogLabel(
+  deps: Deps,
+  op: string,
+  id: number,
+  params: Record<string, number>,
+  key?: "name" | "code",
+): Promise<string | undefined> {
+  const catalogs = deps.catalogs();
+  const { itemId, itemLabel } = await import("./catalog/items.js");
+  const { operation } = await import("./contract/operations.js");
+  const pick = (item: Record<string, unknown>) =>
+    key === "code" && typeof item.code === "string" ? item.code : itemLabel(item as never);
+  const needs = operation(op).params.filter((p) => p.required && p.name !== "locale_id" && !(p.name in params));
+  if (needs.length) {
+    for (const cache of catalogs.cachedAll(op)) {
+      const item = cache.items.find((i) => itemId(i) === id);
+      if (item) return pick(item);
+    }
+    return undefined;
+  }
+  const item = await catalogs.item(op, id, params).catch(() => undefined);
+  return item ? pick(item) : undefined;
 }
 
 /** Whose catalogs the cache holds: the embedded sandbox's, or the server's at this address. */

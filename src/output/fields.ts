@@ -5,10 +5,17 @@ import type { Format } from "./formats.js";
 
 /** Columns, render options and field paths: shared by every writer (render.ts, table.ts). */
 
-export interface Column {
-  key: string;
-  header?: string;
-}
+import type { ColumnSpec } from "../contract/columns.js";
+
+export type Column = ColumnSpec;
+
+/** Names for catalog ids in tables: the catalog service's lookup (undefined when unknown or unreachable). */
+export type Labeler = (
+  opId: string,
+  id: number,
+  params: Record<string, number>,
+  labelKey?: "name" | "code",
+) => Promise<string | undefined>;
 
 export interface RenderOptions {
   format: Format;
@@ -17,6 +24,8 @@ export interface RenderOptions {
   columns?: Column[];
   color: ChalkInstance;
   io: IO;
+  /** Tables: names beside catalog ids (never for json, csv, yaml: those keep the wire data). */
+  label?: Labeler;
   /** Field names valid for `--fields` beyond the items' own keys (e.g. the contract's). */
   knownFields?: readonly string[];
 }

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from "chalk";
 import type { Json, JsonObject } from "../contract/records.js";
 import type { IO } from "../io.js";
-import type { Column, RenderOptions } from "./fields.js";
+import type { Column, Labeler, RenderOptions } from "./fields.js";
 import type { Format } from "./formats.js";
 import { createListWriter, type ListWriter, renderIds, renderList, renderRecord } from "./render.js";
 
@@ -23,10 +23,18 @@ export function createOutput(
   outColor: ChalkInstance,
   settings: () => { output: Format; fields?: string[] },
   onExit: (fn: () => Promise<void>) => void = () => {},
+  label?: Labeler,
 ): Output {
   const opts = (columns?: Column[]): RenderOptions => {
     const s = settings();
-    return { format: s.output, fields: s.fields, columns, color: outColor, io };
+    return {
+      format: s.output,
+      fields: s.fields,
+      columns,
+      color: outColor,
+      io,
+      label: s.output === "table" ? label : undefined,
+    };
   };
   return {
     list: (items, columns) => renderList(items, opts(columns)),

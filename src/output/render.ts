@@ -7,7 +7,7 @@ const CONTRACT_FIELD_NAMES = [...VEHICLE_FIELDS, ...EXTRA_FIELDS].map((f) => f.n
 
 import type { IO } from "../io.js";
 import { csvRow } from "./csv.js";
-import { type Column, getPath, pickFields, type RenderOptions } from "./fields.js";
+import { type Column, getPath, type Labeler, pickFields, type RenderOptions } from "./fields.js";
 import { loadYaml } from "./yaml.js";
 
 export { type Column, getPath, pickFields, type RenderOptions };
@@ -88,6 +88,51 @@ function write(io: IO, text: string): Promise<void> {
 
 const indent = (s: string) => s.replace(/^/gm, "  ");
 
+/**
+ * Table cells as a person reads them: catalog names beside ids (`Compact (2)`,
+ * `EUR`), yes/no for flags, prices with their currency code. One lookup per
+ * distinct id (the catalog service fetches each catalog once and caches it);
+ * an id whose name is unknown or unreachable stays the id.
+ */
+async function readable(items: JsonObject[], columns: Column[], label: Labeler): Promise<JsonObject[]> {
+  const names = new Map<string, Promise<string | undefined>>();
+  const lookup = (c: Column, id: number, item: JsonObject) => {
+    const params: Record<string, number> = {};
+    for (const [p, from] of Object.entries(c.catalogParams ?? {})) {
+      const v = Number(item[from]);
+      if (Number.isSafeInteger(v)) params[p] = v;
+    }
+    const key = `${c.catalog}|${c.labelKey ?? ""}|${JSON.stringify(params)}|${id}`;
+    let p = names.get(key);
+    if (!p) {
+      p = label(c.catalog!, id, params, c.labelKey).catch(() => undefined);
+      names.set(key, p);
+    }
+    return p;
+  };
+  const currencyCol: Column = { key: "", catalog: "catalog.currencies", labelKey: "code" };
+  const out: JsonObject[] = [];
+  for (const item of items) {
+    const row: JsonObject = { ...item };
+    for (const c of columns) {
+      const v = item[c.key];
+      const id = typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : undefined;
+      if (c.display === "yesno" && (v === 1 || v === 0 || v === "1" || v === "0" || typeof v === "boolean"))
+        row[c.key] = v === 1 || v === "1" || v === true ? "yes" : "no";
+      else if (c.display === "money" && v !== undefined && v !== null && c.currencyKey) {
+        const cur = Number(item[c.currencyKey]);
+        const code = Number.isSafeInteger(cur) ? await lookup(currencyCol, cur, item) : undefined;
+        row[c.key] = code ? `${v} ${code}` : v;
+      } else if (c.catalog && id !== undefined) {
+        const name = await lookup(c, id, item);
+        if (name) row[c.key] = c.labelKey === "code" ? name : `${name} (${id})`;
+      }
+    }
+    out.push(row);
+  }
+  return out;
+}
+
 export function createListWriter(opts: RenderOptions): ListWriter {
   const { io, format } = opts;
   let started = false;
@@ -136,7 +181,7 @@ export function createListWriter(opts: RenderOptions): ListWriter {
         }
         default: {
           if (!table) table = (await import("./table.js")).tableStream(columns!, opts);
-          text = table.rows(items);
+          text = table.rows(opts.label ? await readable(items, columns!, opts.label) : items);
         }
       }
       count += items.length;

@@ -165,3 +165,24 @@ describe("vehicle calendar", () => {
     expect(proxy.counts.get("POST /api/v302/vehicles/edit")).toBe(n);
   });
 });
+
+describe("tables a person can read", () => {
+  it("names beside ids, yes/no, prices with the currency code; one request per catalog; json keeps the wire data", async () => {
+    const { rmSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    rmSync(join(env.RENTCTL_DATA_DIR!, "cache"), { recursive: true, force: true });
+    proxy.counts.clear();
+    const t = await cli(["vehicle", "list", "--all"]);
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toMatch(/Compact \(2\)/);
+    expect(t.stdout).toMatch(/\byes\b/);
+    expect(t.stdout).toMatch(/\d+ EUR/);
+    const catalogGets = [...proxy.counts].filter(([k]) => k.startsWith("GET") && !k.includes("/vehicles/list"));
+    expect(catalogGets.length).toBeGreaterThan(0);
+    expect(catalogGets.every(([, n]) => n === 1)).toBe(true);
+    const j = await cli(["vehicle", "list", "-o", "json"]);
+    const first = JSON.parse(j.stdout)[0];
+    expect(typeof first.vehicle_class_id).toBe("number");
+    expect(first.vehicle_activity === 0 || first.vehicle_activity === 1).toBe(true);
+  });
+});
