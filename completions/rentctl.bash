@@ -60,6 +60,8 @@ _rentctl_child() {
     'vehicle|deactivate') REPLY='vehicle deactivate' ;;
     'vehicle|export') REPLY='vehicle export' ;;
     'vehicle|import') REPLY='vehicle import' ;;
+    'vehicle|diff') REPLY='vehicle diff' ;;
+    'vehicle|apply') REPLY='vehicle apply' ;;
     'vehicle|help') REPLY='vehicle help' ;;
     'image|upload') REPLY='image upload' ;;
     'image|help') REPLY='image help' ;;
@@ -88,7 +90,7 @@ _rentctl_commands() {
     'auth') REPLY='login status logout help' ;;
     'profile') REPLY='list show use set remove help' ;;
     'catalog') REPLY='setup currencies locales segments brands models equipments years classes transmissions benefits features options protection-plans delivery fuel-policies distance-units payment-systems payment-types extra-options help' ;;
-    'vehicle') REPLY='list get create wizard edit remove activate deactivate export import help' ;;
+    'vehicle') REPLY='list get create wizard edit remove activate deactivate export import diff apply help' ;;
     'image') REPLY='upload help' ;;
     'extra') REPLY='options list get create update switch delete help' ;;
     'sandbox') REPLY='serve reset repair info help' ;;
@@ -142,6 +144,8 @@ _rentctl_flags() {
     'vehicle deactivate') REPLY='-h --help' ;;
     'vehicle export') REPLY='--format --with-ids --names -h --help' ;;
     'vehicle import') REPLY='--format --concurrency --skip-invalid --restart --report -h --help' ;;
+    'vehicle diff') REPLY='-f --file --format --prune --exact -h --help' ;;
+    'vehicle apply') REPLY='-f --file --format --prune --exact --allow-mass-delete --concurrency --restart --report -h --help' ;;
     'image') REPLY='-h --help' ;;
     'image upload') REPLY='--attach -h --help' ;;
     'extra') REPLY='-h --help' ;;
@@ -184,6 +188,8 @@ _rentctl_takes_value() {
     'vehicle edit') case $2 in --pickup-location | --vehicle-class-id | --vehicle-model-id | --vehicle-segment-id | --vehicle-year-of-issue-id | --vehicle-vin | --vehicle-odometer | --vehicle-reg-number-country | --vehicle-reg-number | --vehicle-activity | --price-per-day | --price-per-3days | --price-per-week | --price-per-14days | --vehicle-currency-id | --vehicle-protection-plans-insurance-price | --vehicle-protection-plans-insurance-exclude-security-deposit | --vehicle-protection-plans-no-deposit | --vehicle-protection-plans-third-party-insurance | --vehicle-protection-plans-deposit-price | --vehicle-protection-plans-deposit-pay-cash | --vehicle-protection-plans-deposit-pay-debit-card | --vehicle-protection-plans-deposit-pay-credit-card | --vehicle-protection-plans-deposit-return-period-cash | --vehicle-protection-plans-deposit-return-period-card | --vehicle-protection-plans-cdw1-price-day | --vehicle-protection-plans-cdw1-franchise | --vehicle-protection-plans-cdw1-security-deposit | --vehicle-protection-plans-cdw2-price-day | --vehicle-protection-plans-cdw2-franchise | --vehicle-protection-plans-cdw2-security-deposit | --vehicle-protection-plans-tire-windshield-price-day | --vehicle-protection-plans-theft-price-day | --vehicle-protection-plans-interior-price-day | --vehicle-protection-plans-roadside-price-day | --vehicle-tuning-text | --vehicle-delivery-address-fixed-place | --vehicle-delivery-address-fixed-location | --vehicle-delivery-address-fixed-price | --vehicle-delivery-return-fixed-place | --vehicle-delivery-return-fixed-location | --vehicle-delivery-return-fixed-price | --vehicle-distance-unit-id | --vehicle-distance-included | --vehicle-surcharge-for-excess | --price-surcharge-over-time | --vehicle-images | --vehicle-minimal-renting-period | --vehicle-minimal-age-to-rent | --vehicle-drivers-experience | --price-subscription-month | --price-subscription-3month | --price-subscription-6month | --price-subscription-year | --price-subscription-2years | --price-subscription-3years | --vehicle-description | --vehicle-benefits-id | --vehicle-options-id | --vehicle-payment-types | --vehicle-availability-calendar | --vehicle-passenger-capacity | --vehicle-luggage-capacity | --vehicle-extras | --vehicle-fuel-policy | --vehicle-booking-lead-time | --brand | --configuration | --set | --from-file | --location | --class | --model | --segment | --year | --reg | --active | --price | --currency | --image | --description) return 0 ;; esac ;;
     'vehicle export') case $2 in --format) return 0 ;; esac ;;
     'vehicle import') case $2 in --format | --concurrency | --report) return 0 ;; esac ;;
+    'vehicle diff') case $2 in -f | --file | --format) return 0 ;; esac ;;
+    'vehicle apply') case $2 in -f | --file | --format | --concurrency | --report) return 0 ;; esac ;;
     'image upload') case $2 in --attach) return 0 ;; esac ;;
     'extra list') case $2 in --limit | --offset | --page) return 0 ;; esac ;;
     'extra create') case $2 in --option | --price | --currency | --period | --quantity | --set | --from-file) return 0 ;; esac ;;
@@ -230,6 +236,8 @@ _rentctl_flag_values() {
     'vehicle deactivate|--fields' |\
     'vehicle export|--fields' |\
     'vehicle import|--fields' |\
+    'vehicle diff|--fields' |\
+    'vehicle apply|--fields' |\
     'vehicle help|--fields') _rentctl_list 'id user_id locale_id pickup_location vehicle_class_id vehicle_model_id vehicle_segment_id vehicle_year_of_issue_id vehicle_vin vehicle_odometer vehicle_reg_number_country vehicle_reg_number vehicle_activity price_per_day price_per_3days price_per_week price_per_14days vehicle_currency_id vehicle_protection_plans_insurance_price vehicle_protection_plans_insurance_exclude_security_deposit vehicle_protection_plans_no_deposit vehicle_protection_plans_third_party_insurance vehicle_protection_plans_deposit_price vehicle_protection_plans_deposit_pay_cash vehicle_protection_plans_deposit_pay_debit_card vehicle_protection_plans_deposit_pay_credit_card vehicle_protection_plans_deposit_return_period_cash vehicle_protection_plans_deposit_return_period_card vehicle_protection_plans_cdw1_price_day vehicle_protection_plans_cdw1_franchise vehicle_protection_plans_cdw1_security_deposit vehicle_protection_plans_cdw2_price_day vehicle_protection_plans_cdw2_franchise vehicle_protection_plans_cdw2_security_deposit vehicle_protection_plans_tire_windshield_price_day vehicle_protection_plans_theft_price_day vehicle_protection_plans_interior_price_day vehicle_protection_plans_roadside_price_day vehicle_tuning_text vehicle_delivery_address_fixed_place vehicle_delivery_address_fixed_location vehicle_delivery_address_fixed_price vehicle_delivery_return_fixed_place vehicle_delivery_return_fixed_location vehicle_delivery_return_fixed_price vehicle_distance_unit_id vehicle_distance_included vehicle_surcharge_for_excess price_surcharge_over_time vehicle_images vehicle_minimal_renting_period vehicle_minimal_age_to_rent vehicle_drivers_experience price_subscription_month price_subscription_3month price_subscription_6month price_subscription_year price_subscription_2years price_subscription_3years vehicle_description vehicle_benefits_id vehicle_options_id vehicle_payment_types vehicle_availability_calendar vehicle_passenger_capacity vehicle_luggage_capacity vehicle_extras vehicle_fuel_policy vehicle_booking_lead_time' ;;
     'vehicle create|--save' |\
     'vehicle create|--from-file' |\
@@ -237,6 +245,11 @@ _rentctl_flag_values() {
     'vehicle wizard|--save' |\
     'vehicle edit|--from-file' |\
     'vehicle import|--report' |\
+    'vehicle diff|-f' |\
+    'vehicle diff|--file' |\
+    'vehicle apply|-f' |\
+    'vehicle apply|--file' |\
+    'vehicle apply|--report' |\
     'extra create|--from-file' |\
     'extra update|--from-file' |\
     'api|-F' |\
@@ -343,7 +356,7 @@ _rentctl_arg_values() {
     'vehicle edit|0') _rentctl_dynamic 'vehicles' ;;
     'vehicle export|0' |\
     'vehicle import|0') _rentctl_files ;;
-    'vehicle help|0') _rentctl_words 'list get create wizard edit remove activate deactivate export import' ;;
+    'vehicle help|0') _rentctl_words 'list get create wizard edit remove activate deactivate export import diff apply' ;;
     'image help|0') _rentctl_words 'upload' ;;
     'extra help|0') _rentctl_words 'options list get create update switch delete' ;;
     'api|0') _rentctl_words 'setup currencies locales vehicles/segments vehicles/brands vehicles/models vehicles/equipments vehicles/years_of_issue vehicles/classes_or_types vehicles/transmissions vehicles/benefits vehicles/additional_features vehicles/options vehicles/protection_plans vehicles/delivery vehicles/fuel_policy vehicles/distance_units vehicles/payment_systems vehicles/payment/types vehicles/extras/options vehicles/list vehicles/list/id vehicles/create vehicles/edit vehicles/remove vehicles/upload vehicles/extras/list vehicles/extras/list/id vehicles/extras/create vehicles/extras/update vehicles/extras/switch vehicles/extras/delete' ;;

@@ -116,6 +116,10 @@ function __rentctl_child
             echo 'vehicle export'
         case 'vehicle|import'
             echo 'vehicle import'
+        case 'vehicle|diff'
+            echo 'vehicle diff'
+        case 'vehicle|apply'
+            echo 'vehicle apply'
         case 'vehicle|help'
             echo 'vehicle help'
         case 'image|upload'
@@ -188,6 +192,10 @@ function __rentctl_takes_value
             contains -- $argv[2] '--format'; and return 0
         case 'vehicle import'
             contains -- $argv[2] '--format' '--concurrency' '--report'; and return 0
+        case 'vehicle diff'
+            contains -- $argv[2] '-f' '--file' '--format'; and return 0
+        case 'vehicle apply'
+            contains -- $argv[2] '-f' '--file' '--format' '--concurrency' '--report'; and return 0
         case 'image upload'
             contains -- $argv[2] '--attach'; and return 0
         case 'extra list'
@@ -349,6 +357,8 @@ complete -c rentctl -n '__rentctl_needs_command \'vehicle\'' -a 'activate' -d 'M
 complete -c rentctl -n '__rentctl_needs_command \'vehicle\'' -a 'deactivate' -d 'Take vehicles off rent (vehicle_activity = 0), through the safe edit'
 complete -c rentctl -n '__rentctl_needs_command \'vehicle\'' -a 'export' -d 'Write every vehicle to a fleet file (input fields; streamed; temp file then rename)'
 complete -c rentctl -n '__rentctl_needs_command \'vehicle\'' -a 'import' -d 'Create the vehicles of a fleet file: checked first, concurrent, resumable after any interruption'
+complete -c rentctl -n '__rentctl_needs_command \'vehicle\'' -a 'diff' -d 'Show what `vehicle apply` would change to make the account match a fleet file (exit 8: changes)'
+complete -c rentctl -n '__rentctl_needs_command \'vehicle\'' -a 'apply' -d 'Make the account match a fleet file: plan, confirm, then create / safe-edit / remove (resumable)'
 complete -c rentctl -n '__rentctl_needs_command \'vehicle\'' -a 'help' -d 'display help for command'
 complete -c rentctl -n '__rentctl_needs_command \'image\'' -a 'upload' -d 'Upload images in batches of at most 10 per request; prints the new image ids'
 complete -c rentctl -n '__rentctl_needs_command \'image\'' -a 'help' -d 'display help for command'
@@ -582,6 +592,20 @@ complete -c rentctl -n '__rentctl_using \'vehicle import\'' -l skip-invalid -d '
 complete -c rentctl -n '__rentctl_using \'vehicle import\'' -l restart -d 'ignore the journal of an interrupted run of the same file'
 complete -c rentctl -n '__rentctl_using \'vehicle import\'' -l report -r -F -d 'write per-row results to FILE (format by extension)'
 complete -c rentctl -n '__rentctl_using \'vehicle import\'' -s h -l help -d 'display help for command'
+complete -c rentctl -n '__rentctl_using \'vehicle diff\'' -s f -l file -r -F -d 'fleet file (.json, .ndjson, .yaml, .csv), or - for stdin with --format'
+complete -c rentctl -n '__rentctl_using \'vehicle diff\'' -l format -r -f -d 'json, ndjson, yaml or csv (default: by extension)'
+complete -c rentctl -n '__rentctl_using \'vehicle diff\'' -l prune -d 'also remove the account\'s vehicles that the file does not list'
+complete -c rentctl -n '__rentctl_using \'vehicle diff\'' -l exact -d 'fields a row leaves out must be empty (the plan clears them)'
+complete -c rentctl -n '__rentctl_using \'vehicle diff\'' -s h -l help -d 'display help for command'
+complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -s f -l file -r -F -d 'fleet file (.json, .ndjson, .yaml, .csv), or - for stdin with --format'
+complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -l format -r -f -d 'json, ndjson, yaml or csv (default: by extension)'
+complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -l prune -d 'also remove the account\'s vehicles that the file does not list'
+complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -l exact -d 'fields a row leaves out must be empty (the plan clears them)'
+complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -l allow-mass-delete -d 'let --prune remove more than half of the vehicles, or more than 20'
+complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -l concurrency -r -f -d 'requests in flight at once, 1-16 (default 4)'
+complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -l restart -d 'ignore the journal of an interrupted run of the same file'
+complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -l report -r -F -d 'write per-row results to FILE (format by extension)'
+complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'image\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'image upload\'' -l attach -r -f -d 'add the new images to this vehicle\'s vehicle_images (safe edit)'
 complete -c rentctl -n '__rentctl_using \'image upload\'' -s h -l help -d 'display help for command'
@@ -656,8 +680,8 @@ complete -c rentctl -s q -l quiet -d 'print only identifiers of affected resourc
 complete -c rentctl -s v -l verbose -d 'HTTP trace on stderr (the key is always redacted)'
 complete -c rentctl -s y -l yes -d 'do not ask for confirmation'
 complete -c rentctl -l dry-run -d 'show the request(s) a mutating command would send; send nothing'
-complete -c rentctl -n 'not __rentctl_using \'vehicle\' \'vehicle list\' \'vehicle get\' \'vehicle create\' \'vehicle wizard\' \'vehicle edit\' \'vehicle remove\' \'vehicle activate\' \'vehicle deactivate\' \'vehicle export\' \'vehicle import\' \'vehicle help\' \'extra\' \'extra options\' \'extra list\' \'extra get\' \'extra create\' \'extra update\' \'extra switch\' \'extra delete\' \'extra help\'' -l fields -r -f -d 'comma-separated columns / keys to show'
-complete -c rentctl -n '__rentctl_using \'vehicle\' \'vehicle list\' \'vehicle get\' \'vehicle create\' \'vehicle wizard\' \'vehicle edit\' \'vehicle remove\' \'vehicle activate\' \'vehicle deactivate\' \'vehicle export\' \'vehicle import\' \'vehicle help\'' -l fields -r -f -a '(__rentctl_list id user_id locale_id pickup_location vehicle_class_id vehicle_model_id vehicle_segment_id vehicle_year_of_issue_id vehicle_vin vehicle_odometer vehicle_reg_number_country vehicle_reg_number vehicle_activity price_per_day price_per_3days price_per_week price_per_14days vehicle_currency_id vehicle_protection_plans_insurance_price vehicle_protection_plans_insurance_exclude_security_deposit vehicle_protection_plans_no_deposit vehicle_protection_plans_third_party_insurance vehicle_protection_plans_deposit_price vehicle_protection_plans_deposit_pay_cash vehicle_protection_plans_deposit_pay_debit_card vehicle_protection_plans_deposit_pay_credit_card vehicle_protection_plans_deposit_return_period_cash vehicle_protection_plans_deposit_return_period_card vehicle_protection_plans_cdw1_price_day vehicle_protection_plans_cdw1_franchise vehicle_protection_plans_cdw1_security_deposit vehicle_protection_plans_cdw2_price_day vehicle_protection_plans_cdw2_franchise vehicle_protection_plans_cdw2_security_deposit vehicle_protection_plans_tire_windshield_price_day vehicle_protection_plans_theft_price_day vehicle_protection_plans_interior_price_day vehicle_protection_plans_roadside_price_day vehicle_tuning_text vehicle_delivery_address_fixed_place vehicle_delivery_address_fixed_location vehicle_delivery_address_fixed_price vehicle_delivery_return_fixed_place vehicle_delivery_return_fixed_location vehicle_delivery_return_fixed_price vehicle_distance_unit_id vehicle_distance_included vehicle_surcharge_for_excess price_surcharge_over_time vehicle_images vehicle_minimal_renting_period vehicle_minimal_age_to_rent vehicle_drivers_experience price_subscription_month price_subscription_3month price_subscription_6month price_subscription_year price_subscription_2years price_subscription_3years vehicle_description vehicle_benefits_id vehicle_options_id vehicle_payment_types vehicle_availability_calendar vehicle_passenger_capacity vehicle_luggage_capacity vehicle_extras vehicle_fuel_policy vehicle_booking_lead_time)' -d 'comma-separated columns / keys to show'
+complete -c rentctl -n 'not __rentctl_using \'vehicle\' \'vehicle list\' \'vehicle get\' \'vehicle create\' \'vehicle wizard\' \'vehicle edit\' \'vehicle remove\' \'vehicle activate\' \'vehicle deactivate\' \'vehicle export\' \'vehicle import\' \'vehicle diff\' \'vehicle apply\' \'vehicle help\' \'extra\' \'extra options\' \'extra list\' \'extra get\' \'extra create\' \'extra update\' \'extra switch\' \'extra delete\' \'extra help\'' -l fields -r -f -d 'comma-separated columns / keys to show'
+complete -c rentctl -n '__rentctl_using \'vehicle\' \'vehicle list\' \'vehicle get\' \'vehicle create\' \'vehicle wizard\' \'vehicle edit\' \'vehicle remove\' \'vehicle activate\' \'vehicle deactivate\' \'vehicle export\' \'vehicle import\' \'vehicle diff\' \'vehicle apply\' \'vehicle help\'' -l fields -r -f -a '(__rentctl_list id user_id locale_id pickup_location vehicle_class_id vehicle_model_id vehicle_segment_id vehicle_year_of_issue_id vehicle_vin vehicle_odometer vehicle_reg_number_country vehicle_reg_number vehicle_activity price_per_day price_per_3days price_per_week price_per_14days vehicle_currency_id vehicle_protection_plans_insurance_price vehicle_protection_plans_insurance_exclude_security_deposit vehicle_protection_plans_no_deposit vehicle_protection_plans_third_party_insurance vehicle_protection_plans_deposit_price vehicle_protection_plans_deposit_pay_cash vehicle_protection_plans_deposit_pay_debit_card vehicle_protection_plans_deposit_pay_credit_card vehicle_protection_plans_deposit_return_period_cash vehicle_protection_plans_deposit_return_period_card vehicle_protection_plans_cdw1_price_day vehicle_protection_plans_cdw1_franchise vehicle_protection_plans_cdw1_security_deposit vehicle_protection_plans_cdw2_price_day vehicle_protection_plans_cdw2_franchise vehicle_protection_plans_cdw2_security_deposit vehicle_protection_plans_tire_windshield_price_day vehicle_protection_plans_theft_price_day vehicle_protection_plans_interior_price_day vehicle_protection_plans_roadside_price_day vehicle_tuning_text vehicle_delivery_address_fixed_place vehicle_delivery_address_fixed_location vehicle_delivery_address_fixed_price vehicle_delivery_return_fixed_place vehicle_delivery_return_fixed_location vehicle_delivery_return_fixed_price vehicle_distance_unit_id vehicle_distance_included vehicle_surcharge_for_excess price_surcharge_over_time vehicle_images vehicle_minimal_renting_period vehicle_minimal_age_to_rent vehicle_drivers_experience price_subscription_month price_subscription_3month price_subscription_6month price_subscription_year price_subscription_2years price_subscription_3years vehicle_description vehicle_benefits_id vehicle_options_id vehicle_payment_types vehicle_availability_calendar vehicle_passenger_capacity vehicle_luggage_capacity vehicle_extras vehicle_fuel_policy vehicle_booking_lead_time)' -d 'comma-separated columns / keys to show'
 complete -c rentctl -n '__rentctl_using \'extra\' \'extra options\' \'extra list\' \'extra get\' \'extra create\' \'extra update\' \'extra switch\' \'extra delete\' \'extra help\'' -l fields -r -f -a '(__rentctl_list id locale_id option_id price currency_id period quantity)' -d 'comma-separated columns / keys to show'
 complete -c rentctl -l raw -d 'print response bodies as received, meta included'
 
@@ -676,7 +700,7 @@ complete -c rentctl -n '__rentctl_arg \'vehicle activate\' 0 more' -f -a '(__ren
 complete -c rentctl -n '__rentctl_arg \'vehicle deactivate\' 0 more' -f -a '(__rentctl_dynamic vehicles)'
 complete -c rentctl -n '__rentctl_arg \'vehicle export\' 0' -F
 complete -c rentctl -n '__rentctl_arg \'vehicle import\' 0' -F
-complete -c rentctl -n '__rentctl_arg \'vehicle help\' 0' -f -a 'list get create wizard edit remove activate deactivate export import'
+complete -c rentctl -n '__rentctl_arg \'vehicle help\' 0' -f -a 'list get create wizard edit remove activate deactivate export import diff apply'
 complete -c rentctl -n '__rentctl_arg \'image upload\' 0 more' -F
 complete -c rentctl -n '__rentctl_arg \'image help\' 0' -f -a 'upload'
 complete -c rentctl -n '__rentctl_arg \'extra help\' 0' -f -a 'options list get create update switch delete'
