@@ -102,6 +102,10 @@ describe("vehicle apply (built CLI, recording proxy)", () => {
     expect(u.stderr).toMatch(/1 restored, 1 created vehicles removed, 0 removed vehicles re-created/);
     expect(u.code).toBe(0);
     expect(await exportRows("1002")).toEqual(before);
+    const part = await cli("1002", ["undo", `${op}.1`]);
+    expect(part.code).toBe(2);
+    expect(part.stderr).toContain(`is part of apply ${op}`);
+    expect((await cli("1002", ["undo", op!])).stderr).toMatch(/already undone/);
   });
 
   it("--prune: the mass-removal guard refuses and sends nothing; --allow-mass-delete proceeds; undo re-creates", async () => {

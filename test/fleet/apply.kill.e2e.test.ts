@@ -105,4 +105,32 @@ describe("vehicle apply crash safety (built CLI)", () => {
     expect(diff.stdout).toBe(`Plan: 0 to create, 0 to change, 0 to remove, ${rows.length} unchanged.\n`);
     expect(diff.code).toBe(0);
   }, 600_000);
+
+  it("Ctrl-C: stops sending, waits for the requests in flight, exits 130; the rerun completes", async () => {
+    const rows = Array.from({ length: 120 }, (_, i) => vehicleRow(`AC-${i}`, { price_per_day: 20 + i }));
+    const f = join(dir, "ctrlc.ndjson");
+    writeFileSync(f, ndjson(rows));
+    proxy.decide = ({ method, path }) => (isWrite(method, path) ? { kind: "late", delayMs: 100 } : { kind: "pass" });
+    const before = writes();
+    const args = ["vehicle", "apply", "-f", f, "--yes", "--user", "1002"];
+    const p = spawnBuilt(args, env);
+    await waitFor(() => writes() - before >= 10, 120_000);
+    p.child.kill("SIGINT");
+    const r = await p.done;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/stopping: waiting for the requests in flight/);
+    expect(r.stderr).toMatch(/created \d+, changed 0, removed 0, conflict 0, failed 0 \(in [\d.]+ s\); interrupted/);
+    const created = Number(/created (\d+)/.exec(r.stderr)![1]);
+    expect(created).toBeGreaterThan(0);
+    expect(created).toBeLessThan(120);
+
+    proxy.decide = () => ({ kind: "pass" });
+    const again = await spawnBuilt(args, env).done;
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(
+      new RegExp(`created ${120 - created},.*resumed an interrupted run: ${created} rows done earlier`),
+    );
+    const diff = await runBuilt(["vehicle", "diff", "-f", f, "--user", "1002"], sandbox.env);
+    expect(diff.code).toBe(0);
+  }, 180_000);
 });

@@ -85,6 +85,20 @@ describe("vehicle diff (built CLI, sandbox)", () => {
     expect(p.stdout).toContain(`Plan: 1 to create, 1 to change, 1 to remove, ${base.length - 2} unchanged.`);
   });
 
+  it("reads stdin with -f - --format, and csv (empty cells are absent)", async () => {
+    const piped = await cli(
+      ["vehicle", "diff", "-f", "-", "--format", "ndjson"],
+      ndjson(edited({ "DF-0": { price_per_day: 1 } })),
+    );
+    expect(piped.code).toBe(8);
+    expect(piped.stdout).toContain("    price_per_day: 50 → 1\n");
+    const csv = join(dir, "fleet.csv");
+    writeFileSync(csv, "vehicle_reg_number,price_per_day,vehicle_description,vehicle_benefits_id\nDF-1,51,,2|1\n");
+    const r = await cli(["vehicle", "diff", "-f", csv]);
+    expect(r.stdout).toBe("Plan: 0 to create, 0 to change, 0 to remove, 1 unchanged.\n");
+    expect(r.code).toBe(0);
+  });
+
   it("colour only when stdout is a terminal", async () => {
     const { NO_COLOR: _n, ...env } = sandbox.env;
     const f = file("colour.ndjson", edited({ "DF-1": { price_per_day: 56 } }));

@@ -43,6 +43,10 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
   const entry = entries.find((e) => e.op === op);
   if (!entry) throw new UsageError(`no journal entry ${JSON.stringify(op)}`, { hint: "list them with `rentctl undo`" });
   if (entry.undone) throw new UsageError(`operation ${op} was already undone at ${entry.undone}`);
+  if (entry.batch !== undefined)
+    throw new UsageError(`operation ${op} is part of apply ${entry.batch}`, {
+      hint: `undo it all with \`rentctl undo ${entry.batch}\``,
+    });
   const target = await deps.target();
   if (!sameTarget(entry, target)) {
     const where = entry.dataFile ? `the sandbox data file ${entry.dataFile}` : `${entry.env} (${entry.baseUrl})`;

@@ -268,6 +268,9 @@ async function runApply(
     }
     for (const s of sinks) await s.close();
     summary.elapsedMs = Date.now() - started;
+    // Rows an earlier run finished are no longer in this run's plan (it is made from the account as it is now).
+    const doneEarlier = [...(journal?.previous.values() ?? [])].filter((r) => r.state === "done").length;
+    summary.fromJournal = Math.max(summary.fromJournal, doneEarlier);
     deps.io.stderr.write(`${bulk.summaryLine(summary, ORDER)}\n`);
     if (batch && (summary.counts.get("created") || summary.counts.get("changed") || summary.counts.get("removed")))
       deps.msg.info(`undo with: rentctl undo ${batch.op}`);
