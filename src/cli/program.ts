@@ -1,7 +1,8 @@
+import type { EventEmitter } from "node:events";
 import { Command, Help, Option } from "commander";
 import { ENVIRONMENTS, FORMATS } from "../config/settings.js";
 import { VERSION } from "../version.js";
-import { type CliContext, examples } from "./shared.js";
+import { applyHelpConfig, type CliContext, examples, hasExamples } from "./shared.js";
 
 type Builder = (ctx: CliContext) => Command;
 
@@ -163,5 +164,46 @@ export async function buildProgram(ctx: CliContext, argv?: readonly string[]): P
       program.addCommand(light);
     }
   });
+  configureTree(program);
   return program;
+}
+
+/**
+ * One help configuration for every command (inherited flags, 80-column
+ * layout), and examples for group commands taken from their subcommands'.
+ */
+function configureTree(cmd: Command): void {
+  applyHelpConfig(cmd);
+  for (const sub of cmd.commands) configureTree(sub);
+  if (hasExamples(cmd) || !cmd.parent) return;
+  if (cmd.commands.length > 0) {
+    const lines = cmd.commands.map((c) => firstExample(c)).filter((l): l is string => l !== undefined);
+    if (lines.length > 0) cmd.addHelpText("after", examples(...lines.slice(0, 5)));
+  } else cmd.addHelpText("after", examples(usageExample(cmd)));
+}
+
+const SAMPLE_ARGS: Record<string, string> = { id: "42", ids: "42 43" };
+
+/** A leaf command with no example of its own gets its plain invocation, sample ids filled in. */
+function usageExample(cmd: Command): string {
+  const path: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) path.unshift(c.name());
+  const args = cmd.registeredArguments.filter((a) => a.required).map((a) => SAMPLE_ARGS[a.name()] ?? `<${a.name()}>`);
+  return [...path, ...args].join(" ");
+}
+
+/** The first example line of a command's help, found by rendering its after-help text. */
+function firstExample(cmd: Command): string | undefined {
+  let text = "";
+  for (const l of (cmd as unknown as EventEmitter).listeners("afterHelp")) {
+    (l as (ctx: { error: boolean; command: Command; write(s: string): void }) => void)({
+      error: false,
+      command: cmd,
+      write: (s: string) => {
+        text += s;
+      },
+    });
+  }
+  const m = /Examples:\n {2}(.+)/.exec(text);
+  return m?.[1];
 }

@@ -1,4 +1,5 @@
-import type { Command } from "commander";
+import type { EventEmitter } from "node:events";
+import type { Command, Help } from "commander";
 import type { GlobalFlags } from "../config/settings.js";
 import type { Deps } from "../deps.js";
 
@@ -32,5 +33,57 @@ export function lazyAction<A extends unknown[]>(
 }
 
 export function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((l) => `  ${l}`).join("\n")}\n`;
+  return `\nExamples:\n${lines.map((l) => `  ${wrapShell(l, 76)}`).join("\n")}\n`;
+}
+
+/** Break a long example command at spaces with shell line continuations, so help fits 80 columns. */
+function wrapShell(line: string, width: number): string {
+  if (line.length <= width) return line;
+  const out: string[] = [];
+  let cur = "";
+  for (const word of line.split(" ")) {
+    if (cur && cur.length + 1 + word.length > width - 2) {
+      out.push(`${cur} \\`);
+      cur = `      ${word}`;
+    } else cur = cur ? `${cur} ${word}` : word;
+  }
+  out.push(cur);
+  return out.join("\n");
+}
+
+const EXAMPLES_MARK = "\nExamples:\n";
+
+/**
+ * The help every command shares (applied by the program to the whole tree):
+ * the global flags a command inherits under INHERITED FLAGS (as gh does), and
+ * items whose flag column is too wide for the terminal printed with the
+ * description on the next line, so help fits 80 columns.
+ */
+export function applyHelpConfig(cmd: Command): void {
+  const width = () => Number(process.env.COLUMNS) || (process.stdout.isTTY ? process.stdout.columns : 0) || 80;
+  cmd.configureHelp({
+    showGlobalOptions: true,
+    helpWidth: width(),
+    styleTitle: (title: string) => (title === "Global Options:" ? "INHERITED FLAGS:" : title),
+    formatItem(term: string, termWidth: number, description: string, helper: Help): string {
+      const helpWidth = helper.helpWidth ?? 80;
+      const indent = "  ";
+      if (!description) return `${indent}${term}`;
+      const room = helpWidth - Math.max(termWidth, term.length) - 4;
+      if (room >= 30 && term.length <= termWidth) {
+        const lines = helper.boxWrap(description, room).split("\n");
+        const pad = " ".repeat(termWidth + 2 + indent.length);
+        return `${indent}${term.padEnd(termWidth)}  ${lines.join(`\n${pad}`)}`;
+      }
+      // Too wide: the flag on its own line, the description wrapped beneath it.
+      const deep = "      ";
+      const wrapped = helper.boxWrap(description, helpWidth - deep.length).split("\n");
+      return `${indent}${term}\n${wrapped.map((l) => deep + l).join("\n")}`;
+    },
+  });
+}
+
+/** Whether a command's help already has an examples block (added with addHelpText("after", examples(…))). */
+export function hasExamples(cmd: Command): boolean {
+  return (cmd as unknown as EventEmitter).listeners("afterHelp").length > 0;
 }

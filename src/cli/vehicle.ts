@@ -177,7 +177,7 @@ export function vehicleCommand(ctx: CliContext): Command {
         "rentctl vehicle create --from-file car.json --reg B-XY-123 --price 60",
         "rentctl vehicle create --from-file car.json --set vehicle_benefits_id=1 --set vehicle_benefits_id=3 --dry-run",
         "rentctl vehicle create -i",
-      ) + "\nField flags are the contract's wire names in kebab case; user_id and locale_id come from the profile.\n",
+      ) + "\nField flags are the contract's wire names in kebab case;\nuser_id and locale_id come from the profile.\n",
     )
     .action(
       lazyAction(ctx, async (deps, _a, o) => {
