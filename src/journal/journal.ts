@@ -1,4 +1,14 @@
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { JsonObject } from "../contract/records.js";
 
@@ -126,7 +136,23 @@ export class Journal {
   private append(obj: unknown): void {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const fresh = !existsSync(this.file);
-    appendFileSync(this.file, `${JSON.stringify(obj)}\n`, { mode: 0o600 });
+    // After a torn last line (a crash mid-write), start on a new line: otherwise the torn
+    // fragment swallows this entry and its undo record is lost.
+    const torn = !fresh && !endsWithNewline(this.file);
+    appendFileSync(this.file, `${torn ? "\n" : ""}${JSON.stringify(obj)}\n`, { mode: 0o600 });
     if (fresh) chmodSync(this.file, 0o600);
+  }
+}
+
+function endsWithNewline(file: string): boolean {
+  const size = statSync(file).size;
+  if (size === 0) return true;
+  const fd = openSync(file, "r");
+  try {
+    const b = Buffer.alloc(1);
+    readSync(fd, b, 0, 1, size - 1);
+    return b[0] === 0x0a;
+  } finally {
+    closeSync(fd);
   }
 }

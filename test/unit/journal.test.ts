@@ -53,6 +53,10 @@ describe("Journal", () => {
     appendFileSync(join(dir, "journal.jsonl"), '{"op":"3","time":"2026');
     expect(j.entries().map((e) => e.op)).toEqual(["1", "2"]);
     expect(readFileSync(join(dir, "journal.jsonl"), "utf8")).toContain('"op":"3"');
+    // the next entry starts on a line of its own: the torn fragment does not swallow it
+    const next = j.record({ ...base, id: 9 }, 0);
+    expect(next.op).toBe("3");
+    expect(j.entries().map((e) => e.id)).toEqual([7, 7, 9]);
   });
 
   it("a change to many vehicles is one entry with every previous record", () => {
