@@ -199,7 +199,7 @@ function __rentctl_takes_value
         case 'vehicle calendar'
             contains -- $argv[2] '--block' '--unblock' '--from' '--months' '--where' '--concurrency' '--report'; and return 0
         case 'vehicle export'
-            contains -- $argv[2] '--format'; and return 0
+            contains -- $argv[2] '--format' '--where'; and return 0
         case 'vehicle import'
             contains -- $argv[2] '--format' '--concurrency' '--report'; and return 0
         case 'vehicle diff'
@@ -627,6 +627,7 @@ complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -s h -l help -d 'd
 complete -c rentctl -n '__rentctl_using \'vehicle export\'' -l format -r -f -d 'json, ndjson, yaml or csv (default: by extension; ndjson on stdout)'
 complete -c rentctl -n '__rentctl_using \'vehicle export\'' -l with-ids -d 'also write vehicle_id and the account-bound vehicle_images / vehicle_extras'
 complete -c rentctl -n '__rentctl_using \'vehicle export\'' -l names -d 'write catalog names instead of ids where a name exists (portable between environments)'
+complete -c rentctl -n '__rentctl_using \'vehicle export\'' -l where -r -f -d 'only vehicles where FIELD OP VALUE holds (repeat: all must hold); matched in the client over every page'
 complete -c rentctl -n '__rentctl_using \'vehicle export\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'vehicle import\'' -l format -r -f -d 'json, ndjson, yaml or csv (default: by extension)'
 complete -c rentctl -n '__rentctl_using \'vehicle import\'' -l concurrency -r -f -d 'creates in flight at once, 1-16 (default 4)'

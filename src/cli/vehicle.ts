@@ -336,6 +336,11 @@ export function vehicleCommand(ctx: CliContext): Command {
     .option("--format <format>", "json, ndjson, yaml or csv (default: by extension; ndjson on stdout)")
     .option("--with-ids", "also write vehicle_id and the account-bound vehicle_images / vehicle_extras")
     .option("--names", "write catalog names instead of ids where a name exists (portable between environments)")
+    .option(
+      "--where <expr>",
+      "only vehicles where FIELD OP VALUE holds (repeat: all must hold); matched in the client over every page",
+      collect,
+    )
     .addHelpText(
       "after",
       examples("rentctl vehicle export fleet.csv", "rentctl vehicle export --names -p staging > fleet.ndjson"),

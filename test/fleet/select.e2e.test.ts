@@ -54,6 +54,17 @@ describe("--where selections", () => {
     expect(sorted).toEqual([...all].sort((a, b) => p[b]! - p[a]! || a - b));
   });
 
+  it("export --where writes only the selected vehicles", async () => {
+    const want = await ids(["--where", "vehicle_activity=yes"]);
+    const r = await cli(["vehicle", "export", "-", "--where", "vehicle_activity=yes", "--with-ids"]);
+    expect(r.code, r.stderr).toBe(0);
+    const got = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).vehicle_id);
+    expect(got).toEqual(want);
+  });
+
   it("array fields match when any member matches", async () => {
     const v1 = json<{ vehicle_benefits_id?: number[] }>((await cli(["vehicle", "get", "1", "-o", "json"])).stdout);
     const member = v1.vehicle_benefits_id?.[0];

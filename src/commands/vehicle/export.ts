@@ -14,6 +14,8 @@ export interface ExportOptions {
   format?: string;
   withIds?: boolean;
   names?: boolean;
+  /** Only the vehicles where every FIELD OP VALUE holds (matched in the client over every page). */
+  where?: string[];
 }
 
 /**
@@ -36,8 +38,12 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
   try {
     const writer = await createRecordWriter(format, out, exportColumns(Boolean(opts.withIds)));
     const guard = heapGuard(500);
+    const selection = opts.where?.length
+      ? await (await import("./select.js")).prepareSelection(deps, opts.where)
+      : undefined;
     for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) {
       for (const record of page) {
+        if (selection && !selection.matches(record)) continue;
         guard();
         const id = typeof record.id === "number" ? record.id : 0;
         if (id < lastId) ordered = false;
