@@ -28,11 +28,10 @@ function sources(o: Record<string, unknown>) {
 
 export function extraCommand(ctx: CliContext): Command {
   const cmd = new Command("extra").description("Manage the account's paid extras (child seats, GPS, …)");
-  const load = () => import("../commands/extra/extra.js");
   cmd
     .command("options")
     .description("List the extra option types (public catalog)")
-    .action(lazyAction(ctx, async (deps) => (await load()).options(deps)));
+    .action(lazyAction(ctx, async (deps) => (await import("../commands/extra/options.js")).options(deps)));
   cmd
     .command("list")
     .description("List the account's extras")
@@ -40,12 +39,12 @@ export function extraCommand(ctx: CliContext): Command {
     .option("--offset <n>", "extras to skip")
     .option("--page <n>", "page number (1-based)")
     .option("--all", "walk every page")
-    .action(lazyAction(ctx, async (deps, _a, o) => (await load()).list(deps, o)));
+    .action(lazyAction(ctx, async (deps, _a, o) => (await import("../commands/extra/list.js")).list(deps, o)));
   cmd
     .command("get")
     .argument("<id>", "extra id")
     .description("Show one extra")
-    .action(lazyAction(ctx, async (deps, a: [string]) => (await load()).get(deps, a[0])));
+    .action(lazyAction(ctx, async (deps, a: [string]) => (await import("../commands/extra/get.js")).get(deps, a[0])));
   addExtraFlags(
     cmd
       .command("create")
@@ -54,7 +53,9 @@ export function extraCommand(ctx: CliContext): Command {
         "after",
         examples("rentctl extra create --option 'child seat' --price 8 --currency EUR --period 1 --quantity 2"),
       ),
-  ).action(lazyAction(ctx, async (deps, _a, o) => (await load()).create(deps, sources(o))));
+  ).action(
+    lazyAction(ctx, async (deps, _a, o) => (await import("../commands/extra/create.js")).create(deps, sources(o))),
+  );
   addExtraFlags(
     cmd
       .command("update")
@@ -67,18 +68,24 @@ export function extraCommand(ctx: CliContext): Command {
       ),
   ).action(
     lazyAction(ctx, async (deps, a: [string], o) =>
-      (await load()).update(deps, a[0], { ...sources(o), replace: Boolean(o.replace) }),
+      (await import("../commands/extra/update.js")).update(deps, a[0], { ...sources(o), replace: Boolean(o.replace) }),
     ),
   );
   cmd
     .command("switch")
     .argument("<id>", "extra id")
     .description("Toggle an extra on or off; prints the resulting state")
-    .action(lazyAction(ctx, async (deps, a: [string]) => (await load()).switchExtra(deps, a[0])));
+    .action(
+      lazyAction(ctx, async (deps, a: [string]) =>
+        (await import("../commands/extra/switch.js")).switchExtra(deps, a[0]),
+      ),
+    );
   cmd
     .command("delete")
     .argument("<id>", "extra id")
     .description("Delete an extra (asks on a terminal; --yes in scripts; undo with `rentctl undo`)")
-    .action(lazyAction(ctx, async (deps, a: [string]) => (await load()).remove(deps, a[0])));
+    .action(
+      lazyAction(ctx, async (deps, a: [string]) => (await import("../commands/extra/remove.js")).remove(deps, a[0])),
+    );
   return cmd;
 }

@@ -116,7 +116,6 @@ function hasRelative(src: ReturnType<typeof sources>): boolean {
 
 export function vehicleCommand(ctx: CliContext): Command {
   const cmd = new Command("vehicle").description("List, show, create, edit, remove and (de)activate vehicles");
-  const load = () => import("../commands/vehicle/vehicle.js");
 
   cmd
     .command("list")
@@ -149,7 +148,7 @@ export function vehicleCommand(ctx: CliContext): Command {
               where: (o.where as string[] | undefined) ?? [],
               sort: o.sort as string | undefined,
             })
-          : (await load()).list(deps, o),
+          : (await import("../commands/vehicle/list.js")).list(deps, o),
       ),
     );
 
@@ -161,7 +160,7 @@ export function vehicleCommand(ctx: CliContext): Command {
       "after",
       examples("rentctl vehicle get 42", "rentctl vehicle get 42 -o json --fields id,vehicle_reg_number"),
     )
-    .action(lazyAction(ctx, async (deps, a: [string]) => (await load()).get(deps, a[0])));
+    .action(lazyAction(ctx, async (deps, a: [string]) => (await import("../commands/vehicle/get.js")).get(deps, a[0])));
 
   const create = cmd
     .command("create")
@@ -185,7 +184,7 @@ export function vehicleCommand(ctx: CliContext): Command {
           const { run } = await import("../wizard/command.js");
           return run(deps, { fromFile: o.fromFile as string | undefined, save: o.save as string | undefined });
         }
-        return (await load()).create(deps, sources(await withModelRef(deps, o)));
+        return (await import("../commands/vehicle/create.js")).create(deps, sources(await withModelRef(deps, o)));
       }),
     );
 
@@ -229,7 +228,10 @@ export function vehicleCommand(ctx: CliContext): Command {
           if (o.replace) throw new UsageError("--replace takes one vehicle id (and no relative values)");
           return (await import("../commands/vehicle/many.js")).edit(deps, { ...selection(ids, o), ...src });
         }
-        return (await load()).edit(deps, ids[0]!, { ...src, replace: Boolean(o.replace) });
+        return (await import("../commands/vehicle/edit.js")).edit(deps, ids[0]!, {
+          ...src,
+          replace: Boolean(o.replace),
+        });
       }),
     );
 
@@ -252,7 +254,7 @@ export function vehicleCommand(ctx: CliContext): Command {
       lazyAction(ctx, async (deps, a: [string[]], o) =>
         o.where
           ? (await import("../commands/vehicle/many.js")).remove(deps, selection(a[0], o))
-          : (await load()).remove(deps, a[0] ?? []),
+          : (await import("../commands/vehicle/remove.js")).remove(deps, a[0] ?? []),
       ),
     );
 
@@ -270,7 +272,7 @@ export function vehicleCommand(ctx: CliContext): Command {
       lazyAction(ctx, async (deps, a: [string[]], o) =>
         o.where
           ? (await import("../commands/vehicle/many.js")).setActivity(deps, true, selection(a[0], o))
-          : (await load()).setActivity(deps, a[0] ?? [], true),
+          : (await import("../commands/vehicle/activate.js")).setActivity(deps, a[0] ?? [], true),
       ),
     );
   addSelectionFlags(
@@ -287,7 +289,7 @@ export function vehicleCommand(ctx: CliContext): Command {
       lazyAction(ctx, async (deps, a: [string[]], o) =>
         o.where
           ? (await import("../commands/vehicle/many.js")).setActivity(deps, false, selection(a[0], o))
-          : (await load()).setActivity(deps, a[0] ?? [], false),
+          : (await import("../commands/vehicle/activate.js")).setActivity(deps, a[0] ?? [], false),
       ),
     );
   addSelectionFlags(

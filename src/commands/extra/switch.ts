@@ -1,0 +1,47 @@
+import { describeRequest } from "../../api/dry-run.js";
+import { isObject, type JsonObject, normalizeRecord, unwrapRecord } from "../../contract/records.js";
+import type { Deps } from "../../deps.js";
+import { parseId } from "../ids.js";
+
+/** The state after a switch, when the response carries it (`is_active`, `active`, `status` or `state`). */
+export function switchedState(body: unknown): string | undefined {
+  const rec = unwrapRecord(body, "extra");
+  for (const k of ["is_active", "active", "enabled", "status", "state"]) {
+    const v = isObject(rec) ? rec[k] : undefined;
+    if (v === undefined || v === null) continue;
+    if (v === 1 || v === true || v === "1") return "on";
+    if (v === 0 || v === false || v === "0") return "off";
+    return String(v);
+  }
+  return undefined;
+}
+
+/** What a dry run of a one-extra mutation says on stderr: the environment and owner it would act on. */
+export async function dryRunNote(deps: Deps, verb: string, id: number): Promise<void> {
+  const target = await deps.target();
+  const who = target.userId !== undefined ? ` as owner ${target.userId}` : "";
+  deps.msg.info(deps.color.dim(`dry run: would ${verb} extra ${id} on ${target.env}${who}; nothing was sent`));
+}
+
+export async function switchExtra(deps: Deps, rawId: string): Promise<void> {
+  const id = parseId(rawId, "extra");
+  const target = await deps.target();
+  if (deps.flags.dryRun) {
+    await deps.out.record(describeRequest(target.baseUrl, "extras.switch", { extra_id: id }));
+    return dryRunNote(deps, "switch", id);
+  }
+  deps.msg.acting(target, `switching extra ${id}`);
+  const client = await deps.client();
+  const res = await client.call("extras.switch", { extra_id: id });
+  const state = switchedState(res.decoded.body);
+  if (deps.flags.quiet) return deps.out.ids([id]);
+  if (deps.settings().output !== "table") {
+    const rec = normalizeRecord(unwrapRecord(res.decoded.body, "extra"), "extra");
+    await deps.out.record({
+      id,
+      state: state ?? null,
+      ...(Object.keys(rec).length ? { record: rec } : {}),
+    } as JsonObject);
+  } else deps.io.stdout.write(`${state ?? "switched"}\n`);
+  deps.msg.success(`extra ${id} switched${state ? ` ${state}` : ""}`);
+}

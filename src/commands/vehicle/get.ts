@@ -1,0 +1,7 @@
+import type { Deps } from "../../deps.js";
+import { VEHICLE } from "../../resources/safe-edit.js";
+import { showRecord } from "../resource.js";
+
+export function get(deps: Deps, rawId: string): Promise<void> {
+  return showRecord(deps, VEHICLE, rawId);
+}

@@ -1,0 +1,38 @@
+import { requireUser } from "../../context.js";
+import type { Deps } from "../../deps.js";
+import { fetchRecord, VEHICLE } from "../../resources/safe-edit.js";
+import { confirmDestructive } from "../confirm.js";
+import { parseId } from "../ids.js";
+
+export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
+  const ids = rawIds.map((r) => parseId(r, "vehicle"));
+  const userId = await requireUser(deps);
+  const target = await deps.target();
+  const what = ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles (${ids.join(", ")})`;
+  if (deps.flags.dryRun) {
+    const { describeRequest } = await import("../../api/dry-run.js");
+    for (const id of ids)
+      await deps.out.record(describeRequest(target.baseUrl, "vehicles.remove", { user_id: userId, vehicle_id: id }));
+    deps.msg.info(
+      deps.color.dim(`dry run: would remove ${what} on ${target.env} as owner ${userId}; nothing was sent`),
+    );
+    return;
+  }
+  await confirmDestructive(
+    deps,
+    `Remove ${what} on ${target.env}?`,
+    `remove ${ids.length === 1 ? "a vehicle" : "vehicles"}`,
+  );
+  const { runEach } = await import("../bulk.js");
+  const { journalFor, journalTarget } = await import("../../journal/journal.js");
+  const journal = journalFor(deps.paths.dataDir, target);
+  const client = await deps.client();
+  deps.msg.acting(target, `removing ${ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles`}`);
+  await runEach(deps, ids, "remove", async (id) => {
+    const before = await fetchRecord(deps, VEHICLE, id);
+    const entry = journal?.record({ action: "vehicle.remove", id, before, ...journalTarget(target) }, deps.now());
+    await client.call("vehicles.remove", { user_id: userId, vehicle_id: id });
+    deps.msg.success(`vehicle ${id} removed${entry ? ` · undo with: rentctl undo ${entry.op}` : ""}`);
+    return { id, removed: true, undo: entry?.op ?? null };
+  });
+}
