@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, runBuilt, sandboxEnv } from "../helpers/cli.js";
-import { type FaultProxy, ndjson, spawnBuilt, startProxy, vehicleRow, waitFor } from "./helpers.js";
+import { type FaultProxy, killAndRerun, ndjson, spawnBuilt, startProxy, vehicleRow, waitFor } from "./helpers.js";
 
 /**
  * Crash safety of `vehicle apply` (as test/fleet/kill.e2e.test.ts for
@@ -31,7 +31,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise<null>((r) => setTimeout(() => r(null), ms));
+const _sleep = (ms: number) => new Promise<null>((r) => setTimeout(() => r(null), ms));
 const isWrite = (method: string, path: string) =>
   method === "POST" && (path.endsWith("/vehicles/create") || path.endsWith("/vehicles/edit"));
 const writes = () =>
@@ -63,29 +63,17 @@ describe("vehicle apply crash safety (built CLI)", () => {
       return { kind: "late", delayMs: 150 };
     };
     const args = ["vehicle", "apply", "-f", f, "--yes", "--user", USER, "--concurrency", "4", "--timeout", "2"];
-    let kills = 0;
-    let finished = false;
-    for (let run = 0; run < 120 && !finished && kills < 40; run++) {
-      const before = writes();
-      const budget = 1 + Math.floor(Math.random() * 20);
-      const p = spawnBuilt(args, env);
-      const timer = sleep(300 + Math.random() * 2700);
-      const enough = waitFor(() => writes() - before >= budget, 120_000).then(() => null);
-      const first = await Promise.race([p.done, timer, enough]);
-      if (first === null) {
-        p.child.kill("SIGKILL");
-        const r = await p.done;
-        if (r.signal === "SIGKILL") kills++;
-        else finished = r.code === 0;
-      } else finished = first.code === 0;
-      if (kills >= 20 && !finished) break;
-    }
+    const { kills, last } = await killAndRerun({
+      args,
+      env,
+      writes: writes,
+      maxWritesPerRun: 20,
+      maxMs: 3000,
+      clearFaults: () => {
+        proxy.decide = () => ({ kind: "pass" });
+      },
+    });
     expect(kills).toBeGreaterThanOrEqual(20);
-    let last = { code: -1 as number | null, stderr: "" };
-    for (let i = 0; i < 15 && last.code !== 0; i++) {
-      if (i >= 5) proxy.decide = () => ({ kind: "pass" });
-      last = await spawnBuilt(args, env).done;
-    }
     expect(last.code).toBe(0);
 
     const listed = await runBuilt(["vehicle", "list", "--all", "-o", "ndjson", "--user", USER], sandbox.env);

@@ -136,3 +136,55 @@ export async function waitFor(check: () => boolean, timeoutMs = 60_000): Promise
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/**
+ * The kill loop of the crash-safety tests: run the built CLI again and again,
+ * SIGKILLing each run at a random moment (after a random time, or once it has
+ * sent a random number of writes), until `minKills` kills happened or a run
+ * completed. Then rerun without kills (faults cleared after 5 tries by
+ * `clearFaults`) until the command exits 0. Returns the kill count and the
+ * last run.
+ */
+export async function killAndRerun(opts: {
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** Writes the server has seen so far. */
+  writes: () => number;
+  /** A killed run sends at most this many writes (random from 1). */
+  maxWritesPerRun: number;
+  /** A killed run lives at most this long (random from 300 ms). */
+  maxMs: number;
+  minKills?: number;
+  clearFaults: () => void;
+}): Promise<{ kills: number; last: { code: number | null; stderr: string } }> {
+  const minKills = opts.minKills ?? 20;
+  const pause = (ms: number) => new Promise<null>((r) => setTimeout(() => r(null), ms));
+  let kills = 0;
+  let finished = false;
+  let last: { code: number | null; stderr: string } = { code: -1, stderr: "" };
+  for (let run = 0; run < 120 && !finished && kills < 2 * minKills; run++) {
+    const start = opts.writes();
+    const budget = 1 + Math.floor(Math.random() * opts.maxWritesPerRun);
+    const p = spawnBuilt(opts.args, opts.env);
+    const timer = pause(300 + Math.random() * (opts.maxMs - 300));
+    const enough = waitFor(() => opts.writes() - start >= budget, 120_000).then(() => null);
+    const first = await Promise.race([p.done, timer, enough]);
+    if (first === null) {
+      p.child.kill("SIGKILL");
+      const r = await p.done;
+      if (r.signal === "SIGKILL") kills++;
+      else finished = r.code === 0;
+      last = r;
+    } else {
+      finished = first.code === 0;
+      last = first;
+    }
+    if (kills >= minKills && !finished) break;
+  }
+  for (let i = 0; i < 15 && !finished; i++) {
+    if (i >= 5) opts.clearFaults();
+    last = await spawnBuilt(opts.args, opts.env).done;
+    finished = last.code === 0;
+  }
+  return { kills, last };
+}

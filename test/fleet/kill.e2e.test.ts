@@ -3,7 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxEnv } from "../helpers/cli.js";
-import { accountRegs, type FaultProxy, ndjson, spawnBuilt, startProxy, vehicleRow, waitFor } from "./helpers.js";
+import {
+  accountRegs,
+  type FaultProxy,
+  killAndRerun,
+  ndjson,
+  spawnBuilt,
+  startProxy,
+  vehicleRow,
+  waitFor,
+} from "./helpers.js";
 
 /**
  * Crash safety of `vehicle import`: a server that sometimes commits a create
@@ -30,7 +39,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise<null>((r) => setTimeout(() => r(null), ms));
+const _sleep = (ms: number) => new Promise<null>((r) => setTimeout(() => r(null), ms));
 const isCreate = (method: string, path: string) => method === "POST" && path.endsWith("/vehicles/create");
 
 function expectEachOnce(regs: string[], expected: string[]): void {
@@ -55,30 +64,17 @@ describe("vehicle import crash safety (built CLI)", () => {
       return { kind: "late", delayMs: 150 };
     };
     const args = ["vehicle", "import", f, "--user", "1003", "--concurrency", "4", "--timeout", "2"];
-    let kills = 0;
-    let finished = false;
-    for (let run = 0; run < 120 && !finished && kills < 40; run++) {
-      const before = proxy.creates();
-      const budget = 1 + Math.floor(Math.random() * 20);
-      const p = spawnBuilt(args, env);
-      const timer = sleep(300 + Math.random() * 2700);
-      const enough = waitFor(() => proxy.creates() - before >= budget, 120_000).then(() => null);
-      const first = await Promise.race([p.done, timer, enough]);
-      if (first === null) {
-        p.child.kill("SIGKILL");
-        const r = await p.done;
-        if (r.signal === "SIGKILL") kills++;
-        else finished = r.code === 0;
-      } else finished = first.code === 0;
-      if (kills >= 20 && !finished) break;
-    }
+    const { kills, last } = await killAndRerun({
+      args,
+      env,
+      writes: () => proxy.creates(),
+      maxWritesPerRun: 20,
+      maxMs: 3000,
+      clearFaults: () => {
+        proxy.decide = () => ({ kind: "pass" });
+      },
+    });
     expect(kills).toBeGreaterThanOrEqual(20);
-    // The final reruns: no more kills (the faults stay on until it completes).
-    let last = { code: -1 as number | null, stderr: "" };
-    for (let i = 0; i < 15 && last.code !== 0; i++) {
-      if (i >= 5) proxy.decide = () => ({ kind: "pass" });
-      last = await spawnBuilt(args, env).done;
-    }
     expect(last.stderr).toMatch(/invalid 0/);
     expect(last.code).toBe(0);
     expectEachOnce(
