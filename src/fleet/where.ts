@@ -58,7 +58,15 @@ function editDistance(a: string, b: string): number {
 export function suggestFields(name: string, specs: readonly ParamSpec[] = VEHICLE_FIELDS): string[] {
   const n = name.toLowerCase().replaceAll("-", "_");
   const scored = specs
-    .map((s) => ({ name: s.name, d: Math.min(editDistance(n, s.name), s.name.includes(n) && n.length >= 3 ? 1 : 99) }))
+    .map((s) => ({
+      name: s.name,
+      d: Math.min(
+        editDistance(n, s.name),
+        s.name.includes(n) && n.length >= 3 ? 1 : 99,
+        // a mistyped start of a long name (`prise` for `price_per_day`)
+        n.length >= 4 ? editDistance(n, s.name.slice(0, n.length)) + 1 : 99,
+      ),
+    }))
     .filter((x) => x.d <= Math.max(2, Math.floor(n.length / 3)))
     .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name));
   return scored.slice(0, 3).map((x) => x.name);

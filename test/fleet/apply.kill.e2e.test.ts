@@ -31,7 +31,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const _sleep = (ms: number) => new Promise<null>((r) => setTimeout(() => r(null), ms));
 const isWrite = (method: string, path: string) =>
   method === "POST" && (path.endsWith("/vehicles/create") || path.endsWith("/vehicles/edit"));
 const writes = () =>

@@ -39,7 +39,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const _sleep = (ms: number) => new Promise<null>((r) => setTimeout(() => r(null), ms));
 const isCreate = (method: string, path: string) => method === "POST" && path.endsWith("/vehicles/create");
 
 function expectEachOnce(regs: string[], expected: string[]): void {

@@ -125,6 +125,8 @@ describe("--where", () => {
     const unknown = usage(() => parseWhere("price_per_dya<3"));
     expect(unknown.message).toMatch(/unknown field "price_per_dya"/);
     expect(unknown.hint).toMatch(/did you mean price_per_day/);
+    // a mistyped start of a long name is suggested too, not answered with the whole field list
+    expect(usage(() => parseWhere("prise<5")).hint).toMatch(/did you mean .*price_per_day/);
     expect(usage(() => parseWhere("zzzzzzzzzzzzzz=1")).hint).toMatch(/^fields: user_id, .*brand$/);
     expect(usage(() => parseWhere("price_per_day")).message).toMatch(/expected FIELD OP VALUE/);
     expect(usage(() => parseWhere("=5")).message).toMatch(/expected FIELD OP VALUE/);
