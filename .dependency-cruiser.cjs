@@ -15,7 +15,7 @@ const LAYERS = [
   ["commands", "^src/commands/"],
   ["wizard", "^src/wizard/"],
   ["cli", "^src/cli/"],
-  ["main", "^src/main\\.ts$"],
+  ["main", "^src/(main|boot)\\.ts$"],
 ];
 
 const above = (i) =>

@@ -1,16 +1,25 @@
-// Bundles src/ into dist/ with esbuild. Code splitting keeps heavy modules
-// (tables, yaml, prompts, the sandbox) in chunks that load only when a command
-// imports them, so `rentctl --version` stays close to bare Node start-up.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+// Bundles src/ into dist/ with esbuild, for the start-up path of src/boot.ts:
+//   dist/boot.cjs     the little that every call loads (static help, the code cache)
+//   dist/rentctl.cjs  everything else, one CommonJS file, compiled through V8's
+//                     code cache; each module in it initialises only when first
+//                     imported, so a command runs just the code it uses
+//   dist/help/*.txt   every command's --help page, rendered at 80 columns
+// One file instead of ES-module chunks: Node 20 resolves, reads and compiles
+// each ES module on its own (~40 ms for the ~35 an API call needs) and has
+// no compile cache for them. bench/startup.mjs measures the difference.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
-// src/ imports { Agent, request, FormData } from "undici". The package index
-// loads all of undici (fetch, WebSocket, caches, mocks: ~0.5 MB of code to
-// parse on every API call); this module gives the same three names from the
-// files that implement them. FormData is the global one (Node's built-in
-// undici class, the one fetch uses): undici sends any FormData-like body.
+// src/ imports { Agent, request } from "undici". The package index loads all
+// of undici (fetch, WebSocket, caches, mocks: ~0.5 MB of code to parse on
+// every API call); this module gives the same two names from the files that
+// implement them. (Multipart bodies use Node's global FormData, read only
+// where an upload is built: see src/api/encode.ts.)
 const undiciParts = {
   name: "undici-parts",
   setup(b) {
@@ -22,7 +31,6 @@ const undiciParts = {
 import Agent from "undici/lib/dispatcher/agent.js";
 import apiRequest from "undici/lib/api/api-request.js";
 export { Agent };
-export const FormData = globalThis.FormData;
 /** undici's request(url, opts) for an explicit opts.dispatcher (what src/api/client.ts passes). */
 export function request(url, opts = {}) {
   const u = typeof url === "string" ? new URL(url) : url;
@@ -34,26 +42,72 @@ export function request(url, opts = {}) {
   },
 };
 
-const result = await build({
-  entryPoints: { main: "src/main.ts" },
-  outdir: "dist",
+// Two modules our dependencies require at load time but we never use on a
+// normal run: undici's HTTP/2 client (node:http2 pulls in tls and crypto,
+// ~5 ms) and commander's executable subcommands (node:child_process, dgram).
+// Each is replaced by a stand-in that loads the real thing on first use.
+const lazyDeps = {
+  name: "lazy-deps",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir)
+        ? { path: join(args.resolveDir, "client-h2.js"), namespace: "lazy-h2" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-h2" }, (args) => ({
+      resolveDir: dirname(args.path),
+      loader: "js",
+      contents: `module.exports = function connectH2(...a) { return require(${JSON.stringify(args.path)})(...a); };`,
+    }));
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /commander/.test(args.importer) ? { path: "child_process", namespace: "lazy-child-process" } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-child-process" }, () => ({
+      loader: "js",
+      contents: `module.exports = new Proxy({}, { get: (_, k) => require("node:child_process")[k] });`,
+    }));
+  },
+};
+
+// Replaced with a hash of the bundle once written: src/boot.ts keys the code cache by it.
+const BUILD_ID_MARK = "/*rentctl-build:0000000000000000*/";
+const common = {
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20.18",
-  sourcemap: "linked",
   legalComments: "none",
   minify: true,
-  chunkNames: "chunks/[name]-[hash]",
-  // Bundled CommonJS dependencies (cli-table3, ...) call require(); give them one.
-  banner: {
-    js: "import { createRequire as __rentctlCreateRequire } from 'node:module'; const require = __rentctlCreateRequire(import.meta.url);",
-  },
   logLevel: "warning",
+  // import("node:fs") becomes require("node:fs"): the bundle runs as a vm.Script
+  // (src/boot.ts), which has no loader for real dynamic imports on Node 20.
+  supported: { "dynamic-import": false },
+};
+const result = await build({
+  ...common,
+  entryPoints: { rentctl: "src/main.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  sourcemap: "linked",
+  banner: { js: BUILD_ID_MARK },
   metafile: true,
-  plugins: [undiciParts],
+  plugins: [undiciParts, lazyDeps],
 });
-// Which sources each chunk holds, for the module-load guard (test/e2e/startup.test.ts). Not shipped.
+await build({ ...common, entryPoints: { boot: "src/boot.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } });
+const bundleFile = fileURLToPath(new URL("../dist/rentctl.cjs", import.meta.url));
+const bundle = readFileSync(bundleFile, "utf8");
+if (/[^\w.$]import\(/.test(bundle))
+  throw new Error("dist/rentctl.cjs holds a dynamic import(), which a vm.Script cannot run");
+if (!bundle.startsWith(BUILD_ID_MARK)) throw new Error("dist/rentctl.cjs does not start with the build id mark");
+const id = createHash("sha256").update(bundle).digest("hex").slice(0, 16);
+writeFileSync(bundleFile, bundle.replace(BUILD_ID_MARK, `/*rentctl-build:${id}*/`));
+
+// Every command's help page, from the bundle itself (the text `--help` prints at 80 columns).
+const { helpPages } = createRequire(import.meta.url)(bundleFile);
+const helpDir = fileURLToPath(new URL("../dist/help/", import.meta.url));
+mkdirSync(helpDir, { recursive: true });
+for (const [path, text] of await helpPages()) writeFileSync(join(helpDir, `${path || "index"}.txt`), text);
+
+// Which sources the bundle holds, for the module-load guard (test/e2e/startup.test.ts). Not shipped.
 mkdirSync(new URL("../.build", import.meta.url), { recursive: true });
 writeFileSync(new URL("../.build/metafile.json", import.meta.url), JSON.stringify(result.metafile));

@@ -10,8 +10,8 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const FILES = { bash: "completions/rentctl.bash", zsh: "completions/_rentctl", fish: "completions/rentctl.fish" };
 const check = process.argv.includes("--check");
 
-if (!existsSync(`${root}dist/main.js`)) {
-  console.error("dist/main.js is missing: run `npm run build` first");
+if (!existsSync(`${root}dist/rentctl.cjs`)) {
+  console.error("dist/rentctl.cjs is missing: run `npm run build` first");
   process.exit(2);
 }
 let stale = 0;

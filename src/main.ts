@@ -196,3 +196,58 @@ export async function run(): Promise<void> {
   if (process.stdout.writableLength > 0) await new Promise((r) => process.stdout.once("drain", r));
   process.exit(code);
 }
+
+/**
+ * Every command's help page as `main` prints it for `… --help` at the static
+ * width: what scripts/build.mjs writes to dist/help/ for src/boot.ts to print
+ * without loading the command tree. Keys are command paths joined with "."
+ * ("" for the root).
+ */
+export async function helpPages(): Promise<Map<string, string>> {
+  const [{ Writable, PassThrough }, { buildProgram }, { STATIC_HELP_WIDTH }] = await Promise.all([
+    import("node:stream"),
+    import("./cli/program.js"),
+    import("./cli/help-width.js"),
+  ]);
+  const columns = process.env.COLUMNS;
+  process.env.COLUMNS = String(STATIC_HELP_WIDTH);
+  try {
+    const tree = await buildProgram({
+      makeDeps: () => Promise.reject(new Error("help pages run no command")),
+    });
+    const paths: string[][] = [];
+    const walk = (cmd: Command, path: string[]) => {
+      paths.push(path);
+      for (const sub of cmd.commands) {
+        walk(sub, [...path, sub.name()]);
+        for (const alias of sub.aliases()) paths.push([...path, alias]);
+      }
+    };
+    walk(tree, []);
+    const pages = new Map<string, string>();
+    for (const path of paths) {
+      let out = "";
+      const stdout = new Writable({
+        write(chunk, _enc, done) {
+          out += String(chunk);
+          done();
+        },
+      });
+      const io: IO = {
+        stdout,
+        stderr: new PassThrough(),
+        stdin: new PassThrough(),
+        stdoutTTY: false,
+        stderrTTY: false,
+        stdinTTY: false,
+      };
+      const code = await main([...path, "--help"], { io, env: {} });
+      if (code !== 0) throw new Error(`rentctl ${path.join(" ")} --help exited ${code}`);
+      pages.set(path.join("."), out);
+    }
+    return pages;
+  } finally {
+    if (columns === undefined) delete process.env.COLUMNS;
+    else process.env.COLUMNS = columns;
+  }
+}

@@ -1,5 +1,3 @@
-import { FormData } from "undici";
-
 /**
  * Wire encoding of the v302 contract: GET parameters in the query string,
  * POST bodies form-urlencoded, arrays as the key with `[]` repeated once per
@@ -67,7 +65,11 @@ export interface FilePart {
   data: Uint8Array | Blob;
 }
 
-/** multipart/form-data with undici's FormData (the same class fetch uses). */
+/**
+ * multipart/form-data with Node's global FormData (undici's class, the one
+ * fetch uses). Read from the global only here: touching it loads Node's
+ * internal undici (~15 ms), which no other command needs.
+ */
 export async function buildMultipart(record: EncodableRecord, files: FilePart[] = []): Promise<FormData> {
   const form = new FormData();
   for (const [k, v] of toPairs(record)) form.append(k, v);
@@ -86,7 +88,7 @@ export async function buildMultipart(record: EncodableRecord, files: FilePart[] 
  * the request path never depends on how undici's body extraction was bundled.
  */
 export async function encodeMultipart(form: FormData): Promise<{ body: Uint8Array; contentType: string }> {
-  const r = new Response(form as unknown as globalThis.FormData);
+  const r = new Response(form);
   const contentType = r.headers.get("content-type") ?? "multipart/form-data";
   return { body: new Uint8Array(await r.arrayBuffer()), contentType };
 }

@@ -2,111 +2,24 @@ import type { EventEmitter } from "node:events";
 import { Command, Help, Option } from "commander";
 import { ENVIRONMENTS, FORMATS } from "../config/settings.js";
 import { VERSION } from "../version.js";
+import { invokedNoun, NOUNS, type NounName } from "./nouns.js";
 import { applyHelpConfig, type CliContext, examples, hasExamples } from "./shared.js";
 
 type Builder = (ctx: CliContext) => Command;
 
-/**
- * The top-level commands, in help order. Each noun's module is imported only
- * when the noun is built, so root help and one command's run load just what
- * they show. `summary` is the one declaration of the noun's description and
- * `term` its line in root help (what commander prints for the built command).
- */
-export const NOUNS: readonly { name: string; term: string; summary: string; load: () => Promise<Builder> }[] = [
-  {
-    name: "auth",
-    term: "auth",
-    summary: "Log in with an API key, check it, log out",
-    load: async () => (await import("./auth.js")).authCommand,
-  },
-  {
-    name: "profile",
-    term: "profile",
-    summary: "Manage saved profiles (environment, address, owner, key)",
-    load: async () => (await import("./auth.js")).profileCommand,
-  },
-  {
-    name: "catalog",
-    term: "catalog",
-    summary: "Read the public reference catalogs (no API key needed)",
-    load: async () => (await import("./catalog.js")).catalogCommand,
-  },
-  {
-    name: "vehicle",
-    term: "vehicle",
-    summary: "List, show, create, edit, remove and (de)activate vehicles",
-    load: async () => (await import("./vehicle.js")).vehicleCommand,
-  },
-  {
-    name: "image",
-    term: "image",
-    summary: "Upload vehicle images",
-    load: async () => (await import("./image.js")).imageCommand,
-  },
-  {
-    name: "extra",
-    term: "extra",
-    summary: "Manage the account's paid extras (child seats, GPS, …)",
-    load: async () => (await import("./extra.js")).extraCommand,
-  },
-  {
-    name: "undo",
-    term: "undo [options] [op]",
-    summary: "List recent edits and removals, or restore one (a removed vehicle is re-created with a new id)",
-    load: async () => (await import("./image.js")).undoCommand,
-  },
-  {
-    name: "api",
-    term: "api [options] [path]",
-    summary: "Call any v302 operation raw, with the same auth, encoding, errors and exit codes",
-    load: async () => (await import("./api.js")).apiCommand,
-  },
-  {
-    name: "sandbox",
-    term: "sandbox",
-    summary: "The built-in sandbox: a local, stateful stand-in for the marketplace's v302 API (not the marketplace)",
-    load: async () => (await import("./sandbox.js")).sandboxCommand,
-  },
-  {
-    name: "completion",
-    term: "completion [shell]",
-    summary: "Print the shell completion script for bash, zsh or fish",
-    load: async () => (await import("./completion.js")).completionCommand,
-  },
-];
-
-/** Global flags that take a value: their value is not the noun. */
-const VALUE_FLAGS = new Set([
-  "-p",
-  "--profile",
-  "--env",
-  "--base-url",
-  "--user",
-  "--locale",
-  "-o",
-  "--output",
-  "--timeout",
-  "--fields",
-]);
-
-/**
- * The noun argv invokes: a name of NOUNS, `null` for none (root help,
- * --version, no arguments), or `undefined` when every noun must be built
- * (`help <noun>`, a mistyped noun that needs suggestions, `completion`, which
- * reads the whole tree).
- */
-export function invokedNoun(argv: readonly string[]): string | null | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (a === "--") return undefined;
-    if (a.startsWith("-")) {
-      if (VALUE_FLAGS.has(a)) i++;
-      continue;
-    }
-    return NOUNS.some((n) => n.name === a) && a !== "completion" ? a : undefined;
-  }
-  return null;
-}
+/** Each noun's builder, imported only when the noun is built (see ./nouns.ts for the list). */
+const BUILDERS: Record<NounName, () => Promise<Builder>> = {
+  auth: async () => (await import("./auth.js")).authCommand,
+  profile: async () => (await import("./auth.js")).profileCommand,
+  catalog: async () => (await import("./catalog.js")).catalogCommand,
+  vehicle: async () => (await import("./vehicle.js")).vehicleCommand,
+  image: async () => (await import("./image.js")).imageCommand,
+  extra: async () => (await import("./extra.js")).extraCommand,
+  undo: async () => (await import("./image.js")).undoCommand,
+  api: async () => (await import("./api.js")).apiCommand,
+  sandbox: async () => (await import("./sandbox.js")).sandboxCommand,
+  completion: async () => (await import("./completion.js")).completionCommand,
+};
 
 /**
  * The command tree. Without argv: the whole tree (completions are generated
@@ -153,7 +66,7 @@ export async function buildProgram(ctx: CliContext, argv?: readonly string[]): P
     subcommandTerm: (cmd: Command) => terms.get(cmd) ?? Help.prototype.subcommandTerm.call(program.createHelp(), cmd),
   });
   const builders = await Promise.all(
-    NOUNS.map((n) => (wanted === undefined || wanted === n.name ? n.load() : undefined)),
+    NOUNS.map((n) => (wanted === undefined || wanted === n.name ? BUILDERS[n.name]() : undefined)),
   );
   NOUNS.forEach((n, i) => {
     const build = builders[i];

@@ -2,6 +2,7 @@ import type { EventEmitter } from "node:events";
 import type { Command, Help } from "commander";
 import type { GlobalFlags } from "../config/settings.js";
 import type { Deps } from "../deps.js";
+import { helpWidth } from "./help-width.js";
 
 /** What the program builder needs from main: a way to build a command's deps. */
 export interface CliContext {
@@ -51,8 +52,6 @@ function wrapShell(line: string, width: number): string {
   return out.join("\n");
 }
 
-const EXAMPLES_MARK = "\nExamples:\n";
-
 /**
  * The help every command shares (applied by the program to the whole tree):
  * the global flags a command inherits under INHERITED FLAGS (as gh does), and
@@ -60,10 +59,9 @@ const EXAMPLES_MARK = "\nExamples:\n";
  * description on the next line, so help fits 80 columns.
  */
 export function applyHelpConfig(cmd: Command): void {
-  const width = () => Number(process.env.COLUMNS) || (process.stdout.isTTY ? process.stdout.columns : 0) || 80;
   cmd.configureHelp({
     showGlobalOptions: true,
-    helpWidth: width(),
+    helpWidth: helpWidth(),
     styleTitle: (title: string) => (title === "Global Options:" ? "INHERITED FLAGS:" : title),
     formatItem(term: string, termWidth: number, description: string, helper: Help): string {
       const helpWidth = helper.helpWidth ?? 80;

@@ -37,7 +37,7 @@ export function hasShell(name: string): boolean {
 
 /** dist/ is what the scripts call back into; `npm test` builds it, a bare `vitest run` may not have. */
 export function ensureBuilt(): void {
-  if (existsSync(join(ROOT, "dist", "main.js"))) return;
+  if (existsSync(join(ROOT, "dist", "rentctl.cjs"))) return;
   const res = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], { cwd: ROOT, encoding: "utf8" });
   if (res.status !== 0) throw new Error(`build failed:\n${res.stderr}`);
 }

@@ -1,40 +1,25 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
 import { BIN, ROOT, sandboxEnv } from "../helpers/cli.js";
+import { type LoadTrace, readLoadTrace } from "../helpers/load-trace.js";
 
 // Guards of issue 15 (no timings): what each fast command may load. The built
-// CLI runs under test/helpers/load-trace.mjs, which records every ES module it
-// loads; esbuild's metafile (.build/metafile.json, written by scripts/build.mjs)
-// says which sources and packages each dist chunk holds.
+// CLI runs with V8 coverage on (NODE_V8_COVERAGE); test/helpers/load-trace.ts
+// turns it into the scripts compiled and the sources (and npm packages) of
+// dist/rentctl.cjs whose code ran.
 
-interface Loaded {
-  code: number;
-  stdout: string;
-  /** npm packages whose code was loaded */
-  packages: Set<string>;
-  /** node: builtins and files outside dist/ */
-  other: string[];
-}
-
-const TRACE_HOOK = join(ROOT, "test", "helpers", "load-trace.mjs");
 const work = mkdtempSync(join(tmpdir(), "rentctl-trace-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function metafile(): { outputs: Record<string, { inputs: Record<string, unknown> }> } {
-  const file = join(ROOT, ".build", "metafile.json");
-  if (!existsSync(file)) throw new Error(".build/metafile.json is missing: run `npm run build` (npm test does)");
-  return JSON.parse(readFileSync(file, "utf8"));
-}
-
 let n = 0;
-async function traced(args: string[], env: NodeJS.ProcessEnv): Promise<Loaded> {
-  const trace = join(work, `trace-${n++}.txt`);
-  const child = spawn(process.execPath, ["--import", TRACE_HOOK, BIN, ...args], {
-    env: { ...env, RENTCTL_LOAD_TRACE: trace },
+async function traced(args: string[], env: NodeJS.ProcessEnv): Promise<LoadTrace & { code: number; stdout: string }> {
+  const dir = join(work, `cov-${n++}`);
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...env, NODE_V8_COVERAGE: dir },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -42,30 +27,16 @@ async function traced(args: string[], env: NodeJS.ProcessEnv): Promise<Loaded> {
     stdout += d;
   });
   const code = await new Promise<number>((r) => child.on("close", (c) => r(c ?? -1)));
-  const meta = metafile();
-  const packages = new Set<string>();
-  const other: string[] = [];
-  const urls = existsSync(trace) ? readFileSync(trace, "utf8").trim().split("\n") : [];
-  for (const url of urls) {
-    const m = /\/(dist\/.+)$/.exec(url);
-    if (!m) {
-      other.push(url.startsWith("file:") ? url.slice(url.indexOf(ROOT) + ROOT.length + 1) : url);
-      continue;
-    }
-    const out = meta.outputs[m[1] as string];
-    if (!out) throw new Error(`${m[1]} is not in the metafile: rebuild`);
-    for (const input of Object.keys(out.inputs)) {
-      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
-      if (pkg) packages.add(pkg[1] as string);
-    }
-  }
-  return { code, stdout, packages, other };
+  return { code, stdout, ...readLoadTrace(dir, ROOT) };
 }
 
 describe("module-load guards (built CLI)", () => {
   let sb: Awaited<ReturnType<typeof sandboxEnv>>;
+  let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
     sb = await sandboxEnv();
+    env = { ...sb.env };
+    delete env.COLUMNS;
   });
   afterAll(async () => {
     await sb.cleanup();
@@ -78,28 +49,39 @@ describe("module-load guards (built CLI)", () => {
   });
 
   it("--version loads nothing but bin/rentctl.js", { timeout: 60_000 }, async () => {
-    const r = await traced(["--version"], sb.env);
+    const r = await traced(["--version"], env);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${VERSION}\n`);
-    expect(r.other).toEqual(["bin/rentctl.js"]);
-    expect([...r.packages]).toEqual([]);
+    expect(r.scripts).toEqual(["bin/rentctl.js"]);
   });
 
-  it("--help loads commander and no other package", { timeout: 60_000 }, async () => {
-    for (const args of [["--help"], ["vehicle", "create", "--help"], ["catalog", "--help"]]) {
-      const r = await traced(args, sb.env);
+  it("--help of any command prints its build-time page: no bundle, no package", { timeout: 60_000 }, async () => {
+    for (const args of [["--help"], ["vehicle", "create", "--help"], ["catalog", "-h"]]) {
+      const r = await traced(args, env);
       expect(r.code, args.join(" ")).toBe(0);
       expect(r.stdout).toContain("Usage: rentctl");
-      expect([...r.packages], args.join(" ")).toEqual(["commander"]);
+      expect(r.scripts, args.join(" ")).toEqual(["bin/rentctl.js", "dist/boot.cjs"]);
     }
   });
 
+  it("help at another width is rendered by commander, and loads no other package", { timeout: 60_000 }, async () => {
+    const r = await traced(["vehicle", "create", "--help"], { ...env, COLUMNS: "100" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Usage: rentctl vehicle create");
+    expect(r.scripts).toContain("dist/rentctl.cjs");
+    expect([...r.packages]).toEqual(["commander"]);
+    expect(r.sources).toContain("src/cli/vehicle.ts");
+    expect([...r.sources].filter((s) => s.startsWith("src/sandbox/"))).toEqual([]);
+  });
+
   it("catalog currencies -o json loads undici but no table, yaml or prompt code", { timeout: 60_000 }, async () => {
-    const r = await traced(["catalog", "currencies", "-o", "json"], sb.env);
+    const r = await traced(["catalog", "currencies", "-o", "json"], env);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toBeTruthy();
     expect(r.packages).toContain("undici");
     const allowed = new Set(["commander", "undici", "chalk"]);
     expect([...r.packages].filter((p) => !allowed.has(p))).toEqual([]);
+    // nothing of the other nouns' commands either
+    expect([...r.sources].filter((s) => /^src\/(commands\/vehicle|fleet|bulk|wizard)\//.test(s))).toEqual([]);
   });
 });

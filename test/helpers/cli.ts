@@ -34,8 +34,8 @@ export function tempHome(): { dir: string; env: NodeJS.ProcessEnv; cleanup: () =
 
 /** Spawn the built CLI (dist/ must exist: `npm test` builds first). */
 export function runBuilt(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
-  if (!existsSync(join(ROOT, "dist", "main.js")))
-    throw new Error("dist/main.js is missing: run `npm run build` (npm test does)");
+  if (!existsSync(join(ROOT, "dist", "rentctl.cjs")))
+    throw new Error("dist/rentctl.cjs is missing: run `npm run build` (npm test does)");
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";

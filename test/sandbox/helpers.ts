@@ -147,7 +147,8 @@ export interface ServeProcess {
  * and wait until it prints its address; rejects with its stderr if it exits first.
  */
 export async function spawnServe(args: string[], env: NodeJS.ProcessEnv): Promise<ServeProcess> {
-  if (!existsSync(join(ROOT, "dist", "main.js"))) throw new Error("dist/main.js is missing: run `npm run build`");
+  if (!existsSync(join(ROOT, "dist", "rentctl.cjs")))
+    throw new Error("dist/rentctl.cjs is missing: run `npm run build`");
   const portArgs = args.includes("--port") ? [] : ["--port", "0"];
   const child = spawn(process.execPath, [BIN, "sandbox", "serve", ...portArgs, ...args], {
     env,

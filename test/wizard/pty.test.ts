@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = join(ROOT, "bin/rentctl.js");
-const BUILT = existsSync(join(ROOT, "dist/main.js"));
+const BUILT = existsSync(join(ROOT, "dist/rentctl.cjs"));
 const HAVE_SANDBOX = existsSync(join(ROOT, "src/sandbox/server.ts"));
 
 // Runs argv[2:] on a new pty (120x40) with stdout sent to argv[1]; relays our stdin to it

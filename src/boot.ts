@@ -1,0 +1,136 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { Script } from "node:vm";
+import { helpWidth, STATIC_HELP_WIDTH } from "./cli/help-width.js";
+import { invokedNoun } from "./cli/nouns.js";
+import { resolvePaths } from "./config/paths.js";
+
+// The start-up path (dist/boot.cjs, required by bin/rentctl.js). Scripts call
+// rentctl hundreds of times, so this file decides what each call must load:
+//
+// - `--help` of any command prints the page rendered at build time
+//   (dist/help/, see `helpPages` in src/main.ts) when help would be laid out
+//   at that width: no command tree, no commander.
+// - Everything else runs the one bundle, dist/rentctl.cjs, compiled from V8's
+//   code cache: a file per noun under <data dir>/code-cache/, written after
+//   the first run of that noun (and again whenever V8 rejects it, e.g. after
+//   a Node upgrade). Node 20 has no compile cache of its own for this; it
+//   saves the parse and compile of the bundle on every later call.
+//   RENTCTL_NO_CODE_CACHE=1 turns it off.
+//
+// Nothing here may throw for a reason the user can cause: a cache that cannot
+// be read or written is simply not used.
+
+/** The bundle's build id, put in its first line by scripts/build.mjs (a hash of its contents). */
+const BUILD_ID = /^\/\*rentctl-build:([0-9a-f]{16})\*\//;
+
+export async function boot(distDir: string, argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
+  if (printStaticHelp(distDir, argv, env)) return;
+  tuneV8();
+  const bundle = loadBundle(distDir, argv, env);
+  await bundle.run();
+}
+
+/** The file of a command's page under dist/help/, or undefined when argv is no plain `… --help`. */
+export function staticHelpFile(distDir: string, argv: readonly string[]): string | undefined {
+  const last = argv.at(-1);
+  if (last !== "--help" && last !== "-h") return undefined;
+  const words = argv.slice(0, -1);
+  if (!words.every((w) => /^[a-z][a-z0-9-]*$/.test(w))) return undefined;
+  return join(distDir, "help", `${words.length ? words.join(".") : "index"}.txt`);
+}
+
+function printStaticHelp(distDir: string, argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  const file = staticHelpFile(distDir, argv);
+  if (!file || helpWidth(env, process.stdout) !== STATIC_HELP_WIDTH) return false;
+  let page: string;
+  try {
+    page = readFileSync(file, "utf8");
+  } catch {
+    return false; // not a command (an argument, a typo): the command tree answers
+  }
+  // A reader that went away (`rentctl --help | head -3`) is no failure.
+  process.stdout.on("error", () => process.exit(0));
+  process.stdout.write(page);
+  return true;
+}
+
+/**
+ * V8 settings for a short-lived CLI, set before the bundle compiles (the code
+ * cache records the flags it was made with):
+ * - undici parses HTTP with llhttp compiled to WebAssembly; the optimising
+ *   tier-up of that module costs more than it saves and holds up exit: the
+ *   baseline compiler alone cuts ~100 ms off each API command.
+ * - the young generation keeps its starting size instead of doubling up to
+ *   32 MiB in long listings, which is most of what made peak memory grow
+ *   with the fleet (see src/memory.ts and bench/memory.mjs).
+ */
+function tuneV8(): void {
+  setFlagsFromString("--liftoff-only");
+  setFlagsFromString("--semi-space-growth-factor=1");
+}
+
+interface Bundle {
+  run(): Promise<void>;
+}
+
+/** The cache file for this bundle, Node and noun, or undefined when caching is off. */
+export function codeCacheFile(
+  env: NodeJS.ProcessEnv,
+  buildId: string | undefined,
+  argv: readonly string[],
+): string | undefined {
+  if (!buildId || env.RENTCTL_NO_CODE_CACHE === "1") return undefined;
+  const noun = invokedNoun(argv) ?? "rentctl";
+  const dir = join(resolvePaths(env).dataDir, "code-cache");
+  return join(dir, `${buildId}-${process.version}-${process.arch}-${noun}.bin`);
+}
+
+function loadBundle(distDir: string, argv: readonly string[], env: NodeJS.ProcessEnv): Bundle {
+  const filename = join(distDir, "rentctl.cjs");
+  const source = readFileSync(filename, "utf8");
+  const cacheFile = codeCacheFile(env, BUILD_ID.exec(source)?.[1], argv);
+  let cachedData: Buffer | undefined;
+  if (cacheFile) {
+    try {
+      cachedData = readFileSync(cacheFile);
+    } catch {
+      // first run of this noun (or no data dir yet)
+    }
+  }
+  // The CommonJS wrapper on the bundle's first line keeps its line numbers (and source map) true.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename,
+    cachedData,
+  });
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) {
+    // After the command ran: the cache then holds every function it compiled.
+    process.once("exit", () => saveCodeCache(cacheFile, script));
+  }
+  const module = { exports: {} as Bundle };
+  const wrapper = script.runInThisContext() as (...a: unknown[]) => void;
+  wrapper(module.exports, createRequire(filename), module, filename, distDir);
+  return module.exports;
+}
+
+/** Write the cache beside its old versions (removed), through a temp file and a rename. */
+function saveCodeCache(file: string, script: Script): void {
+  try {
+    const dir = join(file, "..");
+    mkdirSync(dir, { recursive: true });
+    const base = file.slice(dir.length + 1);
+    const prefix = base.slice(0, base.indexOf("-v"));
+    for (const old of readdirSync(dir)) {
+      // other builds or Node versions: never read again
+      if (old.endsWith(".bin") && !old.startsWith(`${prefix}-${process.version}-`))
+        rmSync(join(dir, old), { force: true });
+    }
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, script.createCachedData());
+    renameSync(tmp, file);
+  } catch {
+    // a read-only or full data dir: run without a cache
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The top-level commands, in help order, and how argv names one. Free of
+ * dependencies: the start-up path (src/boot.ts) reads it before anything
+ * else loads. `summary` is the one declaration of a noun's description and
+ * `term` its line in root help (what commander prints for the built
+ * command); src/cli/program.ts holds each noun's builder.
+ */
+export const NOUNS = [
+  {
+    name: "auth",
+    term: "auth",
+    summary: "Log in with an API key, check it, log out",
+  },
+  {
+    name: "profile",
+    term: "profile",
+    summary: "Manage saved profiles (environment, address, owner, key)",
+  },
+  {
+    name: "catalog",
+    term: "catalog",
+    summary: "Read the public reference catalogs (no API key needed)",
+  },
+  {
+    name: "vehicle",
+    term: "vehicle",
+    summary: "List, show, create, edit, remove and (de)activate vehicles",
+  },
+  {
+    name: "image",
+    term: "image",
+    summary: "Upload vehicle images",
+  },
+  {
+    name: "extra",
+    term: "extra",
+    summary: "Manage the account's paid extras (child seats, GPS, …)",
+  },
+  {
+    name: "undo",
+    term: "undo [options] [op]",
+    summary: "List recent edits and removals, or restore one (a removed vehicle is re-created with a new id)",
+  },
+  {
+    name: "api",
+    term: "api [options] [path]",
+    summary: "Call any v302 operation raw, with the same auth, encoding, errors and exit codes",
+  },
+  {
+    name: "sandbox",
+    term: "sandbox",
+    summary: "The built-in sandbox: a local, stateful stand-in for the marketplace's v302 API (not the marketplace)",
+  },
+  {
+    name: "completion",
+    term: "completion [shell]",
+    summary: "Print the shell completion script for bash, zsh or fish",
+  },
+] as const;
+
+export type NounName = (typeof NOUNS)[number]["name"];
+
+/** Global flags that take a value: their value is not the noun. */
+const VALUE_FLAGS = new Set([
+  "-p",
+  "--profile",
+  "--env",
+  "--base-url",
+  "--user",
+  "--locale",
+  "-o",
+  "--output",
+  "--timeout",
+  "--fields",
+]);
+
+/**
+ * The noun argv invokes: a name of NOUNS, `null` for none (root help,
+ * --version, no arguments), or `undefined` when every noun must be built
+ * (`help <noun>`, a mistyped noun that needs suggestions, `completion`, which
+ * reads the whole tree).
+ */
+export function invokedNoun(argv: readonly string[]): NounName | null | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === "--") return undefined;
+    if (a.startsWith("-")) {
+      if (VALUE_FLAGS.has(a)) i++;
+      continue;
+    }
+    const noun = NOUNS.find((n) => n.name === a);
+    return noun && noun.name !== "completion" ? noun.name : undefined;
+  }
+  return null;
+}

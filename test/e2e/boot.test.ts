@@ -1,0 +1,119 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BIN, ROOT, runBuilt, runMain, sandboxEnv } from "../helpers/cli.js";
+
+// The start-up path of src/boot.ts through the built CLI: help pages rendered
+// at build time, and the bundle compiled through V8's code cache.
+
+const HELP_DIR = join(ROOT, "dist", "help");
+
+describe("help pages rendered at build time (dist/help/)", () => {
+  const columns = process.env.COLUMNS;
+  afterEach(() => {
+    if (columns === undefined) delete process.env.COLUMNS;
+    else process.env.COLUMNS = columns;
+  });
+
+  it("every page is what the command tree prints at 80 columns, and every command has one", async () => {
+    process.env.COLUMNS = "80";
+    const pages = readdirSync(HELP_DIR).filter((f) => f.endsWith(".txt"));
+    expect(pages.length).toBeGreaterThan(50);
+    for (const page of pages) {
+      const path = page === "index.txt" ? [] : page.slice(0, -4).split(".");
+      const r = await runMain([...path, "--help"], {});
+      expect(r.code, page).toBe(0);
+      expect(readFileSync(join(HELP_DIR, page), "utf8"), page).toBe(r.stdout);
+    }
+    const { buildProgram } = await import("../../src/cli/program.js");
+    const tree = await buildProgram({ makeDeps: () => Promise.reject(new Error("no command runs")) });
+    const missing: string[] = [];
+    const walk = (cmd: typeof tree, path: string[]) => {
+      if (!pages.includes(`${path.length ? path.join(".") : "index"}.txt`)) missing.push(path.join(" "));
+      for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
+    };
+    walk(tree, []);
+    expect(missing).toEqual([]);
+  });
+
+  it("the built CLI prints the page for --help and -h, and commander's own rendering at another width", async () => {
+    const env = { PATH: process.env.PATH, NO_COLOR: "1" };
+    const page = readFileSync(join(HELP_DIR, "vehicle.create.txt"), "utf8");
+    for (const flag of ["--help", "-h"]) {
+      const r = await runBuilt(["vehicle", "create", flag], env);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(page);
+    }
+    const wide = await runBuilt(["vehicle", "create", "--help"], { ...env, COLUMNS: "120" });
+    expect(wide.code).toBe(0);
+    expect(wide.stdout).toContain("Usage: rentctl vehicle create");
+    expect(wide.stdout).not.toBe(page);
+    // an argument or a typo is no page: the command tree answers as before
+    const typo = await runBuilt(["vehicle", "craete", "--help"], env);
+    expect(typo.stdout + typo.stderr).toContain("vehicle");
+  });
+});
+
+describe("code cache (<data dir>/code-cache)", () => {
+  let sb: Awaited<ReturnType<typeof sandboxEnv>>;
+  beforeAll(async () => {
+    sb = await sandboxEnv();
+  });
+  afterAll(async () => {
+    await sb.cleanup();
+  });
+
+  const cacheDir = () => join(sb.env.RENTCTL_DATA_DIR as string, "code-cache");
+  const ARGS = ["catalog", "currencies", "-o", "json"];
+
+  it("is written after a noun's first run, read (not rewritten) by the next, and rewritten when unusable", async () => {
+    const first = await runBuilt(ARGS, sb.env);
+    expect(first.code).toBe(0);
+    const files = readdirSync(cacheDir());
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(new RegExp(`^[0-9a-f]{16}-${process.version}-${process.arch}-catalog\\.bin$`));
+    const file = join(cacheDir(), files[0] as string);
+    const written = statSync(file);
+    expect(written.size).toBeGreaterThan(10_000);
+
+    const second = await runBuilt(ARGS, sb.env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(statSync(file).mtimeMs).toBe(written.mtimeMs);
+
+    // garbage (a torn write, a disk error): V8 rejects it; the run is unaffected and the file is made anew
+    writeFileSync(file, "not a code cache");
+    const third = await runBuilt(ARGS, sb.env);
+    expect(third.code).toBe(0);
+    expect(third.stdout).toBe(first.stdout);
+    expect(statSync(file).size).toBeGreaterThan(10_000);
+
+    // another noun gets its own file; an old build's file goes when a new one is written
+    writeFileSync(join(cacheDir(), "0123456789abcdef-v0.0.0-x64-vehicle.bin"), "old");
+    expect((await runBuilt(["vehicle", "list", "-o", "json"], sb.env)).code).toBe(0);
+    expect(readdirSync(cacheDir()).sort()).toEqual(
+      [files[0], files[0]?.replace("-catalog.bin", "-vehicle.bin")].sort(),
+    );
+  });
+
+  it("is not needed: a data dir that cannot be written, or RENTCTL_NO_CODE_CACHE=1, runs the same", async () => {
+    const expected = await runBuilt(ARGS, sb.env);
+    // under a regular file: no directory can be made there (whoever runs the test, root included)
+    const blocker = join(sb.env.RENTCTL_DATA_DIR as string, "blocker");
+    writeFileSync(blocker, "");
+    const r = await runBuilt(ARGS, { ...sb.env, RENTCTL_DATA_DIR: join(blocker, "data") });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(expected.stdout);
+    expect(r.stderr).toBe("");
+    const off = join(sb.env.RENTCTL_DATA_DIR as string, "off");
+    const o = await runBuilt(ARGS, { ...sb.env, RENTCTL_DATA_DIR: off, RENTCTL_NO_CODE_CACHE: "1" });
+    expect(o.code).toBe(0);
+    expect(o.stdout).toBe(expected.stdout);
+    expect(existsSync(join(off, "code-cache"))).toBe(false);
+  });
+
+  it("bin/rentctl.js is CommonJS (no ES-module loader on the start-up path)", () => {
+    expect(JSON.parse(readFileSync(join(ROOT, "bin", "package.json"), "utf8"))).toEqual({ type: "commonjs" });
+    expect(readFileSync(BIN, "utf8")).toContain('require("../dist/boot.cjs")');
+  });
+});
