@@ -17,7 +17,7 @@ const SMALL = Number(process.argv[2] ?? 10_000);
 const LARGE = Number(process.argv[3] ?? 40_000);
 const LIMIT_MIB = 90;
 const node = process.execPath;
-const bin = process.env.RENTCTL_BENCH_BIN ?? join(root, "bin", "rentctl.js");
+const bin = process.env.RENTCTL_BENCH_BIN || join(root, "bin", "rentctl.js");
 const work = mkdtempSync(join(tmpdir(), "rentctl-memory-"));
 
 // The sandbox's own sample vehicle, so every seeded vehicle passes its rules.

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const runs = Number(process.argv[2] ?? 15);
 const node = process.execPath;
-const bin = process.env.RENTCTL_BENCH_BIN ?? join(root, "bin", "rentctl.js");
+const bin = process.env.RENTCTL_BENCH_BIN || join(root, "bin", "rentctl.js");
 const home = mkdtempSync(join(tmpdir(), "rentctl-bench-"));
 const baseEnv = {
   ...process.env,

@@ -1,4 +1,5 @@
 import { type JsonObject, recordId } from "../contract/records.js";
+import { settleHeap } from "../memory.js";
 import type { Page } from "./decode.js";
 
 export interface WalkOptions {
@@ -31,6 +32,7 @@ export async function* walkPages(
   let offset = opts.offset ?? 0;
   const maxPages = opts.maxPages ?? 100_000;
   for (let n = 0; n < maxPages; n++) {
+    settleHeap();
     const page = await fetchPage(offset, opts.limit);
     const fresh: JsonObject[] = [];
     for (const item of page.items) {

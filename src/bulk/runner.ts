@@ -1,5 +1,6 @@
 import { ApiError, AuthError, MalformedResponseError, NetworkError, ServerError } from "../api/errors.js";
 import { RentctlError } from "../errors.js";
+import { settleHeap } from "../memory.js";
 import type { BulkJournal, JournalRecord } from "./journal.js";
 
 /** One unit of work: a numbered row of the input, its identity and its payload. */
@@ -137,6 +138,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   let stop = false;
 
   const emit = async (r: RowResult) => {
+    settleHeap();
     counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
     if (r.status === "failed") failed.push(r);
     await job.onResult?.(r);
