@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
@@ -76,22 +76,28 @@ interface Bundle {
   run(): Promise<void>;
 }
 
-/** The cache file for this bundle, Node and noun, or undefined when caching is off. */
+/**
+ * The cache file for this bundle, Node and noun, or undefined when caching is
+ * off. `version` names the bundle: its build id (a hash of its contents, which
+ * survives npm's fixed file times) and its modification time (a bundle edited
+ * by hand gets a new cache, whatever its length).
+ */
 export function codeCacheFile(
   env: NodeJS.ProcessEnv,
-  buildId: string | undefined,
+  version: string | undefined,
   argv: readonly string[],
 ): string | undefined {
-  if (!buildId || env.RENTCTL_NO_CODE_CACHE === "1") return undefined;
+  if (!version || env.RENTCTL_NO_CODE_CACHE === "1") return undefined;
   const noun = invokedNoun(argv) ?? "rentctl";
   const dir = join(resolvePaths(env).dataDir, "code-cache");
-  return join(dir, `${buildId}-${process.version}-${process.arch}-${noun}.bin`);
+  return join(dir, `${version}-${process.version}-${process.arch}-${noun}.bin`);
 }
 
 function loadBundle(distDir: string, argv: readonly string[], env: NodeJS.ProcessEnv): Bundle {
   const filename = join(distDir, "rentctl.cjs");
   const source = readFileSync(filename, "utf8");
-  const cacheFile = codeCacheFile(env, BUILD_ID.exec(source)?.[1], argv);
+  const id = BUILD_ID.exec(source)?.[1];
+  const cacheFile = codeCacheFile(env, id && `${id}.${Math.trunc(statSync(filename).mtimeMs).toString(36)}`, argv);
   let cachedData: Buffer | undefined;
   if (cacheFile) {
     try {
@@ -121,7 +127,7 @@ function saveCodeCache(file: string, script: Script): void {
     const dir = join(file, "..");
     mkdirSync(dir, { recursive: true });
     const base = file.slice(dir.length + 1);
-    const prefix = base.slice(0, base.indexOf("-v"));
+    const prefix = base.slice(0, base.indexOf("-v")); // the bundle's version
     for (const old of readdirSync(dir)) {
       // other builds or Node versions: never read again
       if (old.endsWith(".bin") && !old.startsWith(`${prefix}-${process.version}-`))

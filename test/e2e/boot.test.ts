@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BIN, ROOT, runBuilt, runMain, sandboxEnv } from "../helpers/cli.js";
@@ -71,7 +71,7 @@ describe("code cache (<data dir>/code-cache)", () => {
     expect(first.code).toBe(0);
     const files = readdirSync(cacheDir());
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(new RegExp(`^[0-9a-f]{16}-${process.version}-${process.arch}-catalog\\.bin$`));
+    expect(files[0]).toMatch(new RegExp(`^[0-9a-f]{16}\\.[0-9a-z]+-${process.version}-${process.arch}-catalog\\.bin$`));
     const file = join(cacheDir(), files[0] as string);
     const written = statSync(file);
     expect(written.size).toBeGreaterThan(10_000);
@@ -89,11 +89,24 @@ describe("code cache (<data dir>/code-cache)", () => {
     expect(statSync(file).size).toBeGreaterThan(10_000);
 
     // another noun gets its own file; an old build's file goes when a new one is written
-    writeFileSync(join(cacheDir(), "0123456789abcdef-v0.0.0-x64-vehicle.bin"), "old");
+    writeFileSync(join(cacheDir(), "0123456789abcdef.1-v0.0.0-x64-vehicle.bin"), "old");
     expect((await runBuilt(["vehicle", "list", "-o", "json"], sb.env)).code).toBe(0);
     expect(readdirSync(cacheDir()).sort()).toEqual(
       [files[0], files[0]?.replace("-catalog.bin", "-vehicle.bin")].sort(),
     );
+  });
+
+  it("belongs to one bundle: a bundle changed in place (new modification time) gets a new cache", async () => {
+    const bundle = join(ROOT, "dist", "rentctl.cjs");
+    expect((await runBuilt(ARGS, sb.env)).code).toBe(0);
+    const before = readdirSync(cacheDir()).filter((f) => f.endsWith("-catalog.bin"));
+    expect(before).toHaveLength(1);
+    const t = new Date(statSync(bundle).mtimeMs + 60_000);
+    utimesSync(bundle, t, t);
+    expect((await runBuilt(ARGS, sb.env)).code).toBe(0);
+    const after = readdirSync(cacheDir()).filter((f) => f.endsWith("-catalog.bin"));
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(before[0]);
   });
 
   it("is not needed: a data dir that cannot be written, or RENTCTL_NO_CODE_CACHE=1, runs the same", async () => {
