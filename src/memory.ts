@@ -5,7 +5,8 @@ import { runInNewContext } from "node:vm";
 // keeps little alive, but V8 lets garbage pile up in the old generation until
 // its first full collection, whose threshold is far above what a CLI needs:
 // peak memory then grows with the length of the run, not with what it holds.
-// Long loops (every page of a walk, every row of a bulk run) call settleHeap;
+// Long loops (every page of a walk, every row read from a fleet file or run
+// by the bulk engine) call settleHeap;
 // at most every INTERVAL_MS it runs a full collection (a few ms on a heap this
 // small), so the peak stays where the first pages put it. The young
 // generation's growth is capped in src/boot.ts. bench/memory.mjs measures both.

@@ -173,8 +173,19 @@ export class ApiClient {
       trace?.(
         `→ ${method} ${url}${req.auth ? " (Authorization: Bearer ***)" : ""}${attempt > 1 ? ` [attempt ${attempt}/${MAX_ATTEMPTS}]` : ""}`,
       );
-      const timeout = AbortSignal.timeout(this.#opts.timeoutMs);
-      const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
+      // The bound on the whole attempt, and the caller's signal, through one
+      // controller and one timer (AbortSignal.timeout + AbortSignal.any cost
+      // ~50 µs a request: a tenth of a bulk run's client time).
+      const attemptAbort = new AbortController();
+      let timedOutNow = false;
+      const timer = setTimeout(() => {
+        timedOutNow = true;
+        attemptAbort.abort(new DOMException("The operation timed out.", "TimeoutError"));
+      }, this.#opts.timeoutMs);
+      const onCallerAbort = () => attemptAbort.abort(req.signal?.reason);
+      if (req.signal?.aborted) onCallerAbort();
+      else req.signal?.addEventListener("abort", onCallerAbort, { once: true });
+      const signal = attemptAbort.signal;
       try {
         const res = await undiciRequest(url, {
           method: method as Dispatcher.HttpMethod,
@@ -210,8 +221,9 @@ export class ApiClient {
         }
         return { status: res.statusCode, headers: res.headers, text, json, parseError, attempts: attempt };
       } catch (err) {
+        clearTimeout(timer);
         if (req.signal?.aborted) throw err;
-        const timedOut = timeout.aborted || isTimeoutCode(errCode(err));
+        const timedOut = timedOutNow || isTimeoutCode(errCode(err));
         const code = errCode(err);
         const ms = now() - started;
         trace?.(`✗ ${method} ${url} ${timedOut ? "timed out" : `failed (${code ?? describe(err)})`} after ${ms}ms`);
@@ -249,6 +261,9 @@ export class ApiClient {
         e.method = method;
         e.path = req.path;
         throw e;
+      } finally {
+        clearTimeout(timer);
+        req.signal?.removeEventListener("abort", onCallerAbort);
       }
     }
   }

@@ -12,8 +12,10 @@ import { join } from "node:path";
  * which were in flight when the process died (those are reconciled, never
  * blindly sent again).
  *
- * Writes are group-committed: rows finishing together share one `fdatasync`,
- * and a write's promise resolves only after its line is on disk.
+ * Writes are group-committed: rows written together share one `fdatasync`,
+ * and a write's promise resolves only after its line is on disk. Outcome
+ * notes (`note`) ride along with the next group and never ask for an
+ * `fdatasync` of their own.
  */
 
 export type JournalState = "sending" | "done" | "failed" | "unknown";
@@ -47,7 +49,7 @@ export class BulkJournal {
   /** The rows' last states from earlier runs of the same job. */
   readonly previous: ReadonlyMap<number, JournalRecord>;
   #fh: FileHandle;
-  #queue: Array<{ line: string; resolve: () => void; reject: (e: unknown) => void }> = [];
+  #queue: Array<{ line: string; durable: boolean; resolve: () => void; reject: (e: unknown) => void }> = [];
   #flushing: Promise<void> | undefined;
 
   private constructor(file: string, fh: FileHandle, previous: Map<number, JournalRecord>) {
@@ -92,31 +94,33 @@ export class BulkJournal {
     }
     const fh = await open(file, "a", 0o600);
     const j = new BulkJournal(file, fh, previous);
-    if (previous.size === 0) await j.#append(JSON.stringify({ journal: 1, ...key, started: new Date().toISOString() }));
+    if (previous.size === 0)
+      await j.#append(JSON.stringify({ journal: 1, ...key, started: new Date().toISOString() }), true);
     return j;
   }
 
   /** Append one row state; resolves once it is on disk. */
   write(rec: JournalRecord): Promise<void> {
-    return this.#append(JSON.stringify({ ...rec, at: Date.now() }));
+    return this.#append(JSON.stringify({ ...rec, at: Date.now() }), true);
   }
 
   /**
    * Append without waiting for the disk: for outcomes (`done`), whose loss in
-   * a crash only means the row is reconciled on the rerun. The line is still
-   * fsync'd with the next group; a failure surfaces at close().
+   * a crash only means the row is reconciled on the rerun. The line is
+   * written at once and reaches the disk with the next durable group (or at
+   * close); a failure surfaces at close().
    */
   note(rec: JournalRecord): void {
-    this.write(rec).catch((e: unknown) => {
+    this.#append(JSON.stringify({ ...rec, at: Date.now() }), false).catch((e: unknown) => {
       this.#error ??= e;
     });
   }
 
   #error: unknown;
 
-  #append(line: string): Promise<void> {
+  #append(line: string, durable: boolean): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ line, resolve, reject });
+      this.#queue.push({ line, durable, resolve, reject });
       this.#flushing ??= this.#flush();
     });
   }
@@ -126,7 +130,7 @@ export class BulkJournal {
       const batch = this.#queue.splice(0);
       try {
         await this.#fh.write(batch.map((b) => `${b.line}\n`).join(""));
-        await this.#fh.datasync();
+        if (batch.some((b) => b.durable)) await this.#fh.datasync();
         for (const b of batch) b.resolve();
       } catch (e) {
         for (const b of batch) b.reject(e);
@@ -137,6 +141,9 @@ export class BulkJournal {
 
   async close(): Promise<void> {
     while (this.#flushing) await this.#flushing;
+    await this.#fh.datasync().catch((e: unknown) => {
+      this.#error ??= e;
+    });
     await this.#fh.close();
     if (this.#error) throw this.#error;
   }

@@ -232,24 +232,48 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   const iterator = job.rows[Symbol.asyncIterator]();
   const queue: BulkRow<T>[] = [];
   let exhausted = false;
-  /** The next row; refills the queue a group at a time and journals the group's likely writes with one fsync. */
-  const nextRow = async (): Promise<BulkRow<T> | undefined> => {
-    if (queue.length === 0 && !exhausted) {
-      while (queue.length < concurrency) {
+  // Rows are read and journaled `sending` a group at a time (one fsync for
+  // the group), the next group while the current one is still being sent,
+  // so no slot waits for the disk. A row marked but never started is noted
+  // `failed: not started` at the end; one that a crash leaves marked is
+  // reconciled by the rerun like any row in flight.
+  const group = Math.min(64, concurrency * 4);
+  let refilling: Promise<void> | undefined;
+  let refillError: { error: unknown } | undefined;
+  const refill = (): Promise<void> => {
+    refilling ??= (async () => {
+      const fresh: BulkRow<T>[] = [];
+      let done = false;
+      while (fresh.length < group) {
         const n = await iterator.next();
         if (n.done) {
-          exhausted = true;
+          done = true;
           break;
         }
-        queue.push(n.value);
+        fresh.push(n.value);
       }
       const journal = job.journal;
       if (journal && job.willWrite) {
-        const mark = queue.filter((r) => !journal.previous.has(r.row) && job.willWrite!(r));
+        const mark = fresh.filter((r) => !journal.previous.has(r.row) && job.willWrite!(r));
         for (const r of mark) premarked.add(r.row);
         await Promise.all(mark.map((r) => journal.write({ row: r.row, key: r.key, state: "sending" })));
       }
-    }
+      // only now: a row read but not yet queued must not look like the end
+      queue.push(...fresh);
+      exhausted = done;
+    })()
+      .catch((error: unknown) => {
+        refillError ??= { error };
+      })
+      .finally(() => {
+        refilling = undefined;
+      });
+    return refilling;
+  };
+  const nextRow = async (): Promise<BulkRow<T> | undefined> => {
+    while (queue.length === 0 && !exhausted && !refillError) await refill();
+    if (refillError) throw refillError.error;
+    if (queue.length <= concurrency && !exhausted) void refill();
     return queue.shift();
   };
   try {
@@ -271,6 +295,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
     }
   } finally {
     await Promise.allSettled(active);
+    await refilling;
     // Rows marked but never started: not sent, so a rerun simply runs them.
     for (const r of queue)
       if (premarked.has(r.row)) job.journal?.note({ row: r.row, key: r.key, state: "failed", error: "not started" });

@@ -6,10 +6,10 @@ import type { EncodableRecord } from "../api/encode.js";
 import { type Identity, identityOf, showIdentity } from "../contract/identity.js";
 import type { Deps } from "../deps.js";
 import { InputError } from "../errors.js";
+import { settleHeap } from "../memory.js";
 import { checkVehicle } from "./adapters.js";
 import { mapRow, type RowProblem } from "./fields.js";
 import type { FleetFormat } from "./format.js";
-import { heapGuard } from "./memory.js";
 import { readRows } from "./read.js";
 import { type NameResolver, resolveRowNames } from "./resolver.js";
 
@@ -70,9 +70,8 @@ export async function* checkedRows(
   resolver: NameResolver,
   opts: { checkImages: boolean },
 ): AsyncGenerator<CheckedRow> {
-  const guard = heapGuard();
   for await (const raw of readRows(source.path, source.format)) {
-    guard();
+    settleHeap();
     const mapped = mapRow(raw.data, raw.textual);
     const problems = [...mapped.problems];
     problems.push(...(await resolveRowNames(resolver, mapped.values)));

@@ -5,9 +5,9 @@ import { IdentityIndex, identityOf } from "../contract/identity.js";
 import type { JsonObject } from "../contract/records.js";
 import type { Deps } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
+import { settleHeap } from "../memory.js";
 import { catalogPort, checkVehicle, listVehicles } from "./adapters.js";
 import { IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "./fields.js";
-import { heapGuard } from "./memory.js";
 import { computePlan, currentInput, type IdentityFn, type Plan, type PlanChange } from "./plan.js";
 import { readRows } from "./read.js";
 import { createNameResolver, resolveRowNames } from "./resolver.js";
@@ -84,12 +84,11 @@ const rowLabel = (row: number, values: Record<string, unknown>) => {
  */
 export async function readFleet(deps: Deps, source: FleetSource): Promise<FleetRow[]> {
   const resolver = createNameResolver(await catalogPort(deps));
-  const guard = heapGuard();
   const rows: FleetRow[] = [];
   const problems: Array<{ field: string; message: string }> = [];
   let bad = 0;
   for await (const raw of readRows(source.path, source.format)) {
-    guard();
+    settleHeap();
     const mapped = mapRow(raw.data, raw.textual);
     const values = mapped.values;
     // A member given empty in json / ndjson / yaml means "must be empty" (an empty csv cell stays absent).

@@ -168,4 +168,59 @@ describe("runBulk", () => {
       [...again.previous.values()].filter((r) => r.state === "failed").every((r) => r.error === "not started"),
     ).toBe(true);
   });
+
+  it("reads and journals the next group while the current one is sent: every row runs exactly once, whatever the count", async () => {
+    for (const n of [1, 3, 16, 17, 63, 64, 65, 200]) {
+      const dir = tmp();
+      const j = await BulkJournal.open(dir, KEY);
+      // a slow disk: each durable write takes a while, so reading runs ahead of it
+      const write = j.write.bind(j);
+      j.write = async (rec) => {
+        await new Promise((res) => setTimeout(res, 2));
+        return write(rec);
+      };
+      const ran: number[] = [];
+      const s = await runBulk({
+        rows: rowsOf(n),
+        concurrency: 4,
+        journal: j,
+        willWrite: () => true,
+        task: async (r, ctx) => {
+          await ctx.beforeWrite();
+          ran.push(r.item);
+          await new Promise((res) => setImmediate(res));
+          return { status: "created", id: r.item };
+        },
+      });
+      await j.close();
+      expect(
+        [...ran].sort((a, b) => a - b),
+        `${n} rows`,
+      ).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+      expect(s.counts.get("created"), `${n} rows`).toBe(n);
+      const again = await BulkJournal.open(dir, KEY);
+      expect(again.inFlight(), `${n} rows`).toEqual([]);
+      await again.close();
+    }
+  });
+
+  it("a failure reading the rows ends the run with that error, after the rows in flight finish", async () => {
+    async function* broken(): AsyncGenerator<BulkRow<number>> {
+      for (let i = 1; i <= 30; i++) yield { row: i, key: `R${i}`, item: i };
+      throw new Error("disk read failed");
+    }
+    const ran: number[] = [];
+    await expect(
+      runBulk({
+        rows: broken(),
+        concurrency: 4,
+        task: async (r) => {
+          ran.push(r.item);
+          return { status: "created", id: r.item };
+        },
+      }),
+    ).rejects.toThrow("disk read failed");
+    expect(ran.length).toBeLessThanOrEqual(30);
+    expect(new Set(ran).size).toBe(ran.length);
+  });
 });

@@ -6,9 +6,9 @@ import type { Deps } from "../../deps.js";
 import { catalogPort, listVehicles, vehicleInputMapper } from "../../fleet/adapters.js";
 import { ACCOUNT_BOUND, exportColumns } from "../../fleet/fields.js";
 import { formatFor } from "../../fleet/format.js";
-import { heapGuard } from "../../fleet/memory.js";
 import { createNameResolver, nameRow } from "../../fleet/resolver.js";
 import { createRecordWriter } from "../../fleet/write.js";
+import { settleHeap } from "../../memory.js";
 
 export interface ExportOptions {
   format?: string;
@@ -37,14 +37,13 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
   let ordered = true;
   try {
     const writer = await createRecordWriter(format, out, exportColumns(Boolean(opts.withIds)));
-    const guard = heapGuard(500);
     const selection = opts.where?.length
       ? await (await import("./select.js")).prepareSelection(deps, opts.where)
       : undefined;
     for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) {
       for (const record of page) {
         if (selection && !selection.matches(record)) continue;
-        guard();
+        settleHeap();
         const id = typeof record.id === "number" ? record.id : 0;
         if (id < lastId) ordered = false;
         lastId = id;
