@@ -6,6 +6,7 @@ import { Script } from "node:vm";
 import { helpWidth, STATIC_HELP_WIDTH } from "./cli/help-width.js";
 import { invokedNoun } from "./cli/nouns.js";
 import { resolvePaths } from "./config/paths.js";
+import { youngGenerationFixed } from "./memory.js";
 
 // The start-up path (dist/boot.cjs, required by bin/rentctl.js). Scripts call
 // rentctl hundreds of times, so this file decides what each call must load:
@@ -63,13 +64,11 @@ function printStaticHelp(distDir: string, argv: readonly string[], env: NodeJS.P
  * - undici parses HTTP with llhttp compiled to WebAssembly; the optimising
  *   tier-up of that module costs more than it saves and holds up exit: the
  *   baseline compiler alone cuts ~100 ms off each API command.
- * - the young generation keeps its starting size instead of doubling up to
- *   32 MiB in long listings, which is most of what made peak memory grow
- *   with the fleet (see src/memory.ts and bench/memory.mjs).
+ * - the young generation keeps its starting size (src/memory.ts says why).
  */
 function tuneV8(): void {
   setFlagsFromString("--liftoff-only");
-  setFlagsFromString("--semi-space-growth-factor=1");
+  youngGenerationFixed();
 }
 
 interface Bundle {

@@ -179,9 +179,11 @@ export async function run(): Promise<void> {
     process.stdout.write(`${VERSION}\n`);
     return;
   }
+  let finished = false;
   // A reader that went away (`rentctl … | head -3`, also with 2>&1) is no failure: end quietly with 0.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on("error", (e: NodeJS.ErrnoException) => {
+      finished = true;
       if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") process.exit(EXIT.ok);
       process.exit(EXIT.internal);
     });
@@ -191,7 +193,15 @@ export async function run(): Promise<void> {
     process.exit(EXIT.interrupted);
   });
   process.on("SIGTERM", () => process.exit(EXIT.terminated));
+  // Node ends a process whose event loop has nothing left, even with the
+  // command unfinished (a promise nothing will settle): never as a success.
+  process.once("exit", (c) => {
+    if (finished || c !== 0) return;
+    process.stderr.write("error: rentctl stopped before the command finished: this is a bug in rentctl\n");
+    process.exitCode = EXIT.internal;
+  });
   const code = await main(argv);
+  finished = true;
   process.exitCode = code;
   if (process.stdout.writableLength > 0) await new Promise((r) => process.stdout.once("drain", r));
   process.exit(code);

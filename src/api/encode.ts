@@ -44,7 +44,11 @@ export function encodeForm(record: EncodableRecord): string {
     .join("&");
 }
 
+/** Characters every encoding leaves as they are: most keys and values are only these. */
+const UNRESERVED = /^[A-Za-z0-9_.~-]*$/;
+
 function encodeComponent(s: string): string {
+  if (UNRESERVED.test(s)) return s;
   return encodeURIComponent(s)
     .replace(/%20/g, "+")
     .replace(/%5B/g, "[")

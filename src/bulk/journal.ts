@@ -18,6 +18,10 @@ import { join } from "node:path";
  * `fdatasync` of their own.
  */
 
+/** Outcome notes are written when this many wait, or after NOTE_DELAY_MS, or with the next durable write. */
+const NOTE_BATCH = 64;
+const NOTE_DELAY_MS = 25;
+
 export type JournalState = "sending" | "done" | "failed" | "unknown";
 
 export interface JournalRecord {
@@ -121,8 +125,20 @@ export class BulkJournal {
   #append(line: string, durable: boolean): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#queue.push({ line, durable, resolve, reject });
-      this.#flushing ??= this.#flush();
+      if (durable || this.#queue.length >= NOTE_BATCH) this.#startFlush();
+      // notes alone wait a little for company: one write for many rows
+      else this.#noteTimer ??= setTimeout(() => this.#startFlush(), NOTE_DELAY_MS);
     });
+  }
+
+  #noteTimer: ReturnType<typeof setTimeout> | undefined;
+
+  #startFlush(): void {
+    if (this.#noteTimer) clearTimeout(this.#noteTimer);
+    this.#noteTimer = undefined;
+    // Never with an empty queue: #flush would then finish before this
+    // assignment and leave #flushing set for good (no later write would flush).
+    if (!this.#flushing && this.#queue.length) this.#flushing = this.#flush();
   }
 
   async #flush(): Promise<void> {
@@ -140,6 +156,7 @@ export class BulkJournal {
   }
 
   async close(): Promise<void> {
+    if (this.#queue.length) this.#startFlush();
     while (this.#flushing) await this.#flushing;
     await this.#fh.datasync().catch((e: unknown) => {
       this.#error ??= e;
