@@ -12,7 +12,7 @@ describe("settleHeap", () => {
     g.gc = () => {
       calls++;
     };
-    const { settleHeap } = await import("../../src/memory.js");
+    const { settleHeap, useHeapPolicy } = await import("../../src/memory.js");
     const big = 100 * 1024 * 1024;
     const t0 = Date.now() + 1_000; // past the interval since the module loaded
     for (let t = t0; t < t0 + 1_000; t += 10) settleHeap(t, big); // 100 calls over one second
@@ -21,7 +21,8 @@ describe("settleHeap", () => {
     expect(calls).toBe(5);
     settleHeap(t0 + 1_000, big);
     expect(calls).toBe(6);
-    // a small heap is left alone: a collection would only cost time
+    // under the bulk policy a small heap is left alone: a collection would only cost time
+    useHeapPolicy("bulk");
     settleHeap(t0 + 2_000, 4 * 1024 * 1024);
     expect(calls).toBe(6);
     settleHeap(t0 + 3_000, big);
