@@ -6,7 +6,7 @@ import { Script } from "node:vm";
 import { helpWidth, STATIC_HELP_WIDTH } from "./cli/help-width.js";
 import { invokedNoun } from "./cli/nouns.js";
 import { resolvePaths } from "./config/paths.js";
-import { useHeapPolicy } from "./memory.js";
+import { keepYoungGenerationSmall } from "./memory.js";
 
 // The start-up path (dist/boot.cjs, required by bin/rentctl.js). Scripts call
 // rentctl hundreds of times, so this file decides what each call must load:
@@ -68,7 +68,7 @@ function printStaticHelp(distDir: string, argv: readonly string[], env: NodeJS.P
  */
 function tuneV8(): void {
   setFlagsFromString("--liftoff-only");
-  useHeapPolicy("lean");
+  keepYoungGenerationSmall();
 }
 
 interface Bundle {

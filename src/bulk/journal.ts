@@ -172,10 +172,23 @@ export class BulkJournal {
   }
 }
 
-/** sha256 of a file's bytes, streamed. */
+/**
+ * sha256 of a file's bytes, read through one reused buffer: a stream's fresh
+ * 64 KiB chunks are garbage V8 collects late, and on a big file they held
+ * tens of MiB at once.
+ */
 export async function hashFile(path: string): Promise<string> {
-  const { createReadStream } = await import("node:fs");
   const h = createHash("sha256");
-  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
+  const fh = await open(path, "r");
+  try {
+    const buf = Buffer.allocUnsafe(1 << 16);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      h.update(buf.subarray(0, bytesRead));
+    }
+  } finally {
+    await fh.close();
+  }
   return h.digest("hex");
 }

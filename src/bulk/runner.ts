@@ -1,6 +1,6 @@
 import { ApiError, AuthError, MalformedResponseError, NetworkError, ServerError } from "../api/errors.js";
 import { RentctlError } from "../errors.js";
-import { settleHeap, useHeapPolicy } from "../memory.js";
+import { settleHeap } from "../memory.js";
 import type { BulkJournal, JournalRecord } from "./journal.js";
 
 /** One unit of work: a numbered row of the input, its identity and its payload. */
@@ -112,7 +112,6 @@ function message(err: unknown): string {
  */
 export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   const started = Date.now();
-  useHeapPolicy("bulk");
   const concurrency = Math.max(1, Math.min(16, Math.floor(job.concurrency)));
   const counts = new Map<string, number>();
   const failed: RowResult[] = [];

@@ -6,7 +6,7 @@ import type { EncodableRecord } from "../api/encode.js";
 import { type Identity, identityOf, showIdentity } from "../contract/identity.js";
 import type { Deps } from "../deps.js";
 import { InputError } from "../errors.js";
-import { settleHeap, useHeapPolicy } from "../memory.js";
+import { settleHeap } from "../memory.js";
 import { checkVehicle } from "./adapters.js";
 import { mapRow, type RowProblem } from "./fields.js";
 import type { FleetFormat } from "./format.js";
@@ -70,7 +70,6 @@ export async function* checkedRows(
   resolver: NameResolver,
   opts: { checkImages: boolean },
 ): AsyncGenerator<CheckedRow> {
-  useHeapPolicy("bulk"); // a bulk workload (see src/memory.ts)
   for await (const raw of readRows(source.path, source.format)) {
     settleHeap();
     const mapped = mapRow(raw.data, raw.textual);
