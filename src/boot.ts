@@ -112,7 +112,10 @@ function loadBundle(distDir: string, argv: readonly string[], env: NodeJS.Proces
   });
   if (cacheFile && (!cachedData || script.cachedDataRejected)) {
     // After the command ran: the cache then holds every function it compiled.
-    process.once("exit", () => saveCodeCache(cacheFile, script));
+    // Not for a process stopped by a signal (Ctrl-C, `kill`): it should just go.
+    process.once("exit", (code) => {
+      if (code < 128) saveCodeCache(cacheFile, script);
+    });
   }
   const module = { exports: {} as Bundle };
   const wrapper = script.runInThisContext() as (...a: unknown[]) => void;

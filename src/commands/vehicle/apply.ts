@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { BulkRow, ReportSink, RowResult } from "../../bulk/index.js";
 import { requireUser } from "../../context.js";
@@ -68,21 +69,25 @@ async function runApply(
   const adapters = await import("../../fleet/adapters.js");
   const dryRun = Boolean(deps.flags.dryRun);
 
-  // The file first: an invalid file is exit 2 before anything else.
-  const rows = await sync.readFleet(deps, source);
-
-  // The job's journal: the same file and options find an interrupted run's rows.
+  // The job's journal key: the same file and options find an interrupted run's rows.
   const fileHash = await bulk.hashFile(source.path);
   const contentHash = createHash("sha256")
     .update(`${fileHash}|prune=${Boolean(opts.prune)}|exact=${Boolean(opts.exact)}`)
     .digest("hex");
+  const journalKey = { job: "vehicle.apply", env: target.env, baseUrl: target.baseUrl, owner, contentHash };
+  // With no interrupted run to wait for, the account is listed while the file is read.
+  const early =
+    dryRun || opts.restart || !existsSync(bulk.BulkJournal.fileFor(deps.paths.dataDir, journalKey))
+      ? sync.listAccount(deps)
+      : undefined;
+  early?.catch(() => {});
+
+  // The file first: an invalid file is exit 2 before anything is written.
+  const rows = await sync.readFleet(deps, source);
+
   const journal = dryRun
     ? undefined
-    : await bulk.BulkJournal.open(
-        deps.paths.dataDir,
-        { job: "vehicle.apply", env: target.env, baseUrl: target.baseUrl, owner, contentHash },
-        { restart: opts.restart },
-      );
+    : await bulk.BulkJournal.open(deps.paths.dataDir, journalKey, { restart: opts.restart });
   let finished = false;
   try {
     // Writes of a killed run may still be on their way: let them land (or time out) before listing.
@@ -97,7 +102,7 @@ async function runApply(
     }
     if (journal?.resumed) deps.msg.info(`resuming an interrupted apply of ${source.label} (--restart to start afresh)`);
 
-    const account = await sync.listAccount(deps);
+    const account = await (early ?? sync.listAccount(deps));
     const planned = await sync.planFleet(deps, source.label, rows, account, opts);
     const { plan } = planned;
     const refusal = massRemovalRefusal({

@@ -16,8 +16,11 @@ export async function planFromFile(deps: Deps, opts: DiffOptions): Promise<{ syn
   const { readFleet, listAccount, planFleet } = await import("../../fleet/sync.js");
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
   try {
+    // The account is listed while the file is read (a file error still wins: it is awaited first).
+    const listing = listAccount(deps);
+    listing.catch(() => {});
     const rows = await readFleet(deps, source);
-    const account = await listAccount(deps);
+    const account = await listing;
     return { sync: await planFleet(deps, source.label, rows, account, opts), label: source.label };
   } finally {
     await source.cleanup();
