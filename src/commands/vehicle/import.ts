@@ -45,6 +45,9 @@ export async function run(deps: Deps, file: string, opts: ImportOptions): Promis
   }
 }
 
+/** Files up to this many rows are read once (their checked rows kept for sending); bigger ones twice. */
+const KEEP_ROWS = 2_000;
+
 async function runImport(
   deps: Deps,
   source: Awaited<ReturnType<typeof openSource>>,
@@ -55,13 +58,34 @@ async function runImport(
   const owner = await requireUser(deps);
   const resolver = createNameResolver(await catalogPort(deps));
 
-  // Pass 1: every row checked; all problems listed by row and field.
+  // The account, listed once while the file is checked (again only to
+  // reconcile an interrupted run; see beforeReconcile below).
+  const { identityOf } = await import("../../contract/identity.js");
+  const listAccount = async () => {
+    const index = new IdentityIndex<number>();
+    for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) {
+      for (const v of page) {
+        const id = identityOf(v as Record<string, unknown>);
+        if (id && typeof v.id === "number") index.add(id, v.id);
+      }
+    }
+    return index;
+  };
+  const firstListing = listAccount();
+  firstListing.catch(() => {}); // an invalid file is reported first (awaited below)
+
+  // Pass 1: every row checked; all problems listed by row and field. A small
+  // file's rows are kept for pass 2 (memory stays bounded); a bigger one is
+  // read again.
   const problems: Array<{ field: string; message: string }> = [];
   const invalid = new Map<number, CheckedRow>();
   let seen: IdentityIndex<number> | undefined = new IdentityIndex<number>();
+  let kept: CheckedRow[] | undefined = [];
   let total = 0;
   for await (const r of checkedRows(deps, source, resolver, { checkImages: true })) {
     total++;
+    if (kept && kept.length < KEEP_ROWS) kept.push(r);
+    else kept = undefined;
     if (r.identity) {
       const dup = seen.find(r.identity);
       if (dup.length)
@@ -84,19 +108,7 @@ async function runImport(
   }
   if (invalid.size) for (const p of problems) deps.msg.warn(`${p.field}: ${p.message}`);
 
-  // The account, listed once (again only to reconcile an interrupted run).
-  const { identityOf } = await import("../../contract/identity.js");
-  const listAccount = async () => {
-    const index = new IdentityIndex<number>();
-    for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) {
-      for (const v of page) {
-        const id = identityOf(v as Record<string, unknown>);
-        if (id && typeof v.id === "number") index.add(id, v.id);
-      }
-    }
-    return index;
-  };
-  let account = await listAccount();
+  let account = await firstListing;
 
   // Reports: per-row results on stdout (-o) and/or in a file (--report); ids with -q.
   const {
@@ -131,7 +143,8 @@ async function runImport(
 
   // Pass 2: the valid rows, streamed into the engine.
   async function* valid(): AsyncGenerator<BulkRow<CheckedRow>> {
-    for await (const r of checkedRows(deps, source, resolver, { checkImages: false })) {
+    const rows = kept ?? checkedRows(deps, source, resolver, { checkImages: false });
+    for await (const r of rows) {
       if (invalid.has(r.row) || !r.record) continue;
       yield { row: r.row, key: r.key, item: r };
     }
