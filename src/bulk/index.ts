@@ -61,6 +61,7 @@ export {
   outcomeUnknown,
   type RowResult,
   runBulk,
+  settleDeadline,
   type TaskContext,
   type TaskOutcome,
 } from "./runner.js";

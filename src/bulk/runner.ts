@@ -106,6 +106,25 @@ function message(err: unknown): string {
 }
 
 /**
+ * A `sending` line is at most this old when its request starts: a row
+ * journaled ahead with its group and still waiting for a slot after this long
+ * is journaled again just before it is sent.
+ */
+export const MARK_FRESH_MS = 1_000;
+
+/**
+ * When every request of a stopped run has ended (answered, failed or timed
+ * out): the latest `sending` line of the rows it left in flight, plus the
+ * time a line may precede its request, plus the bound on a request. A rerun
+ * waits until then before it looks at the account, so a late write of the
+ * stopped run is found instead of being sent again.
+ */
+export function settleDeadline(inFlight: readonly JournalRecord[], timeoutMs: number): number {
+  const open = inFlight.filter((r) => !r.answered);
+  return open.length ? Math.max(...open.map((r) => r.at ?? 0)) + MARK_FRESH_MS + timeoutMs : 0;
+}
+
+/**
  * Run a job: rows flow from `job.rows` (pulled only as slots free up, so a
  * streamed input stays streamed) into at most `concurrency` tasks. Returns
  * the summary; never throws for a row's failure (see bulkExitError).
@@ -145,6 +164,8 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   };
 
   const premarked = new Set<number>();
+  /** When each premarked row's `sending` line was written. */
+  const premarkedAt = new Map<number, number>();
   const runOne = async (row: BulkRow<T>): Promise<void> => {
     const prior = job.journal?.previous.get(row.row);
     if (prior?.state === "done") {
@@ -166,7 +187,12 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
       signal: rowAbort.signal,
       beforeWrite: async () => {
         wrote = true;
-        if (!premarked.has(row.row)) await job.journal?.write({ row: row.row, key: row.key, state: "sending" });
+        // A premarked row that waited long for its slot is marked again: its
+        // line's time must stay within MARK_FRESH_MS of the request it covers
+        // (settleDeadline relies on it).
+        const markedAt = premarkedAt.get(row.row);
+        if (markedAt === undefined || Date.now() - markedAt > MARK_FRESH_MS)
+          await job.journal?.write({ row: row.row, key: row.key, state: "sending" });
       },
     };
     try {
@@ -174,6 +200,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
     } finally {
       rowAborts.delete(rowAbort);
       premarked.delete(row.row);
+      premarkedAt.delete(row.row);
     }
   };
 
@@ -256,7 +283,9 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
       if (journal && job.willWrite) {
         const mark = fresh.filter((r) => !journal.previous.has(r.row) && job.willWrite!(r));
         for (const r of mark) premarked.add(r.row);
+        const at = Date.now(); // the lines' times are at least this
         await Promise.all(mark.map((r) => journal.write({ row: r.row, key: r.key, state: "sending" })));
+        for (const r of mark) premarkedAt.set(r.row, at);
       }
       // only now: a row read but not yet queued must not look like the end
       queue.push(...fresh);

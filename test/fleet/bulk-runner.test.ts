@@ -246,4 +246,42 @@ describe("runBulk", () => {
     ]);
     await again.close();
   });
+
+  it("a row journaled ahead that waits past MARK_FRESH_MS for its slot is journaled again before it is sent", async () => {
+    const { MARK_FRESH_MS, settleDeadline } = await import("../../src/bulk/runner.js");
+    const dir = tmp();
+    const j = await BulkJournal.open(dir, KEY);
+    const sending: Array<{ row: number; at: number }> = [];
+    const write = j.write.bind(j);
+    j.write = (rec) => {
+      if (rec.state === "sending") sending.push({ row: rec.row, at: Date.now() });
+      return write(rec);
+    };
+    const started = new Map<number, number>();
+    await runBulk({
+      rows: rowsOf(3),
+      concurrency: 1,
+      journal: j,
+      willWrite: () => true,
+      task: async (r, ctx) => {
+        await ctx.beforeWrite();
+        started.set(r.item, Date.now());
+        // row 1 is slow: rows 2 and 3, journaled with it, wait for the one slot
+        if (r.item === 1) await new Promise((res) => setTimeout(res, MARK_FRESH_MS + 200));
+        return { status: "created", id: r.item };
+      },
+    });
+    await j.close();
+    for (const row of [1, 2, 3]) {
+      const lines = sending.filter((s) => s.row === row);
+      const latest = Math.max(...lines.map((l) => l.at));
+      // the request started within MARK_FRESH_MS of its latest `sending` line
+      expect(started.get(row)! - latest, `row ${row}`).toBeLessThanOrEqual(MARK_FRESH_MS);
+    }
+    expect(sending.filter((s) => s.row === 2).length).toBe(2);
+    // and a rerun's wait covers a request started that late
+    const at = 1_000_000;
+    expect(settleDeadline([{ row: 2, key: "R2", state: "sending", at }], 2_000)).toBe(at + MARK_FRESH_MS + 2_000);
+    expect(settleDeadline([{ row: 2, key: "R2", state: "unknown", at, answered: true }], 2_000)).toBe(0);
+  });
 });

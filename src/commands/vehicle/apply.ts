@@ -92,7 +92,7 @@ async function runApply(
   try {
     // Writes of a killed run may still be on their way: let them land (or time out) before listing.
     const open = (journal?.inFlight() ?? []).filter((r) => !r.answered);
-    const settleAt = open.length ? Math.max(...open.map((r) => r.at ?? 0)) + deps.settings().timeoutMs : 0;
+    const settleAt = bulk.settleDeadline(open, deps.settings().timeoutMs);
     const wait = settleAt - Date.now();
     if (wait > 0) {
       deps.msg.info(

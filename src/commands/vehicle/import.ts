@@ -121,6 +121,7 @@ async function runImport(
     BulkJournal,
     hashFile,
     interruptOnCtrlC,
+    settleDeadline,
   } = await import("../../bulk/index.js");
   const sinks: ReportSink[] = [];
   const quiet = Boolean(deps.flags.quiet);
@@ -212,7 +213,7 @@ async function runImport(
       beforeReconcile: async (inFlight) => {
         // A create of the killed run may still be on its way: let it land (or time out) before looking.
         const open = inFlight.filter((r) => !r.answered);
-        const settleAt = open.length ? Math.max(...open.map((r) => r.at ?? 0)) + deps.settings().timeoutMs : 0;
+        const settleAt = settleDeadline(open, deps.settings().timeoutMs);
         const wait = settleAt - Date.now();
         if (wait > 0) {
           deps.msg.info(
