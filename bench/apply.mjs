@@ -3,32 +3,20 @@
 // GET + POST pairs. Prints ratios; asserts nothing. Runs against `rentctl
 // sandbox serve` (a separate process, in memory).
 //   npm run build && node bench/apply.mjs [vehicles=1000] [changes=100] [concurrency=8]
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { bin, median, root, sampleVehicle, serveSandbox, time } from "./lib.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "bin", "rentctl.js");
 const VEHICLES = Number(process.argv[2] ?? 1000);
 const CHANGES = Number(process.argv[3] ?? 100);
 const CONC = Number(process.argv[4] ?? 8);
 const USER = 1003;
 const home = mkdtempSync(join(tmpdir(), "rentctl-apply-bench-"));
 
-const serve = spawn(process.execPath, [bin, "sandbox", "serve", "--port", "0", "--memory"], {
-  env: { ...process.env, RENTCTL_CONFIG_DIR: join(home, "c"), RENTCTL_DATA_DIR: join(home, "d") },
-  stdio: ["ignore", "pipe", "inherit"],
-});
-const base = await new Promise((resolve) => {
-  let out = "";
-  serve.stdout.on("data", (d) => {
-    out += d;
-    const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-    if (m) resolve(m[0]);
-  });
-});
+const serve = await serveSandbox(home);
+const base = serve.url;
 const env = {
   ...process.env,
   RENTCTL_CONFIG_DIR: join(home, "c"),
@@ -42,45 +30,14 @@ const cli = (args) => spawnSync(process.execPath, [bin, ...args], { env, encodin
 const check = (r, what, ok = [0]) => {
   if (!ok.includes(r.status)) {
     console.error(`${what} failed (${r.status}): ${String(r.stderr).slice(-500)}`);
-    serve.kill();
+    serve.stop();
     process.exit(1);
   }
   return r;
 };
-const time = (fn) => {
-  const t = process.hrtime.bigint();
-  const r = fn();
-  return { ms: Number(process.hrtime.bigint() - t) / 1e6, r };
-};
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-// Scalars only, so the bare script can encode the record with URLSearchParams.
-const SAMPLE = {
-  pickup_location: "Berlin, Alexanderplatz 1",
-  vehicle_class_id: 2,
-  vehicle_model_id: 1003,
-  vehicle_segment_id: 1,
-  vehicle_year_of_issue_id: 16,
-  vehicle_reg_number_country: 1,
-  vehicle_activity: 1,
-  price_per_day: 45,
-  price_per_3days: 42,
-  price_per_week: 39,
-  price_per_14days: 35,
-  vehicle_currency_id: 1,
-  vehicle_protection_plans_no_deposit: 1,
-  vehicle_protection_plans_third_party_insurance: 1,
-  vehicle_protection_plans_deposit_price: 300,
-  vehicle_distance_included: 250,
-  vehicle_surcharge_for_excess: 1,
-  price_surcharge_over_time: 900,
-  vehicle_minimal_renting_period: 1,
-  vehicle_minimal_age_to_rent: 21,
-  vehicle_drivers_experience: 2,
-  vehicle_passenger_capacity: 5,
-  vehicle_luggage_capacity: 3,
-  vehicle_fuel_policy: 1,
-};
+// The sandbox's sample vehicle (scalars only, so the bare script can encode the record with URLSearchParams).
+const SAMPLE = await sampleVehicle(home);
 
 // The account: VEHICLES vehicles.
 const seedFile = join(home, "seed.ndjson");
@@ -171,5 +128,5 @@ console.log(
   `apply minus its plan (apply - diff)   ${((applied.ms - d) / 1000).toFixed(2)} s   ratio (apply-diff)/bare ${((applied.ms - d) / b.ms).toFixed(2)}x`,
 );
 
-serve.kill();
+await serve.stop();
 rmSync(home, { recursive: true, force: true });

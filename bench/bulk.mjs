@@ -3,32 +3,20 @@
 // sizes. Prints ratios; asserts nothing. Runs against `rentctl sandbox serve`
 // (a separate process, in memory).
 //   npm run build && node bench/bulk.mjs [rows=1000] [concurrency=8] [loopSample=20]
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { bin, median, root, sampleVehicle, serveSandbox, time } from "./lib.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "bin", "rentctl.js");
 const ROWS = Number(process.argv[2] ?? 1000);
 const CONC = Number(process.argv[3] ?? 8);
 const LOOP_SAMPLE = Number(process.argv[4] ?? 20);
 const home = mkdtempSync(join(tmpdir(), "rentctl-bulk-bench-"));
 
 // The sandbox, in its own process.
-const serve = spawn(process.execPath, [bin, "sandbox", "serve", "--port", "0", "--memory"], {
-  env: { ...process.env, RENTCTL_CONFIG_DIR: join(home, "c"), RENTCTL_DATA_DIR: join(home, "d") },
-  stdio: ["ignore", "pipe", "inherit"],
-});
-const base = await new Promise((resolve) => {
-  let out = "";
-  serve.stdout.on("data", (d) => {
-    out += d;
-    const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-    if (m) resolve(m[0]);
-  });
-});
+const serve = await serveSandbox(home);
+const base = serve.url;
 const env = (user) => ({
   ...process.env,
   RENTCTL_CONFIG_DIR: join(home, "c"),
@@ -39,44 +27,14 @@ const env = (user) => ({
   NO_COLOR: "1",
 });
 
-// One valid vehicle (scalars only, so the bare script can encode it with URLSearchParams).
-const SAMPLE = {
-  pickup_location: "Berlin, Alexanderplatz 1",
-  vehicle_class_id: 2,
-  vehicle_model_id: 1003,
-  vehicle_segment_id: 1,
-  vehicle_year_of_issue_id: 16,
-  vehicle_reg_number_country: 1,
-  vehicle_activity: 1,
-  price_per_day: 45,
-  price_per_3days: 42,
-  price_per_week: 39,
-  price_per_14days: 35,
-  vehicle_currency_id: 1,
-  vehicle_protection_plans_no_deposit: 1,
-  vehicle_protection_plans_third_party_insurance: 1,
-  vehicle_protection_plans_deposit_price: 300,
-  vehicle_distance_included: 250,
-  vehicle_surcharge_for_excess: 1,
-  price_surcharge_over_time: 900,
-  vehicle_minimal_renting_period: 1,
-  vehicle_minimal_age_to_rent: 21,
-  vehicle_drivers_experience: 2,
-  vehicle_passenger_capacity: 5,
-  vehicle_luggage_capacity: 3,
-  vehicle_fuel_policy: 1,
-};
+// The sandbox's sample vehicle (scalars only, so the bare script can encode it with URLSearchParams).
+const SAMPLE = await sampleVehicle(home);
 const rowsFile = (prefix, n) => {
   const f = join(home, `${prefix}.ndjson`);
   let text = "";
   for (let i = 0; i < n; i++) text += `${JSON.stringify({ ...SAMPLE, vehicle_reg_number: `${prefix}-${i}` })}\n`;
   writeFileSync(f, text);
   return f;
-};
-const time = (fn) => {
-  const t = process.hrtime.bigint();
-  const r = fn();
-  return { ms: Number(process.hrtime.bigint() - t) / 1e6, r };
 };
 const check = (r, what) => {
   if (r.status !== 0) {
@@ -117,7 +75,6 @@ await Promise.all(Array.from({ length: Number(conc) }, worker));
 await pool.close();
 `,
 );
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 check(spawnSync(process.execPath, [bare, base, rowsFile("W", ROWS), String(CONC)], { encoding: "utf8" }), "warm-up");
 const ours = [];
 const theirs = [];
@@ -138,34 +95,12 @@ const b = { ms: median(theirs) };
 //     script into owners 1001 and 1002) importing into the empty owner 1003:
 //     what an owner moving to the marketplace does (in 1. the account to list
 //     grows each round, as both sides import into one owner).
-const freshServer = async () => {
-  const dir = mkdtempSync(join(home, "fresh-"));
-  const srv = spawn(process.execPath, [bin, "sandbox", "serve", "--port", "0", "--memory", "-o", "json"], {
-    env: { ...process.env, RENTCTL_CONFIG_DIR: join(dir, "c"), RENTCTL_DATA_DIR: join(dir, "d") },
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-  const url = await new Promise((resolve) => {
-    let out = "";
-    srv.stdout.on("data", (d) => {
-      out += d;
-      if (out.includes("\n")) resolve(JSON.parse(out.slice(0, out.indexOf("\n"))).url.replace(/\/$/, ""));
-    });
-  });
-  const exited = new Promise((r) => srv.once("exit", r));
-  return {
-    url,
-    stop: () => {
-      srv.kill();
-      return exited;
-    },
-  };
-};
 const freshOurs = [];
 const freshTheirs = [];
 const freshFile = rowsFile("F", ROWS);
 for (let round = 0; round < 3; round++) {
   for (const side of ["bare", "rentctl"]) {
-    const s = await freshServer();
+    const s = await serveSandbox(mkdtempSync(join(home, "fresh-")));
     for (const u of [1001, 1002])
       check(
         spawnSync(process.execPath, [bare, s.url, freshFile, String(CONC)], {
@@ -230,5 +165,5 @@ console.log(
   `peak RSS export 50,002 vehicles ${e50.toFixed(1)} MiB   ratio ${(e50 / e10).toFixed(2)}x (target <= 1.1x, < 100 MiB)`,
 );
 
-serve.kill();
+await serve.stop();
 rmSync(home, { recursive: true, force: true });

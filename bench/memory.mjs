@@ -9,28 +9,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { bin, sampleVehicle, serveSandbox } from "./lib.mjs";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const SMALL = Number(process.argv[2] ?? 10_000);
 const LARGE = Number(process.argv[3] ?? 40_000);
 const LIMIT_MIB = 90;
 const node = process.execPath;
-const bin = process.env.RENTCTL_BENCH_BIN || join(root, "bin", "rentctl.js");
 const work = mkdtempSync(join(tmpdir(), "rentctl-memory-"));
 
 // The sandbox's own sample vehicle, so every seeded vehicle passes its rules.
-await build({
-  stdin: { contents: 'export { sampleVehicleInput } from "./src/sandbox/seed.ts";', resolveDir: root, loader: "ts" },
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  outfile: join(work, "seed.mjs"),
-  logLevel: "warning",
-});
-const { sampleVehicleInput } = await import(pathToFileURL(join(work, "seed.mjs")).href);
-
+const sample = await sampleVehicle(work);
 // Peak RSS of a child: it writes its own maxRSS (KiB) on exit.
 const rssHook = join(work, "rss.mjs");
 writeFileSync(
@@ -44,20 +32,9 @@ const baseEnv = {
   RENTCTL_DATA_DIR: join(work, "d"),
   NO_COLOR: "1",
 };
-const srv = spawn(node, [bin, "sandbox", "serve", "--port", "0", "--memory", "-o", "json"], {
-  env: baseEnv,
-  stdio: ["ignore", "pipe", "ignore"],
-});
-const info = await new Promise((resolve, reject) => {
-  let buf = "";
-  srv.stdout.on("data", (d) => {
-    buf += d;
-    if (buf.includes("\n")) resolve(JSON.parse(buf.slice(0, buf.indexOf("\n"))));
-  });
-  srv.once("exit", (c) => reject(new Error(`sandbox serve exited ${c}`)));
-});
-const owner = info.owners[0];
-const base = info.url.replace(/\/$/, "");
+const srv = await serveSandbox(work);
+const base = srv.url;
+const owner = srv.owners[0];
 const env = {
   ...baseEnv,
   RENTCTL_ENV: "sandbox",
@@ -101,7 +78,7 @@ let extras = 0;
 async function seedTo(n) {
   const jobs = [];
   for (let i = vehicles; i < n; i++) {
-    const v = { ...sampleVehicleInput(owner.user_id), vehicle_reg_number: `M-EM ${i}`, price_per_day: 30 + (i % 70) };
+    const v = { ...sample, user_id: owner.user_id, vehicle_reg_number: `M-EM ${i}`, price_per_day: 30 + (i % 70) };
     jobs.push(() => post("vehicles/create", Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)]))));
   }
   for (let i = extras; i < n; i++) {
@@ -161,7 +138,7 @@ try {
   }
 } finally {
   agent.destroy();
-  srv.kill("SIGTERM");
+  await srv.stop();
   rmSync(work, { recursive: true, force: true });
 }
 console.log(

@@ -3,16 +3,14 @@
 // against bare Node scripts doing the same request with node:http and undici.
 // Prints each ratio next to its target with PASS/MISS; exits 0 either way.
 //   npm run build && node bench/startup.mjs [runs]
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { bin, root, serveSandbox } from "./lib.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const runs = Number(process.argv[2] ?? 15);
 const node = process.execPath;
-const bin = process.env.RENTCTL_BENCH_BIN || join(root, "bin", "rentctl.js");
 const home = mkdtempSync(join(tmpdir(), "rentctl-bench-"));
 const baseEnv = {
   ...process.env,
@@ -22,21 +20,9 @@ const baseEnv = {
 };
 
 // The sandbox runs in its own process (spawnSync below blocks this one).
-const srv = spawn(node, [bin, "sandbox", "serve", "--port", "0", "--memory", "-o", "json"], {
-  env: baseEnv,
-  stdio: ["ignore", "pipe", "pipe"],
-});
-const info = await new Promise((resolve, reject) => {
-  let buf = "";
-  srv.stdout.on("data", (d) => {
-    buf += d;
-    const nl = buf.indexOf("\n");
-    if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)));
-  });
-  srv.once("exit", (c) => reject(new Error(`sandbox serve exited ${c}`)));
-});
-const base = info.url.replace(/\/$/, "");
-const owner = info.owners[0];
+const srv = await serveSandbox(home);
+const base = srv.url;
+const owner = srv.owners[0];
 const env = {
   ...baseEnv,
   RENTCTL_ENV: "sandbox",
@@ -89,7 +75,7 @@ let ms;
 try {
   ms = measure(cases);
 } finally {
-  srv.kill("SIGTERM");
+  await srv.stop();
   rmSync(home, { recursive: true, force: true });
 }
 const by = Object.fromEntries(cases.map(([name], k) => [name, ms[k]]));

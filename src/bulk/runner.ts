@@ -163,9 +163,8 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
     await job.onResult?.(r);
   };
 
-  const premarked = new Set<number>();
-  /** When each premarked row's `sending` line was written. */
-  const premarkedAt = new Map<number, number>();
+  /** Rows journaled `sending` ahead with their group, and when (their lines' times are at least this). */
+  const premarked = new Map<number, number>();
   const runOne = async (row: BulkRow<T>): Promise<void> => {
     const prior = job.journal?.previous.get(row.row);
     if (prior?.state === "done") {
@@ -190,7 +189,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
         // A premarked row that waited long for its slot is marked again: its
         // line's time must stay within MARK_FRESH_MS of the request it covers
         // (settleDeadline relies on it).
-        const markedAt = premarkedAt.get(row.row);
+        const markedAt = premarked.get(row.row);
         if (markedAt === undefined || Date.now() - markedAt > MARK_FRESH_MS)
           await job.journal?.write({ row: row.row, key: row.key, state: "sending" });
       },
@@ -200,7 +199,6 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
     } finally {
       rowAborts.delete(rowAbort);
       premarked.delete(row.row);
-      premarkedAt.delete(row.row);
     }
   };
 
@@ -282,10 +280,9 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
       const journal = job.journal;
       if (journal && job.willWrite) {
         const mark = fresh.filter((r) => !journal.previous.has(r.row) && job.willWrite!(r));
-        for (const r of mark) premarked.add(r.row);
-        const at = Date.now(); // the lines' times are at least this
+        const at = Date.now();
+        for (const r of mark) premarked.set(r.row, at);
         await Promise.all(mark.map((r) => journal.write({ row: r.row, key: r.key, state: "sending" })));
-        for (const r of mark) premarkedAt.set(r.row, at);
       }
       // only now: a row read but not yet queued must not look like the end
       queue.push(...fresh);
