@@ -6,7 +6,7 @@ import { Script } from "node:vm";
 import { helpWidth, STATIC_HELP_WIDTH } from "./cli/help-width.js";
 import { invokedNoun } from "./cli/nouns.js";
 import { resolvePaths } from "./config/paths.js";
-import { keepYoungGenerationSmall } from "./memory.js";
+import { setMemoryFlags } from "./memory.js";
 
 // The start-up path (dist/boot.cjs, required by bin/rentctl.js). Scripts call
 // rentctl hundreds of times, so this file decides what each call must load:
@@ -64,11 +64,16 @@ function printStaticHelp(distDir: string, argv: readonly string[], env: NodeJS.P
  * - undici parses HTTP with llhttp compiled to WebAssembly; the optimising
  *   tier-up of that module costs more than it saves and holds up exit: the
  *   baseline compiler alone cuts ~100 ms off each API command.
- * - the young generation keeps its starting size (src/memory.ts says why).
+ * - memory: the young generation keeps its starting size, and the full
+ *   collection settleHeap runs is reachable (src/memory.ts says why).
+ * No flag may change after the bundle compiled: V8 rejects a code cache made
+ * under other flags, and the cache is made at exit. (settleHeap once turned
+ * on --expose-gc mid-run: every import, export and `--all` listing then
+ * compiled the whole bundle afresh and rewrote its cache.)
  */
 function tuneV8(): void {
   setFlagsFromString("--liftoff-only");
-  keepYoungGenerationSmall();
+  setMemoryFlags();
 }
 
 interface Bundle {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BIN, ROOT, runBuilt, runMain, sandboxEnv } from "../helpers/cli.js";
@@ -94,6 +94,30 @@ describe("code cache (<data dir>/code-cache)", () => {
     expect(readdirSync(cacheDir()).sort()).toEqual(
       [files[0], files[0]?.replace("-catalog.bin", "-vehicle.bin")].sort(),
     );
+  });
+
+  it("is read, not rewritten, by a command that collects the heap as it goes (V8 flags never change mid-run)", async () => {
+    // import checks each row through settleHeap, which calls V8's gc(): its
+    // flag once turned on mid-run, so V8 rejected every such command's cache
+    // (made at exit, under other flags) and the bundle compiled afresh each time.
+    const sample = await runBuilt(["vehicle", "get", "1", "-o", "json"], sb.env);
+    expect(sample.code).toBe(0);
+    const file = join(sb.env.RENTCTL_DATA_DIR as string, "fleet.ndjson");
+    const { id: _id, ...vehicle } = JSON.parse(sample.stdout) as Record<string, unknown>;
+    const rows = Array.from({ length: 150 }, (_, i) => JSON.stringify({ ...vehicle, vehicle_reg_number: `GC-${i}` }));
+    writeFileSync(file, `${rows.join("\n")}\n`);
+    const dir = cacheDir();
+    const vehicleCache = () => readdirSync(dir).filter((f) => f.endsWith("-vehicle.bin"));
+    for (const f of vehicleCache()) rmSync(join(dir, f));
+    const args = ["vehicle", "import", file, "--dry-run", "-q"];
+    const first = await runBuilt(args, sb.env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(vehicleCache()).toHaveLength(1);
+    const cache = join(dir, vehicleCache()[0] as string);
+    const written = statSync(cache).mtimeMs;
+    const second = await runBuilt(args, sb.env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(statSync(cache).mtimeMs).toBe(written);
   });
 
   it("belongs to one bundle: a bundle changed in place (new modification time) gets a new cache", async () => {
