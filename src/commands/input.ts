@@ -3,6 +3,7 @@ import type { EncodableRecord } from "../api/encode.js";
 import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
 import { isObject, READ_ONLY_MEMBERS } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
+import { specIndex } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
 import { InputError, UsageError } from "../errors.js";
 import { readAll } from "../io.js";
@@ -65,7 +66,7 @@ export async function gatherInput(
   specs: readonly ParamSpec[],
   sources: InputSources,
 ): Promise<Record<string, unknown>> {
-  const bySpec = new Map(specs.map((s) => [s.name, s]));
+  const bySpec = specIndex(specs);
   const values: Record<string, unknown> = sources.fromFile ? await readRecordFile(deps, sources.fromFile) : {};
   // Members that are not contract fields: the same rule for a file and for --set (warn, or refuse with --strict).
   const unknown: string[] = Object.keys(values)

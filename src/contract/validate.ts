@@ -42,8 +42,11 @@ function coerceScalar(spec: ParamSpec, raw: unknown): { value?: WireScalar; prob
   return { value: s };
 }
 
+/** No problems (shared: coerce runs for every field of every row of a fleet file). */
+const NONE: readonly string[] = Object.freeze([]);
+
 /** Convert one raw value (text from a flag or a form, or JSON) to its wire type, or say what is wrong. */
-export function coerce(spec: ParamSpec, raw: unknown): { value?: WireValue; problems: string[] } {
+export function coerce(spec: ParamSpec, raw: unknown): { value?: WireValue; problems: readonly string[] } {
   const isArray = spec.type.endsWith("[]");
   if (isArray) {
     const items = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
@@ -54,7 +57,7 @@ export function coerce(spec: ParamSpec, raw: unknown): { value?: WireValue; prob
       if (r.problem) problems.push(items.length > 1 ? `item ${i + 1} ${r.problem}` : r.problem);
       else if (r.value !== undefined) out.push(r.value);
     });
-    return problems.length ? { problems } : { value: out, problems };
+    return problems.length ? { problems } : { value: out, problems: NONE };
   }
   if (Array.isArray(raw)) {
     if (raw.length !== 1) return { problems: ["takes a single value, not a list"] };
@@ -62,16 +65,17 @@ export function coerce(spec: ParamSpec, raw: unknown): { value?: WireValue; prob
   }
   const r = coerceScalar(spec, raw);
   if (r.problem) return { problems: [r.problem] };
-  const problems: string[] = [];
   if (spec.name === "vehicle_availability_calendar" && typeof r.value === "string" && r.value !== "") {
     const bad = r.value
       .split(",")
       .map((d) => d.trim())
       .filter((d) => !AVAILABILITY_DATE.test(d));
     if (bad.length)
-      problems.push(`dates must be d.m.Y (e.g. 24.12.2026), not ${bad.map((b) => JSON.stringify(b)).join(", ")}`);
+      return {
+        problems: [`dates must be d.m.Y (e.g. 24.12.2026), not ${bad.map((b) => JSON.stringify(b)).join(", ")}`],
+      };
   }
-  return problems.length ? { problems } : { value: r.value, problems };
+  return { value: r.value, problems: NONE };
 }
 
 export function isEmpty(v: unknown): boolean {
@@ -91,15 +95,29 @@ export interface ValidateOptions {
  * Check a whole record. Returns the coerced record (absent values dropped)
  * and every problem found, by field.
  */
+const INDEXES = new WeakMap<readonly ParamSpec[], ReadonlyMap<string, ParamSpec>>();
+
+/** A field table by name, built once per table (a bulk run validates thousands of rows against one). */
+export function specIndex(specs: readonly ParamSpec[]): ReadonlyMap<string, ParamSpec> {
+  let index = INDEXES.get(specs);
+  if (!index) {
+    index = new Map(specs.map((s) => [s.name, s]));
+    INDEXES.set(specs, index);
+  }
+  return index;
+}
+
 export function validateRecord(
   input: Record<string, unknown>,
   specs: readonly ParamSpec[],
   opts: ValidateOptions,
 ): { record: WireRecord; problems: Problem[] } {
-  const bySpec = new Map(specs.map((s) => [s.name, s]));
+  const bySpec = specIndex(specs);
   const record: WireRecord = {};
   const problems: Problem[] = [];
-  for (const [name, raw] of Object.entries(input)) {
+  // for-in, not Object.entries: bulk work validates every row (no pair arrays per field)
+  for (const name in input) {
+    const raw = input[name];
     const spec = bySpec.get(name);
     if (!spec) {
       if (opts.closed) problems.push({ field: name, message: "is not allowed here" });
@@ -114,7 +132,8 @@ export function validateRecord(
     if (r.value !== undefined) record[name] = r.value;
   }
   if (opts.requireRequired) {
-    for (const spec of specs) {
+    for (let i = 0; i < specs.length; i++) {
+      const spec = specs[i]!;
       if (spec.required === true && isEmpty(record[spec.name]) && !problems.some((p) => p.field === spec.name)) {
         problems.push({ field: spec.name, message: "is required" });
       }
@@ -124,19 +143,27 @@ export function validateRecord(
 }
 
 /** Rules that join two fields: delivery and return places, locations and prices go in step. */
+/** The delivery and return fields that must agree in length (their names built once: this runs per row). */
+const DELIVERY_KINDS = (["address", "return"] as const).map((kind) => ({
+  kind,
+  placeKey: `vehicle_delivery_${kind}_fixed_place`,
+  priceKey: `vehicle_delivery_${kind}_fixed_price`,
+  locationKey: `vehicle_delivery_${kind}_fixed_location`,
+}));
+
 export function crossFieldProblems(record: Record<string, unknown>): Problem[] {
   const problems: Problem[] = [];
-  for (const kind of ["address", "return"] as const) {
-    const place = record[`vehicle_delivery_${kind}_fixed_place`];
-    const price = record[`vehicle_delivery_${kind}_fixed_price`];
-    const location = record[`vehicle_delivery_${kind}_fixed_location`];
+  for (const { kind, placeKey, priceKey, locationKey } of DELIVERY_KINDS) {
+    const place = record[placeKey];
+    const price = record[priceKey];
+    const location = record[locationKey];
     const places = Array.isArray(place) ? place.length : 0;
     const locations = Array.isArray(location) ? location.length : 0;
     const prices = Array.isArray(price) ? price.length : 0;
     const entries = Math.max(places, locations);
     if (prices !== entries && (prices > 0 || entries > 0)) {
       problems.push({
-        field: `vehicle_delivery_${kind}_fixed_price`,
+        field: priceKey,
         message: `needs one price per ${kind === "address" ? "delivery" : "return"} place or location (${entries} given, ${prices} prices)`,
       });
     }

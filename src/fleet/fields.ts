@@ -94,7 +94,9 @@ export function mapRow(data: Record<string, unknown>, textual: boolean): MappedR
   const values: Record<string, unknown> = {};
   const images: string[] = [];
   const problems: RowProblem[] = [];
-  for (const [rawKey, v] of Object.entries(data)) {
+  // for-in, not Object.entries: the check runs on every row of a fleet file (no pair arrays per key)
+  for (const rawKey in data) {
+    const v = data[rawKey];
     const key = rawKey.trim();
     if (key === "" && (v === "" || v === undefined)) continue;
     if (IGNORED_KEYS.has(key)) continue;

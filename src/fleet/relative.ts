@@ -1,4 +1,5 @@
 import type { ParamSpec } from "../contract/types.js";
+import { specIndex } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import { UsageError } from "../errors.js";
 
@@ -99,7 +100,7 @@ export function splitRelative(
   values: Record<string, unknown>,
   specs: readonly ParamSpec[] = VEHICLE_FIELDS,
 ): SplitValues {
-  const bySpec = new Map(specs.map((f) => [f.name, f]));
+  const bySpec = specIndex(specs);
   const out: SplitValues = { absolute: {}, relative: new Map() };
   for (const [name, v] of Object.entries(values)) {
     if (bySpec.get(name)?.type === "integer" && typeof v === "string" && isRelative(v)) {

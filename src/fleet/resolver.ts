@@ -2,7 +2,7 @@ import type { EncodableRecord } from "../api/encode.js";
 import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
 import type { JsonObject } from "../contract/records.js";
 import { RentctlError } from "../errors.js";
-import { fieldSpec, ROW_FIELDS, type RowProblem } from "./fields.js";
+import { fieldSpec, type RowProblem } from "./fields.js";
 
 /**
  * Catalog names in fleet files. Wherever `vehicle create` accepts a name
@@ -101,11 +101,15 @@ export function createNameResolver(port: CatalogPort): NameResolver {
   };
 }
 
+const SEGMENT = "vehicle_segment_id";
+
 /** Replace the names of a row's catalog fields by ids (segment first: other catalogs depend on it). */
 export async function resolveRowNames(resolver: NameResolver, values: Record<string, unknown>): Promise<RowProblem[]> {
   const problems: RowProblem[] = [];
-  const order = ["vehicle_segment_id", ...ROW_FIELDS.map((f) => f.name).filter((n) => n !== "vehicle_segment_id")];
-  for (const field of order) {
+  // The segment first, then the row's other fields in their order (only the fields the row has: this runs per row).
+  const names: string[] = typeof values[SEGMENT] === "string" ? [SEGMENT] : [];
+  for (const field in values) if (field !== SEGMENT && typeof values[field] === "string") names.push(field);
+  for (const field of names) {
     const v = values[field];
     if (typeof v !== "string" || /^\s*\d+\s*$/.test(v) || !resolvable(resolver, field)) continue;
     try {

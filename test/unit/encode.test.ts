@@ -56,6 +56,32 @@ describe("toPairs", () => {
 });
 
 describe("encodeForm / encodeQuery", () => {
+  it("writes exactly the pairs toPairs lists, in order (absent values, empty arrays and booleans included)", () => {
+    const record = {
+      a: 1,
+      gone: undefined,
+      "ids[]": [3, 4],
+      empty: [],
+      nil: null,
+      blank: "",
+      on: true,
+      off: false,
+      text: "x y&z",
+      list: ["p q", "r"],
+      zero: 0,
+    };
+    const expected = toPairs(record)
+      .map(
+        ([k, v]) =>
+          `${encodeURIComponent(k).replace(/%5B/g, "[").replace(/%5D/g, "]")}=${encodeURIComponent(v).replace(/%20/g, "+")}`,
+      )
+      .join("&");
+    expect(encodeForm(record)).toBe(expected);
+    expect(encodeForm(record)).toBe("a=1&ids[]=3&ids[]=4&on=1&off=0&text=x+y%26z&list[]=p+q&list[]=r&zero=0");
+    expect(encodeForm({})).toBe("");
+    expect(encodeForm({ only: [] })).toBe("");
+  });
+
   it("encodes arrays as repeated bracketed keys, brackets kept readable", () => {
     expect(encodeForm({ user_id: 7, vehicle_images: [1, 2] })).toBe("user_id=7&vehicle_images[]=1&vehicle_images[]=2");
   });
