@@ -15,11 +15,12 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
-// src/ imports { Agent, request } from "undici". The package index loads all
-// of undici (fetch, WebSocket, caches, mocks: ~0.5 MB of code to parse on
-// every API call); this module gives the same two names from the files that
-// implement them. (Multipart bodies use Node's global FormData, read only
-// where an upload is built: see src/api/encode.ts.)
+// src/ imports { Pool } from "undici" (and dispatches on it with its own
+// handler: src/api/client.ts). The package index loads all of undici (fetch,
+// WebSocket, caches, mocks: ~0.5 MB of code to parse on every API call); this
+// module gives the one class from the file that implements it. (Multipart
+// bodies use Node's global FormData, read only where an upload is built: see
+// src/api/encode.ts.)
 const undiciParts = {
   name: "undici-parts",
   setup(b) {
@@ -27,17 +28,7 @@ const undiciParts = {
     b.onLoad({ filter: /.*/, namespace: "undici-parts" }, () => ({
       resolveDir: fileURLToPath(new URL("..", import.meta.url)),
       loader: "js",
-      contents: `
-import Agent from "undici/lib/dispatcher/agent.js";
-import apiRequest from "undici/lib/api/api-request.js";
-export { Agent };
-/** undici's request(url, opts) for an explicit opts.dispatcher (what src/api/client.ts passes). */
-export function request(url, opts = {}) {
-  const u = typeof url === "string" ? new URL(url) : url;
-  const { dispatcher, ...rest } = opts;
-  if (!dispatcher) throw new TypeError("rentctl's undici request needs opts.dispatcher");
-  return apiRequest.call(dispatcher, { ...rest, origin: u.origin, path: u.pathname + u.search, method: rest.method || (rest.body ? "PUT" : "GET") });
-}`,
+      contents: `export { default as Pool } from "undici/lib/dispatcher/pool.js";`,
     }));
   },
 };

@@ -10,6 +10,12 @@ export interface WalkOptions {
   warn?: (message: string) => void;
   /** Upper bound on pages, whatever the server says (a last line of defence). */
   maxPages?: number;
+  /**
+   * Pages requested ahead while the current one is used (0: one at a time).
+   * Only after a full page and while the server's total says more follow; a
+   * page fetched ahead is used only for the offset the walk reaches anyway.
+   */
+  readAhead?: number;
 }
 
 export interface WalkedPage {
@@ -31,9 +37,15 @@ export async function* walkPages(
   const seen = new Set<number | string>();
   let offset = opts.offset ?? 0;
   const maxPages = opts.maxPages ?? 100_000;
+  const ahead = new Map<number, Promise<Page>>();
+  const fetchAt = (at: number): Promise<Page> => {
+    const early = ahead.get(at);
+    ahead.delete(at);
+    return early ?? fetchPage(at, opts.limit);
+  };
   for (let n = 0; n < maxPages; n++) {
     settleHeap();
-    const page = await fetchPage(offset, opts.limit);
+    const page = await fetchAt(offset);
     const fresh: JsonObject[] = [];
     for (const item of page.items) {
       const id = recordId(item, opts.kind) ?? JSON.stringify(item);
@@ -41,17 +53,31 @@ export async function* walkPages(
       seen.add(id);
       fresh.push(item);
     }
+    const step = page.items.length;
+    const next = offset + step;
+    const pageSize = page.perPage ?? page.limit ?? opts.limit;
+    const more =
+      step > 0 &&
+      fresh.length > 0 &&
+      !(page.total !== undefined && next >= page.total) &&
+      step >= Math.min(pageSize, opts.limit);
+    // The next pages, while this one is used: only where full pages of the
+    // walk's size will land (a page fetched ahead at another offset is never used).
+    if (more && opts.readAhead && step === opts.limit && page.total !== undefined)
+      for (let k = 0, at = next; k < opts.readAhead && at < page.total; k++, at += step)
+        if (!ahead.has(at)) {
+          const p = fetchPage(at, opts.limit);
+          p.catch(() => {}); // its error, if any, is thrown where the walk reaches it
+          ahead.set(at, p);
+        }
     if (fresh.length > 0) yield { items: fresh, page, offset };
-    if (page.items.length === 0) return;
+    if (step === 0) return;
     if (fresh.length === 0) {
       opts.warn?.(`stopped at offset ${offset}: the server sent only items already listed (it may ignore offset)`);
       return;
     }
-    const step = page.items.length;
-    offset += step;
-    if (page.total !== undefined && offset >= page.total) return;
-    const pageSize = page.perPage ?? page.limit ?? opts.limit;
-    if (step < Math.min(pageSize, opts.limit)) return;
+    if (!more) return;
+    offset = next;
   }
   opts.warn?.(`stopped after ${maxPages} pages`);
 }

@@ -53,7 +53,8 @@ export class BulkJournal {
   /** The rows' last states from earlier runs of the same job. */
   readonly previous: ReadonlyMap<number, JournalRecord>;
   #fh: FileHandle;
-  #queue: Array<{ line: string; durable: boolean; resolve: () => void; reject: (e: unknown) => void }> = [];
+  /** Lines to write; a durable one carries the promise its writer awaits (a note has none). */
+  #queue: Array<{ line: string; durable?: { resolve: () => void; reject: (e: unknown) => void } }> = [];
   #flushing: Promise<void> | undefined;
 
   private constructor(file: string, fh: FileHandle, previous: Map<number, JournalRecord>) {
@@ -99,13 +100,20 @@ export class BulkJournal {
     const fh = await open(file, "a", 0o600);
     const j = new BulkJournal(file, fh, previous);
     if (previous.size === 0)
-      await j.#append(JSON.stringify({ journal: 1, ...key, started: new Date().toISOString() }), true);
+      await j.#durable(JSON.stringify({ journal: 1, ...key, started: new Date().toISOString() }));
     return j;
   }
 
   /** Append one row state; resolves once it is on disk. */
   write(rec: JournalRecord): Promise<void> {
-    return this.#append(JSON.stringify({ ...rec, at: Date.now() }), true);
+    return this.#durable(lineOf(rec));
+  }
+
+  #durable(line: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ line, durable: { resolve, reject } });
+      this.#startFlush();
+    });
   }
 
   /**
@@ -115,21 +123,14 @@ export class BulkJournal {
    * close); a failure surfaces at close().
    */
   note(rec: JournalRecord): void {
-    this.#append(JSON.stringify({ ...rec, at: Date.now() }), false).catch((e: unknown) => {
-      this.#error ??= e;
-    });
+    this.#queue.push({ line: lineOf(rec) });
+    if (this.#queue.length >= NOTE_BATCH) this.#startFlush();
+    // notes alone wait a little for company: one write for many rows
+    else this.#noteTimer ??= setTimeout(() => this.#startFlush(), NOTE_DELAY_MS);
   }
 
+  /** A failed write of notes (no one awaits them): reported by close(). */
   #error: unknown;
-
-  #append(line: string, durable: boolean): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ line, durable, resolve, reject });
-      if (durable || this.#queue.length >= NOTE_BATCH) this.#startFlush();
-      // notes alone wait a little for company: one write for many rows
-      else this.#noteTimer ??= setTimeout(() => this.#startFlush(), NOTE_DELAY_MS);
-    });
-  }
 
   #noteTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -144,12 +145,21 @@ export class BulkJournal {
   async #flush(): Promise<void> {
     while (this.#queue.length) {
       const batch = this.#queue.splice(0);
+      let text = "";
+      let durable = false;
+      for (const b of batch) {
+        text += `${b.line}\n`;
+        if (b.durable) durable = true;
+      }
       try {
-        await this.#fh.write(batch.map((b) => `${b.line}\n`).join(""));
-        if (batch.some((b) => b.durable)) await this.#fh.datasync();
-        for (const b of batch) b.resolve();
+        await this.#fh.write(text);
+        if (durable) await this.#fh.datasync();
+        for (const b of batch) b.durable?.resolve();
       } catch (e) {
-        for (const b of batch) b.reject(e);
+        for (const b of batch) {
+          if (b.durable) b.durable.reject(e);
+          else this.#error ??= e;
+        }
       }
     }
     this.#flushing = undefined;
@@ -170,6 +180,20 @@ export class BulkJournal {
     await this.close();
     await unlink(this.file).catch(() => {});
   }
+}
+
+/**
+ * A row state as its journal line: the record's fields in a fixed order, and
+ * when it was written. Written out by hand (JSON.stringify of a new object per
+ * line showed in bulk profiles); strings go through JSON.stringify.
+ */
+export function lineOf(rec: JournalRecord, at: number = Date.now()): string {
+  let line = `{"row":${rec.row},"key":${JSON.stringify(rec.key)},"state":${JSON.stringify(rec.state)}`;
+  if (rec.status !== undefined) line += `,"status":${JSON.stringify(rec.status)}`;
+  if (rec.id !== undefined) line += `,"id":${JSON.stringify(rec.id)}`;
+  if (rec.error !== undefined) line += `,"error":${JSON.stringify(rec.error)}`;
+  if (rec.answered !== undefined) line += `,"answered":${rec.answered}`;
+  return `${line},"at":${at}}`;
 }
 
 /**

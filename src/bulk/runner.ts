@@ -1,3 +1,4 @@
+import { Cancel, type CancelSignal } from "../api/cancel.js";
 import { ApiError, AuthError, MalformedResponseError, NetworkError, ServerError } from "../api/errors.js";
 import { RentctlError } from "../errors.js";
 import { settleHeap } from "../memory.js";
@@ -28,7 +29,7 @@ export interface RowResult extends TaskOutcome {
 
 export interface TaskContext {
   /** Aborted on a second Ctrl-C: pass it to requests. */
-  signal: AbortSignal;
+  signal: CancelSignal;
   /**
    * Call (and await) right before the request that may change the server:
    * the row is journaled `sending`, so a crash from here on is reconciled
@@ -148,7 +149,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   // Each row gets its own short-lived signal (a long-lived one composed into
   // every request's AbortSignal.any would keep them all alive); abandoning
   // aborts the rows in flight.
-  const rowAborts = new Set<AbortController>();
+  const rowAborts = new Set<Cancel>();
   signal.addEventListener("abort", () => {
     for (const ac of rowAborts) ac.abort();
   });
@@ -180,10 +181,10 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
       }
     }
     let wrote = false;
-    const rowAbort = new AbortController();
+    const rowAbort = new Cancel();
     rowAborts.add(rowAbort);
     const ctx: TaskContext = {
-      signal: rowAbort.signal,
+      signal: rowAbort,
       beforeWrite: async () => {
         wrote = true;
         // A premarked row that waited long for its slot is marked again: its
@@ -258,11 +259,11 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   const queue: BulkRow<T>[] = [];
   let exhausted = false;
   // Rows are read and journaled `sending` a group at a time (one fsync for
-  // the group), the next group while the current one is still being sent,
-  // so no slot waits for the disk. A row marked but never started is noted
-  // `failed: not started` at the end; one that a crash leaves marked is
+  // the group), the next group as soon as the queue holds no more than one
+  // group, so no slot waits for the disk. A row marked but never started is
+  // noted `failed: not started` at the end; one that a crash leaves marked is
   // reconciled by the rerun like any row in flight.
-  const group = Math.min(64, concurrency * 4);
+  const group = Math.min(64, concurrency * 8);
   let refilling: Promise<void> | undefined;
   let refillError: { error: unknown } | undefined;
   const refill = (): Promise<void> => {
@@ -299,7 +300,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   const nextRow = async (): Promise<BulkRow<T> | undefined> => {
     while (queue.length === 0 && !exhausted && !refillError) await refill();
     if (refillError) throw refillError.error;
-    if (queue.length <= concurrency && !exhausted) void refill();
+    if (queue.length <= group && !exhausted) void refill();
     return queue.shift();
   };
   try {

@@ -32,12 +32,18 @@ export function unwrapRecord(body: unknown, kind?: "vehicle" | "extra"): JsonObj
   return out;
 }
 
+/** The members that may carry a record's id, in order (built once: every listed record is looked at). */
+const ID_KEYS = {
+  vehicle: ["id", "vehicle_id", "uid"],
+  extra: ["id", "extra_id", "uid"],
+  image: ["id", "image_id", "image", "uid"],
+} as const;
+
 export function recordId(record: unknown, kind: "vehicle" | "extra" | "image"): number | undefined {
   if (typeof record === "number" && Number.isSafeInteger(record) && record >= 1) return record;
   if (typeof record === "string" && /^\d+$/.test(record) && Number(record) >= 1) return Number(record);
   if (!isObject(record)) return undefined;
-  for (const key of ["id", `${kind}_id`, kind === "image" ? "image" : "", "uid"]) {
-    if (!key) continue;
+  for (const key of ID_KEYS[kind]) {
     const v = record[key];
     if (typeof v === "number" && Number.isSafeInteger(v) && v >= 1) return v;
     if (typeof v === "string" && /^\d+$/.test(v) && Number(v) >= 1) return Number(v);

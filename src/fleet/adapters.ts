@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
+import type { CancelSignal } from "../api/cancel.js";
 import type { EncodableRecord, FilePart } from "../api/encode.js";
 import { itemId, itemNames } from "../catalog/items.js";
 import { matchByName } from "../catalog/match.js";
@@ -54,7 +55,7 @@ export async function catalogPort(deps: Deps): Promise<CatalogPort> {
 export { listVehicles } from "../resources/list.js";
 
 /** One create; never retried once it may have reached the server (the client's policy). */
-export async function sendCreate(deps: Deps, record: EncodableRecord, signal?: AbortSignal): Promise<number> {
+export async function sendCreate(deps: Deps, record: EncodableRecord, signal?: CancelSignal): Promise<number> {
   const client = await deps.client();
   const res = await client.call("vehicles.create", record, { signal });
   const id = createdId(res.decoded.body, "vehicle");
@@ -63,7 +64,7 @@ export async function sendCreate(deps: Deps, record: EncodableRecord, signal?: A
 }
 
 /** Upload image files in batches of at most 10 (as `image upload`); returns the ids in file order. */
-export async function uploadFiles(deps: Deps, files: string[], signal?: AbortSignal): Promise<number[]> {
+export async function uploadFiles(deps: Deps, files: string[], signal?: CancelSignal): Promise<number[]> {
   const { contentTypeFor } = await import("../api/encode.js");
   const client = await deps.client();
   const userId = await requireUser(deps);
@@ -93,13 +94,13 @@ export async function fetchVehicle(deps: Deps, id: number): Promise<JsonObject> 
 }
 
 /** The full record of a vehicle sent as an edit (the contract's edit clears what is omitted). */
-export async function sendEdit(deps: Deps, id: number, record: EncodableRecord, signal?: AbortSignal): Promise<void> {
+export async function sendEdit(deps: Deps, id: number, record: EncodableRecord, signal?: CancelSignal): Promise<void> {
   const client = await deps.client();
   await client.call("vehicles.edit", { ...record, vehicle_id: id }, { signal });
 }
 
 /** Remove one vehicle. */
-export async function sendRemove(deps: Deps, id: number, signal?: AbortSignal): Promise<void> {
+export async function sendRemove(deps: Deps, id: number, signal?: CancelSignal): Promise<void> {
   const client = await deps.client();
   await client.call("vehicles.remove", { user_id: await requireUser(deps), vehicle_id: id }, { signal });
 }

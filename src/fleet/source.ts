@@ -63,6 +63,8 @@ async function imageProblems(files: string[]): Promise<RowProblem[]> {
   return out;
 }
 
+const YIELD_EVERY = 32;
+
 /** Every row, mapped, names resolved (memoised) and checked as `vehicle create` checks. */
 export async function* checkedRows(
   deps: Deps,
@@ -70,8 +72,12 @@ export async function* checkedRows(
   resolver: NameResolver,
   opts: { checkImages: boolean },
 ): AsyncGenerator<CheckedRow> {
+  let n = 0;
   for await (const raw of readRows(source.path, source.format)) {
     settleHeap();
+    // Checking rows is all CPU: let I/O in now and then, so that work running
+    // beside it (import lists the account meanwhile) keeps its requests going.
+    if (++n % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const mapped = mapRow(raw.data, raw.textual);
     const problems = [...mapped.problems];
     problems.push(...(await resolveRowNames(resolver, mapped.values)));

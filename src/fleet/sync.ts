@@ -116,7 +116,7 @@ export async function readFleet(deps: Deps, source: FleetSource): Promise<FleetR
 /** Every vehicle of the account (input fields and ids), listed once. */
 export async function listAccount(deps: Deps): Promise<JsonObject[]> {
   const out: JsonObject[] = [];
-  for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) out.push(...page);
+  for await (const page of listVehicles(deps, { warn: (m) => deps.msg.warn(m) })) out.push(...page);
   return out;
 }
 

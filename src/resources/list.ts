@@ -6,16 +6,39 @@ import { type JsonObject, normalizeRecord } from "../contract/records.js";
 import type { Deps } from "../deps.js";
 import { RentctlError } from "../errors.js";
 
+/** Pages a whole-account walk requests ahead (the server prepares one while the client reads another). */
+const LIST_READ_AHEAD = 2;
+
+export interface ListOptions {
+  /** Told when the walk stops early (a server that repeats itself). */
+  warn?: (m: string) => void;
+  /** Pages requested ahead (default 2; 0 for a walk that usually stops early). */
+  readAhead?: number;
+  /**
+   * The records as the server sent them, not normalized (`id` first): for a
+   * walk that reads only a few members (import's identities), a copy of every
+   * record less. Read the id with recordId.
+   */
+  raw?: boolean;
+}
+
 /** Every vehicle of the configured owner, page by page (as `vehicle list --all`). */
-export async function* listVehicles(deps: Deps, warn?: (m: string) => void): AsyncGenerator<JsonObject[]> {
+export async function* listVehicles(deps: Deps, opts: ListOptions = {}): AsyncGenerator<JsonObject[]> {
   const client = await deps.client();
   const params: EncodableRecord = { user_id: await requireUser(deps), locale_id: await deps.locale() };
   const fetchPage = async (offset: number, limit: number) => {
     const r = await client.call("vehicles.list", { ...params, limit, offset });
     if (r.decoded.kind !== "paginated") throw new RentctlError("vehicles.list did not answer with a page");
-    return { ...r.decoded.page, items: r.decoded.page.items.map((i) => normalizeRecord(i, "vehicle")) };
+    const page = r.decoded.page;
+    return opts.raw ? page : { ...page, items: page.items.map((i) => normalizeRecord(i, "vehicle")) };
   };
-  for await (const { items } of walkPages(fetchPage, { limit: WALK_PAGE_SIZE, kind: "vehicle", warn })) yield items;
+  const walk = walkPages(fetchPage, {
+    limit: WALK_PAGE_SIZE,
+    kind: "vehicle",
+    warn: opts.warn,
+    readAhead: opts.readAhead ?? LIST_READ_AHEAD,
+  });
+  for await (const { items } of walk) yield items;
 }
 
 /** The ids of the owner's vehicles with this identity (registration number), looked up page by page. */
@@ -23,7 +46,8 @@ export async function findByIdentity(deps: Deps, values: Record<string, unknown>
   const { IdentityIndex, identityOf } = await import("../contract/identity.js");
   const identity = identityOf(values);
   if (!identity) return [];
-  for await (const page of listVehicles(deps)) {
+  // page by page, nothing ahead: the walk usually stops early
+  for await (const page of listVehicles(deps, { readAhead: 0 })) {
     const index = new IdentityIndex<number>();
     for (const v of page) {
       const vi = identityOf(v);

@@ -285,3 +285,20 @@ describe("runBulk", () => {
     expect(settleDeadline([{ row: 2, key: "R2", state: "unknown", at, answered: true }], 2_000)).toBe(0);
   });
 });
+
+describe("journal lines", () => {
+  it("are the JSON of the record's fields (absent ones left out) and the time", async () => {
+    const { lineOf } = await import("../../src/bulk/journal.js");
+    const recs: Array<Parameters<typeof lineOf>[0]> = [
+      { row: 1, key: "KL-1", state: "sending" },
+      { row: 2, key: 'quote " and \\ back\nslash ü', state: "done", status: "created", id: 42 },
+      { row: 3, key: "", state: "unknown", error: "lost (timed out)", answered: true },
+      { row: 4, key: "K", state: "failed", error: "bad", answered: false },
+    ];
+    for (const rec of recs) {
+      const line = lineOf(rec, 1700000000000);
+      expect(JSON.parse(line)).toEqual({ ...rec, at: 1700000000000 });
+      expect(line).toBe(JSON.stringify({ ...rec, at: 1700000000000 }));
+    }
+  });
+});

@@ -30,6 +30,53 @@ async function collect(gen: AsyncGenerator<WalkedPage>): Promise<WalkedPage[]> {
 const ids = (pages: WalkedPage[]) => pages.flatMap((p) => p.items.map((i) => i.id));
 
 describe("walkPages", () => {
+  it("with readAhead: the same pages, each offset asked once, the next ones asked before they are needed", async () => {
+    for (const total of [0, 5, 10, 25, 40, 95]) {
+      const plain = fakeServer(total);
+      const expected = await collect(walkPages(plain.fetchPage, { limit: 10, kind: "vehicle" }));
+      const srv = fakeServer(total);
+      const asked: number[] = [];
+      const walk = walkPages(srv.fetchPage, { limit: 10, kind: "vehicle", readAhead: 2 });
+      const got: WalkedPage[] = [];
+      for await (const p of walk) {
+        got.push(p);
+        asked.push(srv.calls.length);
+      }
+      expect(ids(got), `total ${total}`).toEqual(ids(expected));
+      expect(got.map((p) => p.offset)).toEqual(expected.map((p) => p.offset));
+      const offsets = srv.calls.map(([o]) => o);
+      expect(new Set(offsets).size, `total ${total}: no offset twice`).toBe(offsets.length);
+      expect(
+        offsets.every((o) => o < Math.max(total, 1)),
+        `total ${total}: nothing past the end`,
+      ).toBe(true);
+      // while the first of several pages is used, the next ones are already asked for
+      if (total > 20) expect(asked[0]).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it("with readAhead: a server whose pages are smaller than asked is walked page by page (nothing fetched ahead is used)", async () => {
+    const srv = fakeServer(25, { perPage: 5 });
+    const pages = await collect(walkPages(srv.fetchPage, { limit: 10, kind: "vehicle", readAhead: 3 }));
+    expect(ids(pages)).toEqual(items(1, 25).map((i) => i.id));
+    expect(srv.calls.map(([o]) => o)).toEqual([0, 5, 10, 15, 20]);
+  });
+
+  it("with readAhead: an error of a page fetched ahead is thrown where the walk reaches it", async () => {
+    const srv = fakeServer(40);
+    const failing = async (offset: number, limit: number): Promise<Page> => {
+      if (offset === 20) throw new Error("page 3 lost");
+      return srv.fetchPage(offset, limit);
+    };
+    const got: WalkedPage[] = [];
+    await expect(
+      (async () => {
+        for await (const p of walkPages(failing, { limit: 10, kind: "vehicle", readAhead: 2 })) got.push(p);
+      })(),
+    ).rejects.toThrow("page 3 lost");
+    expect(got.map((p) => p.offset)).toEqual([0, 10]);
+  });
+
   it("walks every page and stops when total is reached (no extra request)", async () => {
     const srv = fakeServer(25);
     const pages = await collect(walkPages(srv.fetchPage, { limit: 10, kind: "vehicle" }));

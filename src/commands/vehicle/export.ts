@@ -40,7 +40,7 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
     const selection = opts.where?.length
       ? await (await import("./select.js")).prepareSelection(deps, opts.where)
       : undefined;
-    for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) {
+    for await (const page of listVehicles(deps, { warn: (m) => deps.msg.warn(m) })) {
       for (const record of page) {
         if (selection && !selection.matches(record)) continue;
         settleHeap();

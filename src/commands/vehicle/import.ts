@@ -2,6 +2,7 @@ import type { Writable } from "node:stream";
 import type { BulkRow, ReportSink, RowResult } from "../../bulk/index.js";
 import { requireUser } from "../../context.js";
 import { IdentityIndex } from "../../contract/identity.js";
+import { recordId } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { InputError, UsageError } from "../../errors.js";
 import { catalogPort, listVehicles, sendCreate, uploadFiles } from "../../fleet/adapters.js";
@@ -63,10 +64,11 @@ async function runImport(
   const { identityOf } = await import("../../contract/identity.js");
   const listAccount = async () => {
     const index = new IdentityIndex<number>();
-    for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) {
+    for await (const page of listVehicles(deps, { warn: (m) => deps.msg.warn(m), raw: true })) {
       for (const v of page) {
-        const id = identityOf(v as Record<string, unknown>);
-        if (id && typeof v.id === "number") index.add(id, v.id);
+        const identity = identityOf(v as Record<string, unknown>);
+        const id = recordId(v, "vehicle");
+        if (identity && id !== undefined) index.add(identity, id);
       }
     }
     return index;
@@ -232,11 +234,11 @@ async function runImport(
         const item = row.item;
         const found = item.identity ? account.find(item.identity) : [];
         if (found.length) return { status: "exists", id: found[0] };
-        const record = { ...item.record! };
+        let record = item.record!;
         if (item.images.length) {
           const ids = await uploadFiles(deps, item.images, ctx.signal);
           const given = Array.isArray(record.vehicle_images) ? (record.vehicle_images as number[]) : [];
-          record.vehicle_images = [...given, ...ids];
+          record = { ...record, vehicle_images: [...given, ...ids] };
         }
         await ctx.beforeWrite();
         const id = await sendCreate(deps, record, ctx.signal);

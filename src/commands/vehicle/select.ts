@@ -86,7 +86,7 @@ export async function* selectedPages(deps: Deps, opts: SelectOptions): AsyncGene
   }
   if (opts.ids?.length) throw new UsageError("give ids or --where/--all, not both");
   const selection = await prepareSelection(deps, opts.where ?? []);
-  for await (const page of listVehicles(deps, (m) => deps.msg.warn(m))) {
+  for await (const page of listVehicles(deps, { warn: (m) => deps.msg.warn(m) })) {
     const hit = page.filter((v) => selection.matches(v));
     if (hit.length) yield hit;
   }
