@@ -98,8 +98,30 @@ export class ApiClient {
       headersTimeout: this.#opts.timeoutMs,
       bodyTimeout: this.#opts.timeoutMs,
       keepAliveTimeout: 4_000,
+      connections: this.#connections ?? null,
     });
     return this.#dispatcher;
+  }
+
+  #connections: number | undefined;
+  #retired: Dispatcher[] = [];
+
+  /**
+   * At most `n` connections from now on (a bulk run: its --concurrency).
+   * Unbounded, undici's pool opens one more whenever a request finds every
+   * connection busy, even for the instant between an answer and the next
+   * request: an import at concurrency 8 held 16 connections to the server.
+   */
+  limitConnections(n: number): void {
+    if (this.#connections === n) return;
+    this.#connections = n;
+    if (this.#dispatcher && this.#ownsDispatcher) {
+      // the old pool finishes what it has in flight and closes; close() destroys it if it is still open
+      const old = this.#dispatcher;
+      this.#dispatcher = undefined;
+      this.#retired.push(old);
+      old.close().catch(() => {});
+    }
   }
 
   get hasKey(): boolean {
@@ -108,7 +130,8 @@ export class ApiClient {
 
   async close(): Promise<void> {
     // Every body has been read by now: drop idle keep-alive sockets at once rather than waiting on them.
-    if (this.#ownsDispatcher) await this.#dispatcher?.destroy().catch(() => {});
+    if (!this.#ownsDispatcher) return;
+    for (const d of [...this.#retired, this.#dispatcher]) await d?.destroy().catch(() => {});
   }
 
   /**

@@ -29,6 +29,8 @@ export interface FaultProxy {
   /** Requests seen, by `METHOD path` (no query). */
   counts: Map<string, number>;
   creates(): number;
+  /** Connections accepted so far. */
+  connections(): number;
   decide: (req: { method: string; path: string; body: Buffer }) => Decision;
   close(): Promise<void>;
 }
@@ -37,10 +39,12 @@ export interface FaultProxy {
 export async function startProxy(upstream: string): Promise<FaultProxy> {
   const counts = new Map<string, number>();
   const sockets = new Set<Socket>();
+  let accepted = 0;
   const proxy: FaultProxy = {
     url: "",
     counts,
     creates: () => counts.get("POST /api/v302/vehicles/create") ?? 0,
+    connections: () => accepted,
     decide: () => ({ kind: "pass" }),
     close: async () => {
       for (const s of sockets) s.destroy();
@@ -93,6 +97,7 @@ export async function startProxy(upstream: string): Promise<FaultProxy> {
     }
   });
   server.on("connection", (s) => {
+    accepted++;
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });

@@ -107,6 +107,17 @@ describe("vehicle export / import (built CLI, sandbox)", () => {
     expect(rows.map((r) => r.vehicle_reg_number)).toEqual(expect.arrayContaining(["F-JSON-1", "F-YAML-1", "F-NDJ-1"]));
   }, 120_000);
 
+  it("--concurrency N holds at most N connections to the server for the creates", async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => vehicleRow(`CONN-${i}`));
+    const f = file("conn.ndjson", ndjson(rows));
+    const before = proxy.connections();
+    const r = await cli(["vehicle", "import", f, "--user", "1003", "--concurrency", "4", "-q"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split("\n")).toHaveLength(300);
+    // the account listing's connection, then the creates' pool of 4
+    expect(proxy.connections() - before).toBeLessThanOrEqual(5);
+  });
+
   it("catalog names are resolved once per catalog for the whole file, never per row", async () => {
     const rows = Array.from({ length: 30 }, (_, i) =>
       vehicleRow(`NM-${i}`, {

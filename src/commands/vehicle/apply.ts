@@ -214,6 +214,7 @@ async function runApply(
           : "\nstopping: waiting for the requests in flight (Ctrl-C again to abandon them)\n",
       );
     }).install();
+    (await deps.client()).limitConnections(workers);
     let summary: Awaited<ReturnType<typeof bulk.runBulk>>;
     try {
       summary = await bulk.runBulk<Step>({

@@ -189,12 +189,14 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
   const progress = await createProgress(deps.io.stderr, deps.io.stderrTTY && !quiet, total, opts.verb);
   const control = interruptOnCtrlC(deps.io.stderr);
   const { parseConcurrency } = await import("./import.js");
+  const concurrency = parseConcurrency(opts.concurrency);
+  (await deps.client()).limitConnections(concurrency);
   let summary: Awaited<ReturnType<typeof runBulk>>;
   try {
     summary = await runBulk<Item>({
       rows: rows(),
       total,
-      concurrency: parseConcurrency(opts.concurrency),
+      concurrency,
       journal,
       control,
       reconcile: async (row) => {

@@ -203,6 +203,7 @@ async function runImport(
     `importing ${total - invalid.size} vehicle${total - invalid.size === 1 ? "" : "s"} from ${source.label}`,
   );
   const progress = await createProgress(deps.io.stderr, deps.io.stderrTTY && !quiet, total - invalid.size, "importing");
+  (await deps.client()).limitConnections(opts.workers);
   const control = interruptOnCtrlC(deps.io.stderr);
   let summary: Awaited<ReturnType<typeof runBulk>>;
   try {
