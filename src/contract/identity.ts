@@ -23,28 +23,37 @@ export function showIdentity(values: Record<string, unknown>): string {
   return String(values.vehicle_reg_number ?? "").trim();
 }
 
-function sameCountry(a: Identity, b: Identity): boolean {
-  return a.country === undefined || b.country === undefined || a.country === b.country;
-}
-
-/** Identities seen so far (a file's rows, an account's vehicles), with a value each. */
+/**
+ * Identities seen so far (a file's rows, an account's vehicles), with a value
+ * each. Compact, as an import holds one entry per row of the file: per
+ * registration number a flat list of (country, value) pairs, no object per
+ * entry.
+ */
 export class IdentityIndex<V> {
-  #byReg = new Map<string, Array<{ id: Identity; value: V }>>();
+  #byReg = new Map<string, Array<number | undefined | V>>();
 
   get size(): number {
     let n = 0;
-    for (const l of this.#byReg.values()) n += l.length;
+    for (const l of this.#byReg.values()) n += l.length / 2;
     return n;
   }
 
   /** The entries that the identity matches. */
   find(id: Identity): V[] {
-    return (this.#byReg.get(id.reg) ?? []).filter((e) => sameCountry(e.id, id)).map((e) => e.value);
+    const list = this.#byReg.get(id.reg);
+    const out: V[] = [];
+    if (!list) return out;
+    for (let i = 0; i < list.length; i += 2) {
+      // the same country, or one side without a country
+      const country = list[i] as number | undefined;
+      if (country === undefined || id.country === undefined || country === id.country) out.push(list[i + 1] as V);
+    }
+    return out;
   }
 
   add(id: Identity, value: V): void {
     const list = this.#byReg.get(id.reg);
-    if (list) list.push({ id, value });
-    else this.#byReg.set(id.reg, [{ id, value }]);
+    if (list) list.push(id.country, value);
+    else this.#byReg.set(id.reg, [id.country, value]);
   }
 }

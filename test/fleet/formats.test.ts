@@ -98,6 +98,15 @@ describe("fleet formats", () => {
     expect(idx.find(identityOf({ vehicle_reg_number: "AB-1", vehicle_reg_number_country: 1 })!)).toEqual([10]);
     expect(idx.find(identityOf({ vehicle_reg_number: "AB-1", vehicle_reg_number_country: 2 })!)).toEqual([]);
     expect(identityOf({ vehicle_reg_number: "  " })).toBeUndefined();
+    // several vehicles with one registration number, in other countries or none
+    idx.add(identityOf({ vehicle_reg_number: "AB-1", vehicle_reg_number_country: 2 })!, 20);
+    idx.add(identityOf({ vehicle_reg_number: "ab-1" })!, 30);
+    idx.add(identityOf({ vehicle_reg_number: "CD-2", vehicle_reg_number_country: 2 })!, 40);
+    expect(idx.size).toBe(4);
+    expect(idx.find(identityOf({ vehicle_reg_number: "AB-1" })!)).toEqual([10, 20, 30]);
+    expect(idx.find(identityOf({ vehicle_reg_number: "AB-1", vehicle_reg_number_country: 2 })!)).toEqual([20, 30]);
+    expect(idx.find(identityOf({ vehicle_reg_number: "AB-1", vehicle_reg_number_country: 3 })!)).toEqual([30]);
+    expect(idx.find(identityOf({ vehicle_reg_number: "cd-2", vehicle_reg_number_country: 1 })!)).toEqual([]);
   });
 
   it("a malformed file is an input error naming the line", async () => {
