@@ -73,6 +73,10 @@ export class ApiClient {
   /** The base address's origin and path, parsed once (undefined when it is no URL: each request then says so). */
   #origin: string | undefined;
   #pathPrefix = "";
+  /** The cap limitConnections set (undefined: as many as requests need). */
+  #connections: number | undefined;
+  /** Pools replaced by limitConnections, closing; destroyed by close(). */
+  #retired: Dispatcher[] = [];
 
   constructor(opts: ClientOptions) {
     this.#opts = opts;
@@ -102,9 +106,6 @@ export class ApiClient {
     });
     return this.#dispatcher;
   }
-
-  #connections: number | undefined;
-  #retired: Dispatcher[] = [];
 
   /**
    * At most `n` connections from now on (a bulk run: its --concurrency).

@@ -62,6 +62,7 @@ export {
   type RowResult,
   runBulk,
   settleDeadline,
+  settleInFlight,
   type TaskContext,
   type TaskOutcome,
 } from "./runner.js";

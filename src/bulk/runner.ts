@@ -126,6 +126,24 @@ export function settleDeadline(inFlight: readonly JournalRecord[], timeoutMs: nu
 }
 
 /**
+ * Wait until settleDeadline, saying why (the rerun of a stopped import or
+ * apply, before it looks at the account).
+ */
+export async function settleInFlight(
+  inFlight: readonly JournalRecord[],
+  timeoutMs: number,
+  say: (message: string) => void,
+): Promise<void> {
+  const wait = settleDeadline(inFlight, timeoutMs) - Date.now();
+  if (wait <= 0) return;
+  const n = inFlight.filter((r) => !r.answered).length;
+  say(
+    `${n} row${n === 1 ? " was" : "s were"} in flight when the last run stopped: waiting ${(wait / 1000).toFixed(1)} s for them to settle before reading the account`,
+  );
+  await new Promise((r) => setTimeout(r, wait));
+}
+
+/**
  * Run a job: rows flow from `job.rows` (pulled only as slots free up, so a
  * streamed input stays streamed) into at most `concurrency` tasks. Returns
  * the summary; never throws for a row's failure (see bulkExitError).

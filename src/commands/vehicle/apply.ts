@@ -91,15 +91,7 @@ async function runApply(
   let finished = false;
   try {
     // Writes of a killed run may still be on their way: let them land (or time out) before listing.
-    const open = (journal?.inFlight() ?? []).filter((r) => !r.answered);
-    const settleAt = bulk.settleDeadline(open, deps.settings().timeoutMs);
-    const wait = settleAt - Date.now();
-    if (wait > 0) {
-      deps.msg.info(
-        `${open.length} row${open.length === 1 ? " was" : "s were"} in flight when the last run stopped: waiting ${(wait / 1000).toFixed(1)} s for them to settle before reading the account`,
-      );
-      await new Promise((r) => setTimeout(r, wait));
-    }
+    await bulk.settleInFlight(journal?.inFlight() ?? [], deps.settings().timeoutMs, (m) => deps.msg.info(m));
     if (journal?.resumed) deps.msg.info(`resuming an interrupted apply of ${source.label} (--restart to start afresh)`);
 
     const account = await (early ?? sync.listAccount(deps));

@@ -1,7 +1,7 @@
 import type { Writable } from "node:stream";
 import type { BulkRow, ReportSink, RowResult } from "../../bulk/index.js";
 import { requireUser } from "../../context.js";
-import { IdentityIndex } from "../../contract/identity.js";
+import { IdentityIndex, identityOf } from "../../contract/identity.js";
 import { recordId } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { InputError, UsageError } from "../../errors.js";
@@ -61,7 +61,6 @@ async function runImport(
 
   // The account, listed once while the file is checked (again only to
   // reconcile an interrupted run; see beforeReconcile below).
-  const { identityOf } = await import("../../contract/identity.js");
   const listAccount = async () => {
     const index = new IdentityIndex<number>();
     for await (const page of listVehicles(deps, { warn: (m) => deps.msg.warn(m), raw: true })) {
@@ -123,7 +122,7 @@ async function runImport(
     BulkJournal,
     hashFile,
     interruptOnCtrlC,
-    settleDeadline,
+    settleInFlight,
   } = await import("../../bulk/index.js");
   const sinks: ReportSink[] = [];
   const quiet = Boolean(deps.flags.quiet);
@@ -215,15 +214,7 @@ async function runImport(
       control,
       beforeReconcile: async (inFlight) => {
         // A create of the killed run may still be on its way: let it land (or time out) before looking.
-        const open = inFlight.filter((r) => !r.answered);
-        const settleAt = settleDeadline(open, deps.settings().timeoutMs);
-        const wait = settleAt - Date.now();
-        if (wait > 0) {
-          deps.msg.info(
-            `${open.length} row${open.length === 1 ? " was" : "s were"} in flight when the last run stopped: waiting ${(wait / 1000).toFixed(1)} s for them to settle before checking the account`,
-          );
-          await new Promise((r) => setTimeout(r, wait));
-        }
+        await settleInFlight(inFlight, deps.settings().timeoutMs, (m) => deps.msg.info(m));
         account = await listAccount();
       },
       willWrite: (row) => !(row.item.identity && account.find(row.item.identity).length),
