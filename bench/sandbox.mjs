@@ -23,7 +23,7 @@ const bundle = join(work, "sandbox.mjs");
 await build({
   stdin: {
     contents:
-      'export * from "./src/sandbox/server.ts"; export { Store, journalPath } from "./src/sandbox/store.ts"; export { sampleVehicleInput } from "./src/sandbox/seed.ts";',
+      'export * from "./src/sandbox/server.ts"; export { Store, walPath } from "./src/sandbox/store.ts"; export { sampleVehicleInput } from "./src/sandbox/seed.ts";',
     resolveDir: root,
     loader: "ts",
   },
@@ -34,7 +34,7 @@ await build({
   outfile: bundle,
   logLevel: "warning",
 });
-const { startSandbox, Store, journalPath, sampleVehicleInput } = await import(pathToFileURL(bundle).href);
+const { startSandbox, Store, walPath, sampleVehicleInput } = await import(pathToFileURL(bundle).href);
 
 const dataFile = join(work, "sandbox.json");
 const KEY = "sandbox-key-1001";
@@ -174,7 +174,7 @@ row("catalog (classes, German)", catalogs);
 let t = performance.now();
 await sb.close();
 console.log(`\nclose: ${(performance.now() - t).toFixed(1)} ms`);
-console.log(`snapshot ${mb(size(dataFile))}, journal ${mb(size(journalPath(dataFile)))}`);
+console.log(`snapshot ${mb(size(dataFile))}, journal ${mb(size(walPath(dataFile)))}`);
 
 t = performance.now();
 sb = await startSandbox({ port: 0, dataFile });
@@ -188,7 +188,7 @@ console.log(
   `compaction (background, chunked) of ${store.vehicles.size} vehicles: ${(performance.now() - t).toFixed(1)} ms`,
 );
 await store.close();
-console.log(`snapshot ${mb(size(dataFile))}, journal ${mb(size(journalPath(dataFile)))}`);
+console.log(`snapshot ${mb(size(dataFile))}, journal ${mb(size(walPath(dataFile)))}`);
 t = performance.now();
 sb = await startSandbox({ port: 0, dataFile });
 console.log(`load (snapshot only) to listening: ${(performance.now() - t).toFixed(1)} ms`);

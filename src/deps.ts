@@ -1,14 +1,17 @@
 import type { ChalkInstance } from "chalk";
 import type { ApiClient } from "./api/client.js";
-import type { Catalogs } from "./catalog/service.js";
-import type { Paths } from "./config/paths.js";
-import type { GlobalFlags, Settings } from "./config/settings.js";
-import type { ConfigStore } from "./config/store.js";
-import type { Target } from "./config/target.js";
+import { Catalogs } from "./catalog/service.js";
+import { type Paths, resolvePaths } from "./config/paths.js";
+import { type GlobalFlags, resolveSettings, type Settings } from "./config/settings.js";
+import { ConfigStore } from "./config/store.js";
+import { requireUserOf, resolveTarget, type Target } from "./config/target.js";
 import type { IO } from "./io.js";
+import { colorEnabled, makeChalk } from "./output/color.js";
 import type { Messages } from "./output/messages.js";
+import { createMessages } from "./output/messages.js";
 import type { Output } from "./output/output.js";
-import type { Prompter } from "./prompt.js";
+import { createOutput, silentOutput } from "./output/output.js";
+import { inquirerPrompter, type Prompter } from "./prompt.js";
 
 export type { Messages, Output, Prompter, Target };
 
@@ -36,4 +39,158 @@ export interface Deps {
   now(): number;
   /** Run at exit (closing the client, stopping an embedded sandbox). */
   onExit(fn: () => Promise<void> | void): void;
+}
+
+/**
+ * The factory of a command's dependencies (as GitHub CLI's Factory): every
+ * member is built on first use, so a command that needs no key never reads
+ * the config or builds a client.
+ */
+
+export interface ContextOverrides {
+  prompt?: Prompter;
+  now?: () => number;
+  /** Use this client factory instead of the real one (tests). */
+  client?: (target: Target, settings: Settings) => ApiClient;
+  paths?: Paths;
+}
+
+/** Deps plus what only main may do with them: run the exit hooks. */
+export interface OwnedDeps extends Deps {
+  runExitHooks(): Promise<void>;
+}
+
+/** Build the dependencies of a command from the parsed global flags. Nothing is read until asked for. */
+export function createDeps(
+  io: IO,
+  env: NodeJS.ProcessEnv,
+  flags: GlobalFlags,
+  overrides: ContextOverrides = {},
+): OwnedDeps {
+  const paths = overrides.paths ?? resolvePaths(env);
+  const color = makeChalk(colorEnabled(flags.color, env, io.stderrTTY));
+  const outColor = makeChalk(colorEnabled(flags.color, env, io.stdoutTTY));
+  const exitHooks: Array<() => Promise<void> | void> = [];
+  let store: ConfigStore | undefined;
+  let settings: Settings | undefined;
+  let targetP: Promise<Target> | undefined;
+  let clientP: Promise<ApiClient> | undefined;
+  let catalogs: Catalogs | undefined;
+
+  const deps: OwnedDeps = {
+    io,
+    env,
+    paths,
+    flags,
+    color,
+    outColor,
+    store: () => {
+      store ??= new ConfigStore(paths.configDir);
+      return store;
+    },
+    settings: () => {
+      settings ??= resolveSettings(flags, env, deps.store());
+      return settings;
+    },
+    target: () => {
+      targetP ??= resolveTarget({
+        settings: deps.settings(),
+        env,
+        paths,
+        onExit: deps.onExit,
+        warn: (m) => deps.msg.warn(m),
+      });
+      return targetP;
+    },
+    client: () => {
+      clientP ??= (async () => {
+        const target = await deps.target();
+        const s = deps.settings();
+        if (overrides.client) return overrides.client(target, s);
+        const { ApiClient } = await import("./api/client.js");
+        const client = new ApiClient({
+          baseUrl: target.baseUrl,
+          apiKey: target.apiKey,
+          timeoutMs: s.timeoutMs,
+          trace: flags.verbose ? (line) => io.stderr.write(`${color.dim(line)}\n`) : undefined,
+          userAgent: "rentctl/0.1",
+          // --raw: each body exactly as received (meta included) is the result; nothing is rendered.
+          onBody: flags.raw ? (text) => io.stdout.write(text.endsWith("\n") ? text : `${text}\n`) : undefined,
+        });
+        exitHooks.push(() => client.close());
+        return client;
+      })();
+      return clientP;
+    },
+    locale: () => deps.catalogs().locale(),
+    catalogs: () => {
+      catalogs ??= new Catalogs({
+        client: () => deps.client(),
+        dataDir: paths.dataDir,
+        scope: () => catalogScope(deps.settings()),
+        localeSetting: () => deps.settings().locale,
+        now: () => deps.now(),
+      });
+      return catalogs;
+    },
+    out: flags.raw
+      ? silentOutput()
+      : createOutput(
+          io,
+          outColor,
+          () => deps.settings(),
+          (fn) => deps.onExit(fn),
+          (op, id, params, key) => catalogLabel(deps, op, id, params, key),
+        ),
+    msg: createMessages(io.stderr, color, Boolean(flags.quiet)),
+    prompt: overrides.prompt ?? inquirerPrompter(io),
+    now: overrides.now ?? Date.now,
+    onExit: (fn) => {
+      exitHooks.push(fn);
+    },
+    runExitHooks: async () => {
+      for (const fn of exitHooks.splice(0).reverse()) await fn();
+    },
+  };
+  return deps;
+}
+
+/**
+ * A catalog id's name for tables, through the catalog service (one fetch per
+ * catalog, cached with expiry). A catalog that needs a parameter the record
+ * cannot give (configurations need their model) is looked up in the caches
+ * only. Never throws: an unknown or unreachable name leaves the id.
+ */
+async function catalogLabel(
+  deps: Deps,
+  op: string,
+  id: number,
+  params: Record<string, number>,
+  key?: "name" | "code",
+): Promise<string | undefined> {
+  const catalogs = deps.catalogs();
+  const { itemId, itemLabel } = await import("./catalog/items.js");
+  const { operation } = await import("./contract/operations.js");
+  const pick = (item: Record<string, unknown>) =>
+    key === "code" && typeof item.code === "string" ? item.code : itemLabel(item as never);
+  const needs = operation(op).params.filter((p) => p.required && p.name !== "locale_id" && !(p.name in params));
+  if (needs.length) {
+    for (const cache of catalogs.cachedAll(op)) {
+      const item = cache.items.find((i) => itemId(i) === id);
+      if (item) return pick(item);
+    }
+    return undefined;
+  }
+  const item = await catalogs.item(op, id, params).catch(() => undefined);
+  return item ? pick(item) : undefined;
+}
+
+/** Whose catalogs the cache holds: the embedded sandbox's, or the server's at this address. */
+function catalogScope(s: Settings): string {
+  return s.baseUrl ?? (s.env === "sandbox" ? "sandbox" : String(s.env));
+}
+
+/** The owner id for account operations, or a clear error. */
+export async function requireUser(deps: Deps): Promise<number> {
+  return requireUserOf(await deps.target());
 }

@@ -1,8 +1,7 @@
 import type { Command } from "commander";
 import type { CliContext } from "./cli/shared.js";
 import type { GlobalFlags } from "./config/settings.js";
-import type { ContextOverrides, OwnedDeps } from "./context.js";
-import type { Deps } from "./deps.js";
+import type { ContextOverrides, Deps, OwnedDeps } from "./deps.js";
 import { EXIT, exitCodeOf, RentctlError } from "./errors.js";
 import type { IO } from "./io.js";
 
@@ -28,7 +27,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   const ctx: CliContext = {
     // config, output and the rest load only when a command runs (not for help)
     async makeDeps(flags: GlobalFlags) {
-      const { createDeps } = await import("./context.js");
+      const { createDeps } = await import("./deps.js");
       const deps = createDeps(io, env, flags, opts.overrides);
       created.push(deps);
       return deps;

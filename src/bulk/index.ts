@@ -10,7 +10,7 @@
  *    shown in reports). It is pulled only as slots free up, so a streamed
  *    file stays streamed. Validate everything BEFORE running (exit 2 and
  *    nothing sent); the runner only executes.
- * 2. Journal: `await BulkJournal.open(deps.paths.dataDir, { job, env,
+ * 2. Journal: `await RowLog.open(deps.paths.dataDir, { job, env,
  *    baseUrl, owner, contentHash }, { restart })` (`hashFile(path)` for the
  *    hash). The same key on a rerun finds the earlier run's row states
  *    (`journal.resumed`). Call `journal.finish()` when the job is complete
@@ -42,7 +42,6 @@
  *    (4 auth, 6 network), 130 interrupted, 7 some rows failed; else exit 0.
  */
 export { Interrupter, interruptOnCtrlC } from "./control.js";
-export { BulkJournal, hashFile, type JournalKey, type JournalRecord, type JournalState } from "./journal.js";
 export { createProgress, type Progress } from "./progress.js";
 export {
   bulkExitError,
@@ -53,6 +52,7 @@ export {
   reportToStream,
   summaryLine,
 } from "./report.js";
+export { hashFile, RowLog, type RowLogKey, type RowRecord, type RowState } from "./row-log.js";
 export {
   type BulkControl,
   type BulkJob,

@@ -2,7 +2,7 @@ import { Cancel, type CancelSignal } from "../api/cancel.js";
 import { ApiError, AuthError, MalformedResponseError, NetworkError, ServerError } from "../api/errors.js";
 import { RentctlError } from "../errors.js";
 import { settleHeap } from "../memory.js";
-import type { BulkJournal, JournalRecord } from "./journal.js";
+import type { RowLog, RowRecord } from "./row-log.js";
 
 /** One unit of work: a numbered row of the input, its identity and its payload. */
 export interface BulkRow<T> {
@@ -47,19 +47,19 @@ export interface BulkJob<T> {
   concurrency: number;
   task(row: BulkRow<T>, ctx: TaskContext): Promise<TaskOutcome>;
   /** Crash safety; without a journal (dry run) nothing is recorded. */
-  journal?: BulkJournal;
+  journal?: RowLog;
   /**
    * A row an earlier run left `sending` or `unknown` (its request may have
    * reached the server): return the outcome when the write did take effect
    * (it is then done), undefined when it did not (the task runs again).
    */
-  reconcile?(row: BulkRow<T>, prior: JournalRecord): Promise<TaskOutcome | undefined>;
+  reconcile?(row: BulkRow<T>, prior: RowRecord): Promise<TaskOutcome | undefined>;
   /**
    * Called once before any row when the journal holds in-flight rows, so the
    * job can refresh what `reconcile` looks at (e.g. wait until requests of the
    * killed run can no longer land, then list the account again).
    */
-  beforeReconcile?(inFlight: JournalRecord[]): Promise<void>;
+  beforeReconcile?(inFlight: RowRecord[]): Promise<void>;
   /** Every row's result, as it is known (stream it to reports). */
   onResult?(result: RowResult): void | Promise<void>;
   /** Ctrl-C: `stop` stops taking new rows; `abandon` (second Ctrl-C) aborts in-flight requests. */
@@ -120,7 +120,7 @@ export const MARK_FRESH_MS = 1_000;
  * waits until then before it looks at the account, so a late write of the
  * stopped run is found instead of being sent again.
  */
-export function settleDeadline(inFlight: readonly JournalRecord[], timeoutMs: number): number {
+export function settleDeadline(inFlight: readonly RowRecord[], timeoutMs: number): number {
   const open = inFlight.filter((r) => !r.answered);
   return open.length ? Math.max(...open.map((r) => r.at ?? 0)) + MARK_FRESH_MS + timeoutMs : 0;
 }
@@ -130,7 +130,7 @@ export function settleDeadline(inFlight: readonly JournalRecord[], timeoutMs: nu
  * apply, before it looks at the account).
  */
 export async function settleInFlight(
-  inFlight: readonly JournalRecord[],
+  inFlight: readonly RowRecord[],
   timeoutMs: number,
   say: (message: string) => void,
 ): Promise<void> {

@@ -15,7 +15,7 @@ const BUILDERS: Record<NounName, () => Promise<Builder>> = {
   vehicle: async () => (await import("./vehicle.js")).vehicleCommand,
   image: async () => (await import("./image.js")).imageCommand,
   extra: async () => (await import("./extra.js")).extraCommand,
-  undo: async () => (await import("./image.js")).undoCommand,
+  undo: async () => (await import("./undo.js")).undoCommand,
   api: async () => (await import("./api.js")).apiCommand,
   sandbox: async () => (await import("./sandbox.js")).sandboxCommand,
   completion: async () => (await import("./completion.js")).completionCommand,

@@ -1,11 +1,11 @@
 import { describeRequest } from "../api/dry-run.js";
 import type { EncodableRecord } from "../api/encode.js";
 import { ApiError } from "../api/errors.js";
-import { requireUser } from "../context.js";
 import { createdId, type JsonObject, unwrapRecord } from "../contract/records.js";
 import { crossFieldProblems, validateRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
+import { requireUser } from "../deps.js";
 import { InputError } from "../errors.js";
 import { EXTRA, type Resource, VEHICLE } from "./resource.js";
 import { problemsError } from "./safe-edit.js";

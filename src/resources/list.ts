@@ -1,9 +1,9 @@
 import type { EncodableRecord } from "../api/encode.js";
 import { walkPages } from "../api/paginate.js";
-import { requireUser } from "../context.js";
 import { WALK_PAGE_SIZE } from "../contract/operations.js";
 import { type JsonObject, normalizeRecord } from "../contract/records.js";
 import type { Deps } from "../deps.js";
+import { requireUser } from "../deps.js";
 import { RentctlError } from "../errors.js";
 
 /** Pages a whole-account walk requests ahead (the server prepares one while the client reads another). */

@@ -1,12 +1,12 @@
 import type { EncodableRecord } from "../api/encode.js";
-import { requireUser } from "../context.js";
 import type { ColumnSpec } from "../contract/columns.js";
 import { EXTRA_COLUMNS, VEHICLE_COLUMNS } from "../contract/columns.js";
 import { EXTRA_FIELDS, EXTRA_MEMBER_ALIASES } from "../contract/extra-fields.js";
 import type { ParamSpec } from "../contract/types.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
-import type { JournalAction } from "../journal/journal.js";
+import { requireUser } from "../deps.js";
+import type { HistoryAction } from "../history/history.js";
 
 /**
  * One description per resource of the contract: its operations, fields,
@@ -36,8 +36,8 @@ export interface Resource {
   listParams(deps: Deps): Promise<EncodableRecord>;
   /** Default table columns (declared beside the contract's fields). */
   columns: ColumnSpec[];
-  updateAction: JournalAction;
-  removeAction: JournalAction;
+  updateAction: HistoryAction;
+  removeAction: HistoryAction;
   /**
    * The contract does not show this resource's record: safe update sends back
    * the server's own members under the server's names (aliases: other names a

@@ -11,7 +11,7 @@ import {
 import { crossFieldProblems, isEmpty, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
 import { ConflictError, InputError } from "../errors.js";
-import { journalTarget } from "../journal/journal.js";
+import { historyTarget } from "../history/history.js";
 import type { Resource } from "./resource.js";
 
 export { EXTRA, type Resource, VEHICLE } from "./resource.js";
@@ -143,9 +143,9 @@ async function sendChecked(
       },
     );
   }
-  const { journalFor } = await import("../journal/journal.js");
-  const entry = journalFor(deps.paths.dataDir, target)?.record(
-    { action: res.updateAction, id, before: s.current, ...journalTarget(target) },
+  const { historyFor } = await import("../history/history.js");
+  const entry = historyFor(deps.paths.dataDir, target)?.record(
+    { action: res.updateAction, id, before: s.current, ...historyTarget(target) },
     deps.now(),
   );
   deps.msg.acting(target, `${res.updateOp === "vehicles.edit" ? "editing" : "updating"} ${res.noun} ${id}`);

@@ -1,9 +1,9 @@
 import { copyFileSync, existsSync, readFileSync, renameSync } from "node:fs";
 import type { Damage } from "./persistence/errors.js";
 import { removeIfExists } from "./persistence/files.js";
-import { type JournalEntry, journalPath, scanJournal } from "./persistence/journal.js";
 import { acquireLock, releaseLock } from "./persistence/lock.js";
 import { scanSnapshot, writeSnapshotSync } from "./persistence/snapshot.js";
+import { scanWal, type WalEntry, walPath } from "./persistence/wal.js";
 import { type Snapshot, State } from "./state.js";
 
 /**
@@ -31,7 +31,7 @@ export interface RepairReport {
 }
 
 class Rebuilt extends State {
-  constructor(snap: Snapshot, entries: readonly JournalEntry[]) {
+  constructor(snap: Snapshot, entries: readonly WalEntry[]) {
     super();
     this.load(snap);
     // load() also raises the id counters past every row kept, should a damaged head have lost them.
@@ -76,7 +76,7 @@ function repairLocked(dataFile: string, now: Date): RepairReport {
   };
   if (!existsSync(dataFile)) return report; // nothing to repair: a missing file starts from the seed
   const { snap, damage: snapshotDamage } = scanSnapshot(dataFile, readFileSync(dataFile, "utf8"));
-  const journal = scanJournal(dataFile);
+  const journal = scanWal(dataFile);
   report.snapshotDamage = snapshotDamage;
   report.journalDamage = journal.damage;
   report.tornLine = journal.torn?.line ?? null;
@@ -91,7 +91,7 @@ function repairLocked(dataFile: string, now: Date): RepairReport {
   if (!snapshotDamage && !journal.damage && !journal.torn) return report;
 
   const stamp = now.toISOString().replace(/[:.]/g, "-");
-  const jpath = journalPath(dataFile);
+  const jpath = walPath(dataFile);
   if (snapshotDamage) {
     const aside = asideName(dataFile, stamp);
     copyFileSync(dataFile, aside); // a copy: the new snapshot replaces the original atomically below

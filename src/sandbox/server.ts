@@ -79,7 +79,7 @@ export interface SandboxOptions extends SandboxFaults {
   /** Largest form-urlencoded or other non-multipart body (default 1 MiB; never above maxBodyBytes). */
   maxFormBodyBytes?: number;
   /** Compact the journal after this many lines (default: by size). */
-  journalLimit?: number;
+  walLimit?: number;
   /** Compact the journal once it holds this many bytes (default: the snapshot's size, at least 1 MiB). */
   compactBytes?: number;
   /** On close, always fold the journal into the snapshot (default: only when it is an eighth of its size). */
@@ -124,7 +124,7 @@ function checkOptions(o: SandboxOptions): void {
     "faultFirst",
     "maxBodyBytes",
     "maxFormBodyBytes",
-    "journalLimit",
+    "walLimit",
     "compactBytes",
   ] as const) {
     const v = o[k];
@@ -170,7 +170,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const host = opts.host ?? DEFAULT_SANDBOX_HOST;
   const random = opts.random ?? Math.random;
   const store = await Store.open(opts.dataFile ?? null, {
-    journalLimit: opts.journalLimit,
+    walLimit: opts.walLimit,
     compactBytes: opts.compactBytes,
     compactOnClose: opts.compactOnClose,
     onError: opts.onError,

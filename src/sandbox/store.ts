@@ -3,9 +3,9 @@ import { mkdir, readdir, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { SandboxDataInUseError } from "./persistence/errors.js";
 import { removeIfExists, removeStrayTemps } from "./persistence/files.js";
-import { Journal, journalPath, readJournal } from "./persistence/journal.js";
 import { acquireLock, lockHolder, releaseLock } from "./persistence/lock.js";
 import { parseSnapshot, writeSnapshot, writeSnapshotSync } from "./persistence/snapshot.js";
+import { readWal, WriteAheadLog, walPath } from "./persistence/wal.js";
 import { seedState } from "./seed.js";
 import { type Mutation, type Snapshot, State } from "./state.js";
 
@@ -19,7 +19,7 @@ import { type Mutation, type Snapshot, State } from "./state.js";
  *
  * A request appends one line (no fsync, no rewrite). When the journal grows
  * past a bound (as many bytes as the last snapshot and at least 1 MiB, or
- * `compactBytes` bytes or `journalLimit` lines when given), and on close
+ * `compactBytes` bytes or `walLimit` lines when given), and on close
  * (see `compactOnClose`), a new snapshot is written (in the background while
  * serving): rows are captured synchronously (rows are immutable: every
  * change puts a new row object), serialised in chunks to a temp file that is
@@ -30,9 +30,9 @@ import { type Mutation, type Snapshot, State } from "./state.js";
  */
 
 export { SandboxDataCorruptError, SandboxDataInUseError } from "./persistence/errors.js";
-export { journalPath } from "./persistence/journal.js";
 export { lockPath } from "./persistence/lock.js";
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./persistence/snapshot.js";
+export { walPath } from "./persistence/wal.js";
 export type { Mutation } from "./state.js";
 
 /** The journal is compacted once it holds this many bytes (or the snapshot's size, if larger). */
@@ -40,7 +40,7 @@ export const MIN_COMPACT_BYTES = 1024 * 1024;
 
 export interface StoreOptions {
   /** Compact once the journal holds this many lines (tests); default: by size only. */
-  journalLimit?: number;
+  walLimit?: number;
   /** Compact once the journal holds this many bytes; default: the snapshot's size, at least 1 MiB. */
   compactBytes?: number;
   /**
@@ -56,9 +56,9 @@ export interface StoreOptions {
 }
 
 export class Store extends State {
-  private journal: Journal | null = null;
-  private journalBytes = 0;
-  private journalLines = 0;
+  private wal: WriteAheadLog | null = null;
+  private walBytes = 0;
+  private walLines = 0;
   private snapshotBytes = 0;
   private compaction: Promise<void> | null = null;
   /** Lines committed while a compaction runs; they form the journal after it. */
@@ -104,34 +104,34 @@ export class Store extends State {
       // No snapshot: start from the seed. A journal without its snapshot is meaningless; drop it.
       const snap: Snapshot = { seq: 0, ...seedState() };
       this.snapshotBytes = writeSnapshotSync(dataFile, snap);
-      removeIfExists(journalPath(dataFile));
+      removeIfExists(walPath(dataFile));
       this.load(snap);
     } else {
       this.snapshotBytes = Buffer.byteLength(text);
       this.load(parseSnapshot(dataFile, text));
-      const { entries, bytes, goodBytes, torn, missingNewline } = readJournal(dataFile);
-      this.journalBytes = bytes;
+      const { entries, bytes, goodBytes, torn, missingNewline } = readWal(dataFile);
+      this.walBytes = bytes;
       if (torn) {
         // A crash cut the last append short: that request was never answered. Cut it off the
         // file too, or the next append would glue onto it and damage the journal for good.
-        truncateSync(journalPath(dataFile), goodBytes);
-        this.journalBytes = goodBytes;
+        truncateSync(walPath(dataFile), goodBytes);
+        this.walBytes = goodBytes;
         this.opts.onWarning?.(
-          `${journalPath(dataFile)} line ${torn.line} was cut off by a crash mid-write (${torn.bytes} bytes, ${torn.summary}); ` +
+          `${walPath(dataFile)} line ${torn.line} was cut off by a crash mid-write (${torn.bytes} bytes, ${torn.summary}); ` +
             "dropped it: that request was never answered",
         );
       } else if (missingNewline) {
-        appendFileSync(journalPath(dataFile), "\n");
-        this.journalBytes++;
+        appendFileSync(walPath(dataFile), "\n");
+        this.walBytes++;
       }
       for (const entry of entries) {
-        this.journalLines++;
+        this.walLines++;
         if (entry.s <= this.seq) continue;
         for (const m of entry.m) this.apply(m);
         this.seq = entry.s;
       }
     }
-    this.journal = new Journal(dataFile);
+    this.wal = new WriteAheadLog(dataFile);
   }
 
   // ------------------------------------------------------------ writes
@@ -141,30 +141,30 @@ export class Store extends State {
     if (this.closed) throw new Error("sandbox store is closed");
     if (mutations.length === 0) return;
     const seq = this.seq + 1;
-    if (this.journal !== null) {
+    if (this.wal !== null) {
       const line = `${JSON.stringify({ s: seq, m: mutations })}\n`;
-      this.journal.append(line);
-      this.journalBytes += Buffer.byteLength(line);
-      this.journalLines++;
+      this.wal.append(line);
+      this.walBytes += Buffer.byteLength(line);
+      this.walLines++;
       this.pending?.push(line);
     }
     this.seq = seq;
     for (const m of mutations) this.apply(m);
-    if (this.journal !== null && !this.compaction && this.shouldCompact()) this.startCompaction();
+    if (this.wal !== null && !this.compaction && this.shouldCompact()) this.startCompaction();
   }
 
   private shouldCompact(): boolean {
-    if (this.journalLines < this.retryCompactionAt) return false;
-    if (this.opts.journalLimit !== undefined && this.journalLines >= this.opts.journalLimit) return true;
+    if (this.walLines < this.retryCompactionAt) return false;
+    if (this.opts.walLimit !== undefined && this.walLines >= this.opts.walLimit) return true;
     const bound = this.opts.compactBytes ?? Math.max(MIN_COMPACT_BYTES, this.snapshotBytes);
-    return this.journalBytes >= bound;
+    return this.walBytes >= bound;
   }
 
   // ------------------------------------------------------------ compaction
 
   /** Write a snapshot now (in the background) unless one is being written; resolves when done. */
   compact(): Promise<void> {
-    if (this.journal === null) return Promise.resolve();
+    if (this.wal === null) return Promise.resolve();
     if (!this.compaction) this.startCompaction();
     return this.compaction ?? Promise.resolve();
   }
@@ -182,12 +182,12 @@ export class Store extends State {
       .then((bytes) => {
         this.snapshotBytes = bytes;
         const lines = this.pending ?? [];
-        this.journal?.rewrite(lines);
-        this.journalBytes = lines.reduce((n, l) => n + Buffer.byteLength(l), 0);
-        this.journalLines = lines.length;
+        this.wal?.rewrite(lines);
+        this.walBytes = lines.reduce((n, l) => n + Buffer.byteLength(l), 0);
+        this.walLines = lines.length;
       })
       .catch((err) => {
-        this.retryCompactionAt = this.journalLines + Math.max(100, this.journalLines);
+        this.retryCompactionAt = this.walLines + Math.max(100, this.walLines);
         this.opts.onError?.(err);
       })
       .finally(() => {
@@ -201,13 +201,13 @@ export class Store extends State {
     if (this.closed) return;
     this.closed = true;
     await this.idle();
-    const worth = this.opts.compactOnClose === true || this.journalBytes * 8 >= this.snapshotBytes;
-    if (this.journal !== null && this.journalLines > 0 && worth) {
+    const worth = this.opts.compactOnClose === true || this.walBytes * 8 >= this.snapshotBytes;
+    if (this.wal !== null && this.walLines > 0 && worth) {
       this.startCompaction();
       await this.idle();
     }
-    this.journal?.close();
-    this.journal = null;
+    this.wal?.close();
+    this.wal = null;
     if (this.dataFile !== null) releaseLock(this.dataFile);
   }
 }
@@ -221,7 +221,7 @@ export async function resetData(dataFile: string): Promise<void> {
   const holder = lockHolder(dataFile);
   if (holder !== null) throw new SandboxDataInUseError(dataFile, holder);
   writeSnapshotSync(dataFile, { seq: 0, ...seedState() });
-  removeIfExists(journalPath(dataFile));
+  removeIfExists(walPath(dataFile));
   const dir = dirname(dataFile);
   const base = basename(dataFile);
   for (const name of await readdir(dir)) {

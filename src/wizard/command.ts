@@ -1,6 +1,6 @@
 import { readRecordFile } from "../commands/input.js";
-import { requireUser } from "../context.js";
 import type { Deps } from "../deps.js";
+import { requireUser } from "../deps.js";
 import { InterruptedError, UsageError } from "../errors.js";
 import { printCreated } from "../resources/create.js";
 import { runWizard } from "./flow.js";

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { journalPath } from "../../src/sandbox/store.js";
+import { walPath } from "../../src/sandbox/store.js";
 import { json, runBuilt, runMain, tempHome } from "../helpers/cli.js";
 import { Api, KEY_1001, spawnServe } from "../sandbox/helpers.js";
 
@@ -137,7 +137,7 @@ describe("sandbox data problems are reported as such (spawned CLI)", () => {
     sb.child.kill("SIGKILL"); // a crash: the journal is left as it was (a clean stop folds it into the snapshot)
     await sb.exited;
 
-    const damaged = journalPath(file);
+    const damaged = walPath(file);
     const text = readFileSync(damaged, "utf8").split("\n");
     expect(text.filter(Boolean)).toHaveLength(4);
     text[1] = `${text[1]!.slice(0, 10)}#garbled#`;
@@ -169,7 +169,7 @@ describe("sandbox data problems are reported as such (spawned CLI)", () => {
     const sb = await spawnServe(["--data", file], home.env);
     sb.child.kill("SIGINT");
     await sb.exited;
-    writeFileSync(journalPath(file), '{"s":99,"m":[{"op":"vehicle.del","id":2');
+    writeFileSync(walPath(file), '{"s":99,"m":[{"op":"vehicle.del","id":2');
     const again = await spawnServe(["--data", file], home.env);
     try {
       const api = new Api(again.url, KEY_1001);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { NetworkError, ServerError } from "../../src/api/errors.js";
-import { BulkJournal, type BulkRow, bulkExitError, runBulk, summaryLine } from "../../src/bulk/index.js";
+import { type BulkRow, bulkExitError, RowLog, runBulk, summaryLine } from "../../src/bulk/index.js";
 import { InputError } from "../../src/errors.js";
 
 const dirs: string[] = [];
@@ -48,7 +48,7 @@ describe("runBulk", () => {
 
   it("journals rows; a rerun skips done rows, reconciles in-flight ones and retries failed ones", async () => {
     const dir = tmp();
-    const j1 = await BulkJournal.open(dir, KEY);
+    const j1 = await RowLog.open(dir, KEY);
     const s1 = await runBulk({
       rows: rowsOf(6),
       concurrency: 2,
@@ -64,7 +64,7 @@ describe("runBulk", () => {
     expect(s1.failed.map((f) => f.row)).toEqual([2, 3]);
     expect(bulkExitError(s1)?.exitCode).toBe(7);
 
-    const j2 = await BulkJournal.open(dir, KEY);
+    const j2 = await RowLog.open(dir, KEY);
     expect(j2.resumed).toBe(true);
     const sent: number[] = [];
     const reconciled: number[] = [];
@@ -90,16 +90,16 @@ describe("runBulk", () => {
     expect(s2.counts.get("created")).toBe(6);
     expect(summaryLine(s2, ["created"])).toContain("resumed");
     // finished: a third run starts afresh
-    expect((await BulkJournal.open(dir, KEY)).resumed).toBe(false);
+    expect((await RowLog.open(dir, KEY)).resumed).toBe(false);
   });
 
   it("a different content hash is a different journal; restart ignores the old one", async () => {
     const dir = tmp();
-    const j = await BulkJournal.open(dir, KEY);
+    const j = await RowLog.open(dir, KEY);
     await j.write({ row: 1, key: "R1", state: "sending" });
     await j.close();
-    expect((await BulkJournal.open(dir, { ...KEY, contentHash: "other" })).resumed).toBe(false);
-    expect((await BulkJournal.open(dir, KEY, { restart: true })).resumed).toBe(false);
+    expect((await RowLog.open(dir, { ...KEY, contentHash: "other" })).resumed).toBe(false);
+    expect((await RowLog.open(dir, KEY, { restart: true })).resumed).toBe(false);
   });
 
   it("network errors in a row stop the run (exit 6); stop() stops taking rows (130)", async () => {
@@ -137,7 +137,7 @@ describe("runBulk", () => {
   });
   it("journals likely writes a group at a time before they start; rows never started are not left in flight", async () => {
     const dir = tmp();
-    const j = await BulkJournal.open(dir, KEY);
+    const j = await RowLog.open(dir, KEY);
     let stopped = false;
     const control = {
       get stopped() {
@@ -159,7 +159,7 @@ describe("runBulk", () => {
       },
     });
     await j.close();
-    const again = await BulkJournal.open(dir, KEY);
+    const again = await RowLog.open(dir, KEY);
     // every row that ran is done; rows marked but not started are `failed` (a rerun runs them); none in flight
     expect(again.inFlight()).toEqual([]);
     const done = [...again.previous.values()].filter((r) => r.state === "done");
@@ -172,7 +172,7 @@ describe("runBulk", () => {
   it("reads and journals the next group while the current one is sent: every row runs exactly once, whatever the count", async () => {
     for (const n of [1, 3, 16, 17, 63, 64, 65, 200]) {
       const dir = tmp();
-      const j = await BulkJournal.open(dir, KEY);
+      const j = await RowLog.open(dir, KEY);
       // a slow disk: each durable write takes a while, so reading runs ahead of it
       const write = j.write.bind(j);
       j.write = async (rec) => {
@@ -198,7 +198,7 @@ describe("runBulk", () => {
         `${n} rows`,
       ).toEqual(Array.from({ length: n }, (_, i) => i + 1));
       expect(s.counts.get("created"), `${n} rows`).toBe(n);
-      const again = await BulkJournal.open(dir, KEY);
+      const again = await RowLog.open(dir, KEY);
       expect(again.inFlight(), `${n} rows`).toEqual([]);
       await again.close();
     }
@@ -226,7 +226,7 @@ describe("runBulk", () => {
 
   it("journal: outcome notes wait for company, and a durable write after them is never stuck", async () => {
     const dir = tmp();
-    const j = await BulkJournal.open(dir, KEY);
+    const j = await RowLog.open(dir, KEY);
     const bounded = <T>(p: Promise<T>) =>
       Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error("journal write stuck")), 2_000))]);
     // a note made while a durable write is on its way starts its short timer; the flush under way
@@ -238,7 +238,7 @@ describe("runBulk", () => {
     await bounded(j.write({ row: 3, key: "R3", state: "sending" }));
     j.note({ row: 3, key: "R3", state: "done", status: "created", id: 3 });
     await bounded(j.close());
-    const again = await BulkJournal.open(dir, KEY);
+    const again = await RowLog.open(dir, KEY);
     expect([...again.previous.values()].map((r) => [r.row, r.state]).sort()).toEqual([
       [1, "done"],
       [2, "sending"],
@@ -250,7 +250,7 @@ describe("runBulk", () => {
   it("a row journaled ahead that waits past MARK_FRESH_MS for its slot is journaled again before it is sent", async () => {
     const { MARK_FRESH_MS, settleDeadline } = await import("../../src/bulk/runner.js");
     const dir = tmp();
-    const j = await BulkJournal.open(dir, KEY);
+    const j = await RowLog.open(dir, KEY);
     const sending: Array<{ row: number; at: number }> = [];
     const write = j.write.bind(j);
     j.write = (rec) => {
@@ -288,7 +288,7 @@ describe("runBulk", () => {
 
 describe("journal lines", () => {
   it("are the JSON of the record's fields (absent ones left out) and the time", async () => {
-    const { lineOf } = await import("../../src/bulk/journal.js");
+    const { lineOf } = await import("../../src/bulk/row-log.js");
     const recs: Array<Parameters<typeof lineOf>[0]> = [
       { row: 1, key: "KL-1", state: "sending" },
       { row: 2, key: 'quote " and \\ back\nslash ü', state: "done", status: "created", id: 42 },

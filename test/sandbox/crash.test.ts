@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sampleVehicleInput } from "../../src/sandbox/seed.js";
-import { journalPath } from "../../src/sandbox/store.js";
+import { walPath } from "../../src/sandbox/store.js";
 import { tempHome } from "../helpers/cli.js";
 import { Api, allVehicles, KEY_1001, seeded, spawnServe, until } from "./helpers.js";
 
@@ -85,7 +85,7 @@ describe("sandbox serve under SIGKILL", () => {
     }
     expect(await final.exited).toBe(0);
     // The clean stop folded the journal into the snapshot and left no temp file.
-    expect(readFileSync(journalPath(file), "utf8")).toBe("");
+    expect(readFileSync(walPath(file), "utf8")).toBe("");
     expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
     console.log(
       `crash test: seed ${seed}, ${acked.size} acknowledged writes, ${killsMidCompaction}/${ROUNDS} kills mid-compaction`,

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sampleVehicleInput } from "../../src/sandbox/seed.js";
-import { journalPath, Store } from "../../src/sandbox/store.js";
+import { Store, walPath } from "../../src/sandbox/store.js";
 import { allVehicles, start, tempDir } from "./helpers.js";
 
 /**
@@ -51,7 +51,7 @@ describe("concurrent load", () => {
 
     // The journal reads whole (one file read: before or after a compaction's rewrite, never half of it):
     // every line valid JSON, sequence numbers consecutive.
-    const seqs = readFileSync(journalPath(file), "utf8")
+    const seqs = readFileSync(walPath(file), "utf8")
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l).s as number);

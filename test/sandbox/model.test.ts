@@ -299,7 +299,7 @@ function commands(persistent: boolean): fc.Arbitrary<Cmd>[] {
           () => true,
           async (_m, r) => {
             await r.sb.close();
-            r.sb = await startSandbox({ port: 0, dataFile: r.file, journalLimit: 3 });
+            r.sb = await startSandbox({ port: 0, dataFile: r.file, walLimit: 3 });
             r.api = new Api(r.sb.url, KEY_1001);
           },
         ),
@@ -345,7 +345,7 @@ describe("model-based: vehicles and extras", () => {
       await fc.assert(
         fc.asyncProperty(fc.commands(commands(true), { maxCommands: 30 }), async (cmds) => {
           const file = join(dir, `run-${run++}.json`);
-          const sb = await startSandbox({ port: 0, dataFile: file, journalLimit: 3 });
+          const sb = await startSandbox({ port: 0, dataFile: file, walLimit: 3 });
           const real: Real = { sb, api: new Api(sb.url, KEY_1001), file };
           try {
             const model = initialModel();

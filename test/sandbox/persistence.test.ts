@@ -3,13 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sampleVehicleInput } from "../../src/sandbox/seed.js";
 import { resetSandboxData, type SandboxOptions, startSandbox } from "../../src/sandbox/server.js";
-import {
-  journalPath,
-  lockPath,
-  SandboxDataCorruptError,
-  SandboxDataInUseError,
-  Store,
-} from "../../src/sandbox/store.js";
+import { lockPath, SandboxDataCorruptError, SandboxDataInUseError, Store, walPath } from "../../src/sandbox/store.js";
 import { Api, KEY_1001, start, tempDir } from "./helpers.js";
 
 let dir: string;
@@ -24,8 +18,8 @@ afterEach(() => cleanup());
 const open = (opts: SandboxOptions = {}) => start({ dataFile: file, ...opts });
 
 const journalLines = () =>
-  existsSync(journalPath(file))
-    ? readFileSync(journalPath(file), "utf8")
+  existsSync(walPath(file))
+    ? readFileSync(walPath(file), "utf8")
         .split("\n")
         .filter((l) => l.trim())
     : [];
@@ -86,7 +80,7 @@ describe("persistence", () => {
   });
 
   it("journal compaction keeps the state and shortens the journal", async () => {
-    const first = await open({ journalLimit: 5 });
+    const first = await open({ walLimit: 5 });
     for (let i = 0; i < 23; i++) {
       await first.api.post("vehicles/create", { ...sampleVehicleInput(1001), vehicle_reg_number: `C-${i}` });
       if (i % 4 === 0) await first.api.post("vehicles/extras/switch", { extra_id: 1 });
@@ -102,7 +96,7 @@ describe("persistence", () => {
     for (const line of journalLines()) expect(JSON.parse(line).s).toBeGreaterThan(snap.seq);
     expect(readdirSync(join(dir, "nested")).filter((n) => n.endsWith(".tmp"))).toEqual([]);
 
-    const second = await open({ journalLimit: 5 });
+    const second = await open({ walLimit: 5 });
     expect(await everything(second.api)).toEqual(before);
     await second.sb.close();
   });
@@ -127,10 +121,10 @@ describe("persistence", () => {
     const store = await Store.open(file, {});
     const row = { ...store.vehicles.get(1)!, fields: { user_id: 1001 } };
     store.commit([{ op: "vehicle.put", row }]);
-    const journal = readFileSync(journalPath(file), "utf8");
+    const journal = readFileSync(walPath(file), "utf8");
     await store.compact();
     await store.close();
-    writeFileSync(journalPath(file), journal); // as if the rewrite never happened
+    writeFileSync(walPath(file), journal); // as if the rewrite never happened
     const again = await Store.open(file, {});
     expect(again.vehicles.get(1)?.fields).toEqual({ user_id: 1001 });
     await again.close();
@@ -140,7 +134,7 @@ describe("persistence", () => {
     const { sb, api } = await open();
     await api.post("vehicles/extras/switch", { extra_id: 1 });
     await sb.close();
-    appendFileSync(journalPath(file), '{"s":2,"m":[{"op":"vehicle.del","i');
+    appendFileSync(walPath(file), '{"s":2,"m":[{"op":"vehicle.del","i');
     const second = await open();
     expect((await second.api.get("vehicles/list/id", { vehicle_id: 1, locale_id: 40 })).status).toBe(200);
     expect((await second.api.get("vehicles/extras/list/id", { extra_id: 1, locale_id: 40 })).body.data.is_active).toBe(
@@ -148,7 +142,7 @@ describe("persistence", () => {
     );
     await second.sb.close();
 
-    writeFileSync(journalPath(file), `garbage\n${readFileSync(journalPath(file), "utf8")}{"s":99,"m":[]}\n`);
+    writeFileSync(walPath(file), `garbage\n${readFileSync(walPath(file), "utf8")}{"s":99,"m":[]}\n`);
     await expect(open()).rejects.toBeInstanceOf(SandboxDataCorruptError);
     expect(existsSync(lockPath(file))).toBe(false);
   });
@@ -182,7 +176,7 @@ describe("persistence", () => {
     await sb.close();
     writeFileSync(`${file}.123.abc.tmp`, "leftover");
     await resetSandboxData(file);
-    expect(existsSync(journalPath(file))).toBe(false);
+    expect(existsSync(walPath(file))).toBe(false);
     expect(readdirSync(join(dir, "nested")).filter((n) => n.endsWith(".tmp"))).toEqual([]);
     const fresh = await open();
     expect(await everything(fresh.api)).toEqual(seeded);
@@ -194,7 +188,7 @@ describe("persistence", () => {
 
   it("a failed compaction is reported and the store keeps working", async () => {
     const errors: unknown[] = [];
-    const store = await Store.open(file, { journalLimit: 1, onError: (e) => errors.push(e) });
+    const store = await Store.open(file, { walLimit: 1, onError: (e) => errors.push(e) });
     rmSync(join(dir, "nested"), { recursive: true, force: true }); // the snapshot can no longer be written
     const base = store.vehicles.get(1)!;
     for (let i = 0; i < 5; i++) {

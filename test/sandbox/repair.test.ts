@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/errors.js";
 import { repairSandboxData, SandboxDataCorruptError } from "../../src/sandbox/server.js";
-import { journalPath } from "../../src/sandbox/store.js";
+import { walPath } from "../../src/sandbox/store.js";
 import { type Api, start, tempDir } from "./helpers.js";
 
 let dir: string;
@@ -32,21 +32,21 @@ async function journalOf(n: number): Promise<string[]> {
   const { sb, api } = await start({ dataFile: file });
   for (let i = 0; i < n; i++) expect((await switchExtra(api)).status).toBe(200);
   const snapshot = readFileSync(file);
-  const journal = readFileSync(journalPath(file), "utf8");
+  const journal = readFileSync(walPath(file), "utf8");
   await sb.close();
   writeFileSync(file, snapshot);
-  writeFileSync(journalPath(file), journal);
+  writeFileSync(walPath(file), journal);
   return journal.split("\n").filter(Boolean);
 }
 
 describe("damaged sandbox data", () => {
   it("a torn last journal line is dropped with a warning naming it, and cut off the file so later appends stay whole", async () => {
     const lines = await journalOf(2);
-    writeFileSync(journalPath(file), `${lines.join("\n")}\n${lines[1]!.replace('"s":2', '"s":3').slice(0, 60)}`);
+    writeFileSync(walPath(file), `${lines.join("\n")}\n${lines[1]!.replace('"s":2', '"s":3').slice(0, 60)}`);
     const warnings: string[] = [];
     const { sb, api } = await start({ dataFile: file, onWarning: (w) => warnings.push(w) });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(`${journalPath(file)} line 3`);
+    expect(warnings[0]).toContain(`${walPath(file)} line 3`);
     expect(warnings[0]).toMatch(/entry 3: extra\.put id 1/);
     expect(await extraActive(api)).toBe(1); // two switches kept: back to active
     expect((await switchExtra(api)).status).toBe(200);
@@ -61,12 +61,12 @@ describe("damaged sandbox data", () => {
   it("a garbled line in the middle of the journal: exit-2 error naming the file and the line, hint to repair", async () => {
     const lines = await journalOf(4);
     lines[1] = "{garbled";
-    writeFileSync(journalPath(file), `${lines.join("\n")}\n`);
+    writeFileSync(walPath(file), `${lines.join("\n")}\n`);
     const err = await start({ dataFile: file }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SandboxDataCorruptError);
     const e = err as SandboxDataCorruptError;
     expect(e.exitCode).toBe(EXIT.usage);
-    expect(e.message).toBe(`sandbox data is damaged: ${journalPath(file)} line 2: not a valid journal entry (garbled)`);
+    expect(e.message).toBe(`sandbox data is damaged: ${walPath(file)} line 2: not a valid journal entry (garbled)`);
     expect(e.hint).toMatch(/rentctl sandbox repair.*drops 3 entries from line 2 on.*moves the damaged file aside/);
   });
 
@@ -86,11 +86,11 @@ describe("damaged sandbox data", () => {
   it("repair keeps every record before the damage, moves the damaged journal aside, counts what it dropped", async () => {
     const lines = await journalOf(5);
     const original = [...lines.slice(0, 3), "garbage in the middle", ...lines.slice(3)].join("\n");
-    writeFileSync(journalPath(file), `${original}\n`);
+    writeFileSync(walPath(file), `${original}\n`);
     const report = repairSandboxData(file);
     expect(report).toMatchObject({
       repaired: true,
-      journalDamage: { file: journalPath(file), line: 4 },
+      journalDamage: { file: walPath(file), line: 4 },
       kept: { journalEntries: 3 },
       dropped: 3,
     });

@@ -14,15 +14,15 @@ export async function remove(deps: Deps, rawId: string): Promise<void> {
   }
   await confirmDestructive(deps, `Delete extra ${id} on ${target.env}?`, "delete an extra");
   const before = await fetchRecord(deps, EXTRA, id);
-  const { journalFor, journalTarget } = await import("../../journal/journal.js");
-  const entry = journalFor(deps.paths.dataDir, target)?.record(
-    { action: "extra.delete", id, before, ...journalTarget(target) },
+  const { historyFor, historyTarget } = await import("../../history/history.js");
+  const entry = historyFor(deps.paths.dataDir, target)?.record(
+    { action: "extra.delete", id, before, ...historyTarget(target) },
     deps.now(),
   );
   deps.msg.acting(target, `deleting extra ${id}`);
   const client = await deps.client();
   await client.call("extras.delete", { extra_id: id });
-  const { printResults } = await import("../bulk.js");
+  const { printResults } = await import("../per-id.js");
   await printResults(deps, [{ id, deleted: true, undo: entry?.op ?? null }]);
   deps.msg.success(`extra ${id} deleted${entry ? ` · undo with: rentctl undo ${entry.op}` : ""}`);
 }

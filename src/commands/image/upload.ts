@@ -2,10 +2,10 @@ import { access, constants, readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { describeRequest } from "../../api/dry-run.js";
 import { contentTypeFor, type FilePart } from "../../api/encode.js";
-import { requireUser } from "../../context.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../../contract/operations.js";
 import { uploadedImageIds } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { requireUser } from "../../deps.js";
 import { InputError, RentctlError } from "../../errors.js";
 import { fetchRecord, safeUpdate, VEHICLE } from "../../resources/safe-edit.js";
 

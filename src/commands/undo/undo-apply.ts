@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.js";
 import { InputError, PartialFailureError } from "../../errors.js";
 import { checkVehicle, sendCreate, sendEdit, sendRemove } from "../../fleet/adapters.js";
 import { currentInput } from "../../fleet/plan.js";
-import type { JournalEntry } from "../../journal/journal.js";
+import type { HistoryEntry } from "../../history/history.js";
 
 /**
  * Undo a `vehicle apply` (a batch entry): in reverse order, the vehicles it
@@ -11,7 +11,7 @@ import type { JournalEntry } from "../../journal/journal.js";
  * back, and the ones it removed are created again from their saved records
  * (with new ids: the API cannot bring an id back).
  */
-export async function undoApply(deps: Deps, batch: JournalEntry, items: JournalEntry[]): Promise<void> {
+export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryEntry[]): Promise<void> {
   const target = await deps.target();
   deps.msg.acting(target, `undoing apply ${batch.op} (${items.length} vehicle${items.length === 1 ? "" : "s"})`);
   const counts = { removed: 0, restored: 0, recreated: 0 };

@@ -3,10 +3,10 @@ import type { JsonObject } from "../../contract/records.js";
 import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
-import { Journal, type JournalEntry, sameTarget } from "../../journal/journal.js";
+import { History, type HistoryEntry, sameTarget } from "../../history/history.js";
 import { EXTRA, fetchRecord, inputOf, safeUpdate, serverMembers, VEHICLE } from "../../resources/safe-edit.js";
 
-function row(e: JournalEntry): JsonObject {
+function row(e: HistoryEntry): JsonObject {
   return {
     op: e.op,
     time: e.time,
@@ -20,7 +20,7 @@ function row(e: JournalEntry): JsonObject {
 
 /** `rentctl undo`: the recent journal entries; `rentctl undo OP`: restore one. */
 export async function run(deps: Deps, op: string | undefined, opts: { limit?: string }): Promise<void> {
-  const journal = new Journal(deps.paths.dataDir);
+  const journal = new History(deps.paths.dataDir);
   const entries = journal.entries();
   if (op === undefined) {
     const n = Number(opts.limit ?? 20);
@@ -121,7 +121,7 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
  * previous record sent again through safe edit; removals: created again, with
  * a new id). A vehicle that cannot be restored is reported and the rest go on.
  */
-async function undoMany(deps: Deps, journal: Journal, entry: JournalEntry): Promise<void> {
+async function undoMany(deps: Deps, journal: History, entry: HistoryEntry): Promise<void> {
   const results: JsonObject[] = [];
   let failed = 0;
   // Before re-creating removed vehicles, look at the account once: one that is still there (same

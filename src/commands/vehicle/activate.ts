@@ -4,7 +4,7 @@ import { parseId } from "../ids.js";
 
 export async function setActivity(deps: Deps, rawIds: string[], active: boolean): Promise<void> {
   const ids = rawIds.map((r) => parseId(r, "vehicle"));
-  const { runEach } = await import("../bulk.js");
+  const { runEach } = await import("../per-id.js");
   await runEach(deps, ids, `${active ? "activate" : "deactivate"}`, async (id) => {
     const r = await safeUpdate(deps, VEHICLE, id, { vehicle_activity: active ? 1 : 0 });
     if (r.sent) deps.msg.success(`vehicle ${id} ${active ? "activated" : "deactivated"}`);

@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { BulkRow, ReportSink, RowResult } from "../../bulk/index.js";
-import { requireUser } from "../../context.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { WireRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
+import { requireUser } from "../../deps.js";
 import { InputError, PartialFailureError, UsageError } from "../../errors.js";
 import type { PlanChange, PlanCreate, PlanRemove } from "../../fleet/plan.js";
 import { planColors } from "./diff.js";
@@ -77,7 +77,7 @@ async function runApply(
   const journalKey = { job: "vehicle.apply", env: target.env, baseUrl: target.baseUrl, owner, contentHash };
   // With no interrupted run to wait for, the account is listed while the file is read.
   const early =
-    dryRun || opts.restart || !existsSync(bulk.BulkJournal.fileFor(deps.paths.dataDir, journalKey))
+    dryRun || opts.restart || !existsSync(bulk.RowLog.fileFor(deps.paths.dataDir, journalKey))
       ? sync.listAccount(deps)
       : undefined;
   early?.catch(() => {});
@@ -87,7 +87,7 @@ async function runApply(
 
   const journal = dryRun
     ? undefined
-    : await bulk.BulkJournal.open(deps.paths.dataDir, journalKey, { restart: opts.restart });
+    : await bulk.RowLog.open(deps.paths.dataDir, journalKey, { restart: opts.restart });
   let finished = false;
   try {
     // Writes of a killed run may still be on their way: let them land (or time out) before listing.
@@ -133,9 +133,9 @@ async function runApply(
 
     // Undo: one batch entry, the rows' previous records under it.
     // (nothing for a throw-away in-memory sandbox, which is gone when the command ends)
-    const { journalFor, journalTarget } = await import("../../journal/journal.js");
-    const undo = journalFor(deps.paths.dataDir, target);
-    const where = journalTarget(target);
+    const { historyFor, historyTarget } = await import("../../history/history.js");
+    const undo = historyFor(deps.paths.dataDir, target);
+    const where = historyTarget(target);
     const batch = undo?.record(
       {
         action: "vehicle.apply",

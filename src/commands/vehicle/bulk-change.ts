@@ -4,10 +4,10 @@ import type { Writable } from "node:stream";
 import type { EncodableRecord } from "../../api/encode.js";
 import { NotFoundError } from "../../api/errors.js";
 import type { BulkRow, ReportSink, RowResult } from "../../bulk/index.js";
-import { requireUser } from "../../context.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { WireRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
+import { requireUser } from "../../deps.js";
 import { ConflictError } from "../../errors.js";
 import { formatFor } from "../../fleet/format.js";
 import { PLAN_FIELDS, type Plan, sameValue } from "../../fleet/plan.js";
@@ -99,7 +99,7 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
     return;
   }
   const {
-    BulkJournal,
+    RowLog,
     runBulk,
     interruptOnCtrlC,
     createProgress,
@@ -109,7 +109,7 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
     reportToStream,
   } = await import("../../bulk/index.js");
   const contentHash = createHash("sha256").update(JSON.stringify(opts.intent)).digest("hex");
-  const journal = await BulkJournal.open(
+  const journal = await RowLog.open(
     deps.paths.dataDir,
     { job: `vehicle.${opts.verb}`, env: target.env, baseUrl: target.baseUrl, owner, contentHash },
     { restart: opts.restart },
@@ -141,15 +141,15 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
     await writeFile(tmp, JSON.stringify(saved), { mode: 0o600 });
     await rename(tmp, planFile);
     // One undo entry for the whole change: `rentctl undo OP` restores every vehicle.
-    const { journalFor, journalTarget } = await import("../../journal/journal.js");
+    const { historyFor, historyTarget } = await import("../../history/history.js");
     const before = new Map<number, JsonObject>();
     for (const ch of plan.change) before.set(ch.vehicle_id, ch.record);
     for (const r of plan.remove) before.set(r.vehicle_id, r.record);
-    const entry = journalFor(deps.paths.dataDir, target)?.record(
+    const entry = historyFor(deps.paths.dataDir, target)?.record(
       {
         action: plan.remove.length ? "vehicle.remove" : "vehicle.edit",
         id: [...before.keys()][0]!,
-        ...journalTarget(target),
+        ...historyTarget(target),
         before: before.values().next().value!,
         items: [...before].map(([id, b]) => ({ id, before: b })),
       },

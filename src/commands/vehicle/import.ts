@@ -1,9 +1,9 @@
 import type { Writable } from "node:stream";
 import type { BulkRow, ReportSink, RowResult } from "../../bulk/index.js";
-import { requireUser } from "../../context.js";
 import { IdentityIndex, identityOf } from "../../contract/identity.js";
 import { recordId } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { requireUser } from "../../deps.js";
 import { InputError, UsageError } from "../../errors.js";
 import { catalogPort, listVehicles, sendCreate, uploadFiles } from "../../fleet/adapters.js";
 import { formatFor } from "../../fleet/format.js";
@@ -119,7 +119,7 @@ async function runImport(
     runBulk,
     summaryLine,
     bulkExitError,
-    BulkJournal,
+    RowLog,
     hashFile,
     interruptOnCtrlC,
     settleInFlight,
@@ -185,7 +185,7 @@ async function runImport(
     return;
   }
 
-  const journal = await BulkJournal.open(
+  const journal = await RowLog.open(
     deps.paths.dataDir,
     {
       job: "vehicle.import",

@@ -1,6 +1,6 @@
-import { requireUser } from "../../context.js";
 import { VEHICLE_COLUMNS } from "../../contract/columns.js";
 import type { Deps } from "../../deps.js";
+import { requireUser } from "../../deps.js";
 import { type PagedListOptions, pagedList } from "../paged-list.js";
 
 export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {

@@ -1,5 +1,5 @@
-import { requireUser } from "../../context.js";
 import type { Deps } from "../../deps.js";
+import { requireUser } from "../../deps.js";
 import { fetchRecord, VEHICLE } from "../../resources/safe-edit.js";
 import { confirmDestructive } from "../confirm.js";
 import { parseId } from "../ids.js";
@@ -23,14 +23,14 @@ export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
     `Remove ${what} on ${target.env}?`,
     `remove ${ids.length === 1 ? "a vehicle" : "vehicles"}`,
   );
-  const { runEach } = await import("../bulk.js");
-  const { journalFor, journalTarget } = await import("../../journal/journal.js");
-  const journal = journalFor(deps.paths.dataDir, target);
+  const { runEach } = await import("../per-id.js");
+  const { historyFor, historyTarget } = await import("../../history/history.js");
+  const journal = historyFor(deps.paths.dataDir, target);
   const client = await deps.client();
   deps.msg.acting(target, `removing ${ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles`}`);
   await runEach(deps, ids, "remove", async (id) => {
     const before = await fetchRecord(deps, VEHICLE, id);
-    const entry = journal?.record({ action: "vehicle.remove", id, before, ...journalTarget(target) }, deps.now());
+    const entry = journal?.record({ action: "vehicle.remove", id, before, ...historyTarget(target) }, deps.now());
     await client.call("vehicles.remove", { user_id: userId, vehicle_id: id });
     deps.msg.success(`vehicle ${id} removed${entry ? ` · undo with: rentctl undo ${entry.op}` : ""}`);
     return { id, removed: true, undo: entry?.op ?? null };

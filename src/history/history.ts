@@ -19,7 +19,7 @@ import type { JsonObject } from "../contract/records.js";
  * on, so an undo never writes to another environment.
  */
 
-export type JournalAction =
+export type HistoryAction =
   | "vehicle.edit"
   | "vehicle.remove"
   | "extra.update"
@@ -29,10 +29,10 @@ export type JournalAction =
   /** A vehicle an apply created (undo removes it; `before` is the record sent). */
   | "vehicle.create";
 
-export interface JournalEntry {
+export interface HistoryEntry {
   op: string;
   time: string;
-  action: JournalAction;
+  action: HistoryAction;
   id: number;
   baseUrl: string;
   userId?: number;
@@ -49,7 +49,7 @@ export interface JournalEntry {
 }
 
 /** What the journal needs to know of where a change is made (config/target.ts's Target fits). */
-export interface JournalTargetInfo {
+export interface HistoryTargetInfo {
   env: string;
   baseUrl: string;
   userId?: number;
@@ -59,7 +59,7 @@ export interface JournalTargetInfo {
 }
 
 /** The members that bind an entry to its target: environment, address (or sandbox data file), owner. */
-export function journalTarget(t: JournalTargetInfo): Pick<JournalEntry, "env" | "baseUrl" | "userId" | "dataFile"> {
+export function historyTarget(t: HistoryTargetInfo): Pick<HistoryEntry, "env" | "baseUrl" | "userId" | "dataFile"> {
   return {
     env: t.env,
     baseUrl: t.baseUrl,
@@ -74,20 +74,20 @@ export function journalTarget(t: JournalTargetInfo): Pick<JournalEntry, "env" | 
  * command ends, and an entry for it could only re-create its vehicles
  * somewhere else.
  */
-export function journalFor(dataDir: string, t: JournalTargetInfo): Journal | undefined {
+export function historyFor(dataDir: string, t: HistoryTargetInfo): History | undefined {
   if (t.embeddedSandbox && t.sandboxDataFile === null) return undefined;
-  return new Journal(dataDir);
+  return new History(dataDir);
 }
 
 /** Whether an entry was taken on the target selected now (same address or sandbox data file, same owner). */
-export function sameTarget(e: JournalEntry, t: JournalTargetInfo): boolean {
+export function sameTarget(e: HistoryEntry, t: HistoryTargetInfo): boolean {
   if (e.userId !== undefined && t.userId !== undefined && e.userId !== t.userId) return false;
   if (e.dataFile !== undefined) return t.embeddedSandbox && t.sandboxDataFile === e.dataFile;
   if (t.embeddedSandbox) return e.env === "sandbox" && e.baseUrl.startsWith("http://127.0.0.1:"); // entries from before dataFile
   return e.baseUrl === t.baseUrl;
 }
 
-export class Journal {
+export class History {
   readonly file: string;
   constructor(dataDir: string) {
     this.file = join(dataDir, "journal.jsonl");
@@ -95,14 +95,14 @@ export class Journal {
   }
   private dir: string;
 
-  entries(): JournalEntry[] {
+  entries(): HistoryEntry[] {
     if (!existsSync(this.file)) return [];
-    const out: JournalEntry[] = [];
+    const out: HistoryEntry[] = [];
     const undone = new Map<string, string>();
     for (const line of readFileSync(this.file, "utf8").split("\n")) {
       if (!line.trim()) continue;
       try {
-        const e = JSON.parse(line) as JournalEntry | { undo: string; time: string };
+        const e = JSON.parse(line) as HistoryEntry | { undo: string; time: string };
         if ("undo" in e) undone.set(e.undo, e.time);
         else out.push(e);
       } catch {
@@ -116,16 +116,16 @@ export class Journal {
     return out;
   }
 
-  record(entry: Omit<JournalEntry, "op" | "time">, now: number): JournalEntry {
+  record(entry: Omit<HistoryEntry, "op" | "time">, now: number): HistoryEntry {
     const existing = this.entries();
     const op = String((existing.length ? Math.max(...existing.map((e) => Number.parseInt(e.op, 10) || 0)) : 0) + 1);
-    const full: JournalEntry = { op, time: new Date(now).toISOString(), ...entry };
+    const full: HistoryEntry = { op, time: new Date(now).toISOString(), ...entry };
     this.append(full);
     return full;
   }
 
   /** An entry of a batch, op `BATCH.N` (appended without reading the journal: batches are large). */
-  recordInBatch(batch: string, seq: number, entry: Omit<JournalEntry, "op" | "time" | "batch">, now: number): void {
+  recordInBatch(batch: string, seq: number, entry: Omit<HistoryEntry, "op" | "time" | "batch">, now: number): void {
     this.append({ op: `${batch}.${seq}`, time: new Date(now).toISOString(), batch, ...entry });
   }
 

@@ -22,12 +22,12 @@ import { join } from "node:path";
 const NOTE_BATCH = 64;
 const NOTE_DELAY_MS = 25;
 
-export type JournalState = "sending" | "done" | "failed" | "unknown";
+export type RowState = "sending" | "done" | "failed" | "unknown";
 
-export interface JournalRecord {
+export interface RowRecord {
   row: number;
   key: string;
-  state: JournalState;
+  state: RowState;
   /** The outcome's status (created, changed, ...) for `done`. */
   status?: string;
   id?: number;
@@ -38,7 +38,7 @@ export interface JournalRecord {
   at?: number;
 }
 
-export interface JournalKey {
+export interface RowLogKey {
   /** The job kind, e.g. `vehicle.import`. */
   job: string;
   env: string;
@@ -48,16 +48,16 @@ export interface JournalKey {
   contentHash: string;
 }
 
-export class BulkJournal {
+export class RowLog {
   readonly file: string;
   /** The rows' last states from earlier runs of the same job. */
-  readonly previous: ReadonlyMap<number, JournalRecord>;
+  readonly previous: ReadonlyMap<number, RowRecord>;
   #fh: FileHandle;
   /** Lines to write; a durable one carries the promise its writer awaits (a note has none). */
   #queue: Array<{ line: string; durable?: { resolve: () => void; reject: (e: unknown) => void } }> = [];
   #flushing: Promise<void> | undefined;
 
-  private constructor(file: string, fh: FileHandle, previous: Map<number, JournalRecord>) {
+  private constructor(file: string, fh: FileHandle, previous: Map<number, RowRecord>) {
     this.file = file;
     this.#fh = fh;
     this.previous = previous;
@@ -69,20 +69,20 @@ export class BulkJournal {
   }
 
   /** Rows an earlier run left with a request in flight or an unknown outcome. */
-  inFlight(): JournalRecord[] {
+  inFlight(): RowRecord[] {
     return [...this.previous.values()].filter((r) => r.state === "sending" || r.state === "unknown");
   }
 
-  static fileFor(dataDir: string, key: JournalKey): string {
+  static fileFor(dataDir: string, key: RowLogKey): string {
     const id = createHash("sha256").update(JSON.stringify(key)).digest("hex").slice(0, 32);
     return join(dataDir, "bulk", `${key.job.replace(/[^a-z0-9.-]/gi, "_")}-${id}.jsonl`);
   }
 
   /** Open (or create) the journal of a job; `restart` sets an earlier run's journal aside. */
-  static async open(dataDir: string, key: JournalKey, opts: { restart?: boolean } = {}): Promise<BulkJournal> {
-    const file = BulkJournal.fileFor(dataDir, key);
+  static async open(dataDir: string, key: RowLogKey, opts: { restart?: boolean } = {}): Promise<RowLog> {
+    const file = RowLog.fileFor(dataDir, key);
     await mkdir(join(dataDir, "bulk"), { recursive: true, mode: 0o700 });
-    const previous = new Map<number, JournalRecord>();
+    const previous = new Map<number, RowRecord>();
     if (opts.restart) {
       await unlink(file).catch(() => {});
     } else {
@@ -90,7 +90,7 @@ export class BulkJournal {
       for (const line of text.split("\n")) {
         if (!line.trim()) continue;
         try {
-          const r = JSON.parse(line) as JournalRecord | { journal: number };
+          const r = JSON.parse(line) as RowRecord | { journal: number };
           if ("row" in r) previous.set(r.row, r);
         } catch {
           // a torn last line (killed mid-write): its row is treated as not journaled
@@ -98,14 +98,14 @@ export class BulkJournal {
       }
     }
     const fh = await open(file, "a", 0o600);
-    const j = new BulkJournal(file, fh, previous);
+    const j = new RowLog(file, fh, previous);
     if (previous.size === 0)
       await j.#durable(JSON.stringify({ journal: 1, ...key, started: new Date().toISOString() }));
     return j;
   }
 
   /** Append one row state; resolves once it is on disk. */
-  write(rec: JournalRecord): Promise<void> {
+  write(rec: RowRecord): Promise<void> {
     return this.#durable(lineOf(rec));
   }
 
@@ -122,7 +122,7 @@ export class BulkJournal {
    * written at once and reaches the disk with the next durable group (or at
    * close); a failure surfaces at close().
    */
-  note(rec: JournalRecord): void {
+  note(rec: RowRecord): void {
     this.#queue.push({ line: lineOf(rec) });
     if (this.#queue.length >= NOTE_BATCH) this.#startFlush();
     // notes alone wait a little for company: one write for many rows
@@ -187,7 +187,7 @@ export class BulkJournal {
  * when it was written. Written out by hand (JSON.stringify of a new object per
  * line showed in bulk profiles); strings go through JSON.stringify.
  */
-export function lineOf(rec: JournalRecord, at: number = Date.now()): string {
+export function lineOf(rec: RowRecord, at: number = Date.now()): string {
   let line = `{"row":${rec.row},"key":${JSON.stringify(rec.key)},"state":${JSON.stringify(rec.state)}`;
   if (rec.status !== undefined) line += `,"status":${JSON.stringify(rec.status)}`;
   if (rec.id !== undefined) line += `,"id":${JSON.stringify(rec.id)}`;

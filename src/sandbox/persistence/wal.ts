@@ -8,9 +8,9 @@ import { fsyncDir, tempPath, writeFileDurable } from "./files.js";
  * `{"s":<seq>,"m":[<mutation>, ...]}`; a mutation is a whole-row put or a delete.
  */
 
-export const journalPath = (dataFile: string): string => `${dataFile}.journal`;
+export const walPath = (dataFile: string): string => `${dataFile}.journal`;
 
-export interface JournalEntry {
+export interface WalEntry {
   s: number;
   m: Mutation[];
 }
@@ -23,9 +23,9 @@ export interface TornLine {
   summary: string;
 }
 
-export interface ScannedJournal {
+export interface ScannedWal {
   /** The entries before any damage, in file order. */
-  entries: JournalEntry[];
+  entries: WalEntry[];
   /** Size of the file. */
   bytes: number;
   /** Bytes up to the end of the last good line (with its newline). */
@@ -38,8 +38,8 @@ export interface ScannedJournal {
 }
 
 /** Read the journal of `dataFile` (empty when it does not exist), stopping at the first bad line. */
-export function scanJournal(dataFile: string): ScannedJournal {
-  const jpath = journalPath(dataFile);
+export function scanWal(dataFile: string): ScannedWal {
+  const jpath = walPath(dataFile);
   let buf: Buffer;
   try {
     buf = readFileSync(jpath);
@@ -49,7 +49,7 @@ export function scanJournal(dataFile: string): ScannedJournal {
     throw err;
   }
   const text = buf.toString("utf8");
-  const entries: JournalEntry[] = [];
+  const entries: WalEntry[] = [];
   const lines = text.split("\n");
   let offset = 0;
   let goodBytes = 0;
@@ -58,7 +58,7 @@ export function scanJournal(dataFile: string): ScannedJournal {
     const lineBytes = Buffer.byteLength(line);
     const hasNewline = i < lines.length - 1;
     if (line.trim() !== "") {
-      let entry: JournalEntry | undefined;
+      let entry: WalEntry | undefined;
       try {
         entry = JSON.parse(line);
       } catch {
@@ -101,18 +101,18 @@ function summarise(fragment: string): string {
  * The entries of the journal of `dataFile`. A torn last line (crash
  * mid-append) is dropped; a bad line before the last is corruption.
  */
-export function readJournal(dataFile: string): ScannedJournal {
-  const scanned = scanJournal(dataFile);
+export function readWal(dataFile: string): ScannedWal {
+  const scanned = scanWal(dataFile);
   if (scanned.damage) throw new SandboxDataCorruptError(dataFile, scanned.damage);
   return scanned;
 }
 
 /** The open journal of a served data file: appends lines, or is replaced whole after a snapshot. */
-export class Journal {
+export class WriteAheadLog {
   private fd: number | null;
 
   constructor(private readonly dataFile: string) {
-    this.fd = openSync(journalPath(dataFile), "a");
+    this.fd = openSync(walPath(dataFile), "a");
   }
 
   /** Append one line (no fsync: a crash loses at most the lines not yet written). */
@@ -123,7 +123,7 @@ export class Journal {
 
   /** Replace the journal by `lines` (synchronous, so no append can interleave). */
   rewrite(lines: readonly string[]): void {
-    const jpath = journalPath(this.dataFile);
+    const jpath = walPath(this.dataFile);
     const tmp = tempPath(jpath);
     writeFileDurable(tmp, lines.join(""));
     if (this.fd !== null) closeSync(this.fd);

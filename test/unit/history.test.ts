@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Journal, journalFor, journalTarget, sameTarget } from "../../src/journal/journal.js";
+import { History, historyFor, historyTarget, sameTarget } from "../../src/history/history.js";
 
 // The undo journal on its own (it was covered only through `rentctl undo`).
 
@@ -21,33 +21,33 @@ const base = {
   before: { id: 7, price_per_day: 50 },
 };
 
-describe("Journal", () => {
+describe("History", () => {
   it("numbers entries 1, 2, 3 and keeps them in order, with the time given", () => {
-    const j = new Journal(dir);
+    const j = new History(dir);
     const a = j.record(base, Date.UTC(2026, 0, 1));
     const b = j.record({ ...base, id: 8 }, Date.UTC(2026, 0, 2));
     expect([a.op, b.op]).toEqual(["1", "2"]);
     expect(a.time).toBe("2026-01-01T00:00:00.000Z");
-    expect(new Journal(dir).entries().map((e) => [e.op, e.id])).toEqual([
+    expect(new History(dir).entries().map((e) => [e.op, e.id])).toEqual([
       ["1", 7],
       ["2", 8],
     ]);
   });
 
   it("the file is created with mode 0600", () => {
-    new Journal(dir).record(base, 0);
+    new History(dir).record(base, 0);
     expect(statSync(join(dir, "journal.jsonl")).mode & 0o777).toBe(0o600);
   });
 
   it("markUndone is read back on the entry", () => {
-    const j = new Journal(dir);
+    const j = new History(dir);
     j.record(base, 0);
     j.markUndone("1", Date.UTC(2026, 5, 1));
     expect(j.entries()[0]?.undone).toBe("2026-06-01T00:00:00.000Z");
   });
 
   it("a torn last line (a crash mid-write) is skipped, and numbering goes on after the highest op", () => {
-    const j = new Journal(dir);
+    const j = new History(dir);
     j.record(base, 0);
     j.record(base, 0);
     appendFileSync(join(dir, "journal.jsonl"), '{"op":"3","time":"2026');
@@ -60,7 +60,7 @@ describe("Journal", () => {
   });
 
   it("a change to many vehicles is one entry with every previous record", () => {
-    const j = new Journal(dir);
+    const j = new History(dir);
     const e = j.record(
       {
         ...base,
@@ -87,19 +87,19 @@ describe("binding entries to their target", () => {
   };
 
   it("nothing is journaled for a throw-away in-memory sandbox", () => {
-    expect(journalFor(dir, { ...sandboxFile, sandboxDataFile: null })).toBeUndefined();
-    expect(journalFor(dir, sandboxFile)).toBeInstanceOf(Journal);
+    expect(historyFor(dir, { ...sandboxFile, sandboxDataFile: null })).toBeUndefined();
+    expect(historyFor(dir, sandboxFile)).toBeInstanceOf(History);
   });
 
   it("the embedded sandbox is bound by its data file (its address changes every run)", () => {
-    const e = { ...base, op: "1", time: "", ...journalTarget(sandboxFile) };
+    const e = { ...base, op: "1", time: "", ...historyTarget(sandboxFile) };
     expect(sameTarget(e, { ...sandboxFile, baseUrl: "http://127.0.0.1:9999" })).toBe(true);
     expect(sameTarget(e, { ...sandboxFile, sandboxDataFile: "/other.json" })).toBe(false);
     expect(sameTarget(e, { ...sandboxFile, sandboxDataFile: null })).toBe(false);
   });
 
   it("a server is bound by its address and owner", () => {
-    const e = { ...base, op: "1", time: "", ...journalTarget(remote) };
+    const e = { ...base, op: "1", time: "", ...historyTarget(remote) };
     expect(sameTarget(e, remote)).toBe(true);
     expect(sameTarget(e, { ...remote, baseUrl: "https://other.example" })).toBe(false);
     expect(sameTarget(e, { ...remote, userId: 1002 })).toBe(false);
