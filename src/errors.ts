@@ -18,6 +18,32 @@ export const EXIT = {
   terminated: 143,
 } as const;
 
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * What each exit code means, in a few words: the root help's exit-code line
+ * (README.md explains each at length). The type asks for every code of EXIT.
+ */
+export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
+  [EXIT.ok]: "ok",
+  [EXIT.internal]: "internal",
+  [EXIT.usage]: "usage or input rejected (nothing sent)",
+  [EXIT.rejected]: "API rejected (400)",
+  [EXIT.auth]: "not authenticated",
+  [EXIT.notFound]: "not found",
+  [EXIT.network]: "network/server",
+  [EXIT.partial]: "bulk partly failed",
+  [EXIT.drift]: "vehicle diff found changes",
+  [EXIT.interrupted]: "interrupted",
+  [EXIT.terminated]: "terminated",
+};
+
+/** `Exit codes: 0 ok · 1 internal · …`: every code the tool uses, in order. */
+export function exitCodesLine(): string {
+  const codes = Object.values(EXIT).sort((a, b) => a - b);
+  return `Exit codes: ${codes.map((c) => `${c} ${EXIT_MEANINGS[c]}`).join(" · ")}`;
+}
+
 export interface FieldDetail {
   field: string;
   message: string;

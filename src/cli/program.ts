@@ -1,7 +1,9 @@
 import type { EventEmitter } from "node:events";
-import { Command, Help, Option } from "commander";
-import { ENVIRONMENTS, FORMATS } from "../config/settings.js";
+import { Command, Help } from "commander";
+import { GLOBAL_FLAGS } from "../commands/globals.js";
+import { exitCodesLine } from "../errors.js";
 import { VERSION } from "../version.js";
+import { addFlags } from "./assemble.js";
 import { invokedNoun, NOUNS, type NounName } from "./nouns.js";
 import { applyHelpConfig, type CliContext, examples, hasExamples } from "./shared.js";
 
@@ -32,36 +34,16 @@ export async function buildProgram(ctx: CliContext, argv?: readonly string[]): P
   const program = new Command("rentctl")
     .description("Manage a vehicle rental inventory through the Vehicle Rental Partner API v302")
     .version(VERSION, "-V, --version")
-    .showSuggestionAfterError(true)
-    .addOption(new Option("-p, --profile <name>", "profile to use (env RENTCTL_PROFILE)"))
-    .addOption(new Option("--env <env>", "environment (env RENTCTL_ENV)").choices(ENVIRONMENTS))
-    .addOption(new Option("--base-url <url>", "base address, overriding the profile's (env RENTCTL_BASE_URL)"))
-    .addOption(new Option("--user <id>", "owner id (env RENTCTL_USER_ID)"))
-    .addOption(
-      new Option("--locale <id|name>", "response language, id or name (env RENTCTL_LOCALE; default 40 = English)"),
-    )
-    .addOption(
-      new Option("-o, --output <format>", "output format (env RENTCTL_OUTPUT; default table)").choices(FORMATS),
-    )
-    .addOption(new Option("--json", "same as --output json"))
-    .addOption(new Option("--timeout <seconds>", "bound on each HTTP attempt (env RENTCTL_TIMEOUT; default 30)"))
-    .addOption(new Option("--no-color", "no colour (also NO_COLOR)"))
-    .addOption(new Option("-q, --quiet", "print only identifiers of affected resources, one per line"))
-    .addOption(new Option("-v, --verbose", "HTTP trace on stderr (the key is always redacted)"))
-    .addOption(new Option("-y, --yes", "do not ask for confirmation"))
-    .addOption(new Option("--dry-run", "show the request(s) a mutating command would send; send nothing"))
-    .addOption(new Option("--fields <list>", "comma-separated columns / keys to show"))
-    .addOption(new Option("--raw", "print response bodies as received, meta included"))
-    .addHelpText(
-      "after",
-      examples(
-        "rentctl --env sandbox vehicle list",
-        "rentctl auth login --env production --base-url https://partner.example --user 1001",
-        "rentctl catalog brands --segment cars -o json",
-        "RENTCTL_API_KEY=… rentctl vehicle get 42 -o json",
-      ) +
-        "\nExit codes: 0 ok · 1 internal · 2 usage or input rejected (nothing sent) · 3 API rejected (400) · 4 not authenticated · 5 not found · 6 network/server · 7 bulk partly failed · 130 interrupted\n",
-    );
+    .showSuggestionAfterError(true);
+  addFlags(program, GLOBAL_FLAGS).addHelpText(
+    "after",
+    examples(
+      "rentctl --env sandbox vehicle list",
+      "rentctl auth login --env production --base-url https://partner.example --user 1001",
+      "rentctl catalog brands --segment cars -o json",
+      "RENTCTL_API_KEY=… rentctl vehicle get 42 -o json",
+    ) + `\n${exitCodesLine()}\n`,
+  );
   program.configureHelp({
     subcommandTerm: (cmd: Command) => terms.get(cmd) ?? Help.prototype.subcommandTerm.call(program.createHelp(), cmd),
   });

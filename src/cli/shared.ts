@@ -1,5 +1,6 @@
 import type { EventEmitter } from "node:events";
 import type { Command, Help } from "commander";
+import { readGlobalFlags } from "../commands/globals.js";
 import type { GlobalFlags } from "../config/settings.js";
 import type { Deps } from "../deps.js";
 import { helpWidth } from "./help-width.js";
@@ -17,8 +18,10 @@ export function collect(value: string, previous: string[] | undefined): string[]
 collect.repeatable = true;
 
 /**
- * Wire a command to a lazily imported handler: nothing of the handler's
- * module (or its heavy dependencies) loads until the command runs.
+ * Wire a command declared with commander to a lazily imported handler:
+ * nothing of the handler's module (or its heavy dependencies) loads until the
+ * command runs. Only for the commands not yet declared as verbs
+ * (src/commands/verb.ts, wired by ./assemble.ts).
  */
 export function lazyAction<A extends unknown[]>(
   ctx: CliContext,
@@ -28,7 +31,7 @@ export function lazyAction<A extends unknown[]>(
     const cmd = all[all.length - 1] as Command;
     const args = all.slice(0, -2) as A;
     const opts = cmd.opts();
-    const deps = await ctx.makeDeps(cmd.optsWithGlobals() as GlobalFlags);
+    const deps = await ctx.makeDeps(readGlobalFlags(cmd.optsWithGlobals()));
     await handler(deps, args, opts, cmd);
   };
 }

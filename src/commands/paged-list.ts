@@ -1,6 +1,5 @@
 import type { EncodableRecord } from "../api/encode.js";
 import { pageFooter, walkPages } from "../api/paginate.js";
-import { parsePositiveInt } from "../config/settings.js";
 import { WALK_PAGE_SIZE } from "../contract/operations.js";
 import { type JsonObject, normalizeRecord, recordId } from "../contract/records.js";
 import type { Deps } from "../deps.js";
@@ -8,10 +7,11 @@ import { UsageError } from "../errors.js";
 import type { Column } from "../output/render.js";
 import { createStatusLine } from "../output/status-line.js";
 
+/** `--limit`, `--offset`, `--page` (checked as whole numbers by their flags) and `--all`. */
 export interface PagedListOptions {
-  limit?: string;
-  offset?: string;
-  page?: string;
+  limit?: number;
+  offset?: number;
+  page?: number;
   all?: boolean;
 }
 
@@ -29,9 +29,7 @@ export interface PagedListSpec {
  * for ndjson and csv, loop-safe). Tables get a footer on stderr; `-q` prints ids.
  */
 export async function pagedList(deps: Deps, spec: PagedListSpec, opts: PagedListOptions): Promise<void> {
-  const limitArg = parsePositiveInt(opts.limit, "--limit");
-  const offsetArg = parsePositiveInt(opts.offset, "--offset", 0);
-  const pageArg = parsePositiveInt(opts.page, "--page");
+  const { limit: limitArg, offset: offsetArg, page: pageArg } = opts;
   if (pageArg !== undefined && offsetArg !== undefined) throw new UsageError("--page and --offset cannot be combined");
   const client = await deps.client();
   const fetchPage = async (offset: number, limit: number) => {

@@ -74,6 +74,43 @@ describe("module-load guards (built CLI)", () => {
     expect([...r.sources].filter((s) => s.startsWith("src/sandbox/"))).toEqual([]);
   });
 
+  it("building a noun's commands evaluates only light modules (a verb's heavy code loads in its run)", () => {
+    // The static imports of each noun's builder, from the build's metafile: building the tree for help, for a
+    // run of one verb, or for every noun (completion, `help`, a typo) evaluates them all.
+    const meta = JSON.parse(readFileSync(join(ROOT, ".build", "metafile.json"), "utf8")) as {
+      inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
+    };
+    const staticClosure = (start: string): string[] => {
+      const seen = new Set<string>();
+      const stack = [start];
+      while (stack.length > 0) {
+        const f = stack.pop() as string;
+        if (seen.has(f)) continue;
+        seen.add(f);
+        for (const i of meta.inputs[f]?.imports ?? []) if (i.kind === "import-statement") stack.push(i.path);
+      }
+      return [...seen];
+    };
+    // Node's own modules: only those every run has loaded already (a first require of node:fs/promises costs ~2 ms).
+    const BUILTINS = new Set(["node:fs", "node:path", "node:os", "node:v8", "node:vm"]);
+    const HEAVY =
+      /^src\/(fleet|bulk|resources|output\/(?!formats)|sandbox|wizard|history|completion|catalog\/(service|cache)|api\/(client|retry|decode|paginate))|^src\/(deps|prompt)\.ts$|node_modules\/(?!commander\/)/;
+    // undo.ts declares its verb beside a run that imports history and safe-edit statically (to move into run).
+    const PENDING: Record<string, true> = { "src/cli/undo.ts": true };
+    const builders = Object.keys(meta.inputs).filter(
+      (f) => /^src\/cli\/[a-z-]+\.ts$/.test(f) && !/\/(argv|help-pages|report-error|run)\.ts$/.test(f),
+    );
+    expect(builders).toEqual(expect.arrayContaining(["src/cli/vehicle.ts", "src/cli/auth.ts", "src/cli/program.ts"]));
+    const heavy = builders
+      .filter((b) => !PENDING[b])
+      .flatMap((b) =>
+        staticClosure(b)
+          .filter((f) => HEAVY.test(f) || (f.startsWith("node:") && !BUILTINS.has(f)))
+          .map((f) => `${b} -> ${f}`),
+      );
+    expect(heavy).toEqual([]);
+  });
+
   it("catalog currencies -o json loads undici but no table, yaml or prompt code", { timeout: 60_000 }, async () => {
     const r = await traced(["catalog", "currencies", "-o", "json"], env);
     expect(r.code).toBe(0);

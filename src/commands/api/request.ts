@@ -1,12 +1,35 @@
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { needsAuth } from "../../api/client.js";
 import { describeRequest } from "../../api/dry-run.js";
 import { contentTypeFor, type EncodableRecord, type FilePart } from "../../api/encode.js";
 import { findOperation, normalizePath, OPERATIONS } from "../../contract/operations.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { InputError, UsageError } from "../../errors.js";
+import { arg, flag } from "../flags.js";
+import { defineVerb } from "../verb.js";
+
+export const verb = defineVerb({
+  name: "api",
+  description: "Call any v302 operation raw, with the same auth, encoding, errors and exit codes",
+  args: { path: arg.optional("operation path, with or without /api/v302 (e.g. vehicles/brands)") },
+  flags: {
+    method: flag.string("-X, --method <method>", "HTTP method (default GET, or POST when -F is given)"),
+    fields: flag.list(
+      "-f, --field <key=value>",
+      "add a field: query for GET, form body for POST (repeat; a repeated key is an array)",
+    ),
+    files: flag.list("-F, --file <key=@file>", "attach a file as a multipart part (repeat)"),
+    list: flag.bool("--list", "list the operations of the contract"),
+  },
+  examples: [
+    "rentctl api --list",
+    "rentctl api vehicles/brands -f segment_id=1",
+    "rentctl api vehicles/list -f user_id=1001 -f locale_id=40 -f limit=5",
+    "rentctl api vehicles/extras/switch -X POST -f extra_id=3",
+    "rentctl api vehicles/upload -f user_id=1001 -F file=@car.jpg -F file=@back.jpg",
+  ],
+  run: (deps, args, opts) => run(deps, { path: args.path, ...opts }),
+});
 
 export interface ApiOptions {
   path?: string;
@@ -65,7 +88,7 @@ export async function run(deps: Deps, opts: ApiOptions): Promise<void> {
     const path = v.slice(1);
     let data: Buffer;
     try {
-      data = await readFile(path);
+      data = await (await import("node:fs/promises")).readFile(path);
     } catch (e) {
       throw new InputError(
         `-F ${k}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
@@ -80,6 +103,7 @@ export async function run(deps: Deps, opts: ApiOptions): Promise<void> {
   const fields = fieldsToRecord(opts.fields ?? []);
   const op = findOperation(method, path);
   if (!op) deps.msg.warn(`${method} ${path} is not an operation of the v302 contract; sending it anyway`);
+  const { needsAuth } = await import("../../api/client.js");
   const auth = needsAuth(method, path);
   const target = await deps.target();
   if (deps.flags.dryRun) {

@@ -11,7 +11,23 @@ import {
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
 import { readAll } from "../../io.js";
-import { verifyKey } from "./verify.js";
+import { flag } from "../flags.js";
+import { defineVerb } from "../verb.js";
+
+export const verb = defineVerb({
+  name: "login",
+  description: "Save a profile with its environment, base address, owner id and API key (the key is checked first)",
+  flags: {
+    withToken: flag.bool("--with-token", "read the API key from stdin instead of a hidden prompt"),
+    verify: flag.bool("--no-verify", "save without checking the key against the API"),
+  },
+  examples: [
+    "rentctl auth login --env production --base-url https://partner.example --user 1001",
+    'printf %s "$RENTAL_KEY" | rentctl auth login --with-token --env test --base-url https://test.example --user 1001',
+    "rentctl auth login --profile staging --env test --base-url https://test.example --user 1001",
+  ],
+  run: (deps, _args, opts) => run(deps, opts),
+});
 
 export interface LoginOptions {
   withToken?: boolean;
@@ -67,6 +83,7 @@ export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
       parseTimeout(deps.env.RENTCTL_TIMEOUT, "RENTCTL_TIMEOUT") ??
       existing.timeout ??
       DEFAULT_TIMEOUT_S;
+    const { verifyKey } = await import("./verify.js");
     const { total } = await verifyKey(deps, verifyUrl!, key, userId, timeoutS * 1000);
     deps.msg.info(`key accepted for owner ${userId}${total !== undefined ? ` (${total} vehicles)` : ""}`);
   }

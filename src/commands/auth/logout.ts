@@ -1,5 +1,12 @@
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
+import { defineVerb } from "../verb.js";
+
+export const verb = defineVerb({
+  name: "logout",
+  description: "Remove the key of the current (or --profile) profile",
+  run: (deps) => run(deps),
+});
 
 /** Forget the key of a profile (the profile's other settings stay). */
 export async function run(deps: Deps): Promise<void> {

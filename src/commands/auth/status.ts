@@ -1,7 +1,15 @@
 import { maskKey } from "../../config/settings.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { verifyKey } from "./verify.js";
+import { flag } from "../flags.js";
+import { defineVerb } from "../verb.js";
+
+export const verb = defineVerb({
+  name: "status",
+  description: "Show the profile, environment, owner and masked key in force, and check the key",
+  flags: { verify: flag.bool("--no-verify", "do not call the API") },
+  run: (deps, _args, opts) => run(deps, opts),
+});
 
 /** Which profile, environment and owner are in force, where each came from, and whether the key works. */
 export async function run(deps: Deps, opts: { verify?: boolean }): Promise<void> {
@@ -19,6 +27,7 @@ export async function run(deps: Deps, opts: { verify?: boolean }): Promise<void>
     sources: Object.fromEntries(Object.entries(s.sources).map(([k, v]) => [snake(k), v ?? null])),
   };
   if (opts.verify !== false && target.apiKey && target.userId !== undefined) {
+    const { verifyKey } = await import("./verify.js");
     await verifyKey(deps, target.baseUrl, target.apiKey, target.userId, s.timeoutMs);
     status.key_valid = true;
   }

@@ -1,9 +1,46 @@
 import type { EncodableRecord } from "../../api/encode.js";
 import { itemId } from "../../catalog/items.js";
-import { DEFAULT_SEGMENT, operation } from "../../contract/operations.js";
+import { CATALOG_OPERATIONS, DEFAULT_SEGMENT, operation } from "../../contract/operations.js";
 import { unwrapRecord } from "../../contract/records.js";
+import type { Operation } from "../../contract/types.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
+import { flag } from "../flags.js";
+import { defineVerb, type Verb } from "../verb.js";
+
+/** One verb per catalog operation of the contract (`rentctl catalog brands`, …), its flags from the operation's params. */
+export const verbs: readonly Verb[] = CATALOG_OPERATIONS.map(catalogVerb);
+
+function catalogVerb(op: Operation): Verb {
+  const has = (n: string) => op.params.find((p) => p.name === n);
+  const seg = has("segment_id");
+  const byModel = has("model_id") !== undefined;
+  return defineVerb({
+    name: op.catalogName ?? op.id,
+    description: op.summary,
+    flags: {
+      segment:
+        seg || has("brand_id")
+          ? flag.string(
+              "--segment <id|name>",
+              seg?.required
+                ? "segment id or name (required by the API; rentctl sends 1 = cars when omitted)"
+                : "segment id or name (default 1 = cars)",
+            )
+          : undefined,
+      brand: has("brand_id")
+        ? flag.string("--brand <id|name>", "brand id or name (required)", { required: true })
+        : undefined,
+      model: byModel
+        ? flag.string("--model <id|name>", "model id or name (required; a name needs --brand)", { required: true })
+        : undefined,
+      // after --model in help: the brand of a model given by name
+      modelBrand: byModel ? flag.string("--brand <id|name>", "brand, to resolve a model name") : undefined,
+    },
+    run: (deps, _args, o) =>
+      run(deps, { op: op.id, segment: o.segment, brand: o.brand ?? o.modelBrand, model: o.model }),
+  });
+}
 
 export interface CatalogOptions {
   /** Operation id, e.g. `catalog.models`. */

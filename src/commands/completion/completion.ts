@@ -1,11 +1,26 @@
 import type { Command } from "commander";
-import { completionScript, isShell, SHELLS } from "../../completion/generate.js";
-import { completionValues } from "../../completion/provide.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
+import { arg } from "../flags.js";
+import { defineVerb } from "../verb.js";
+
+export const verb = defineVerb({
+  name: "completion",
+  description: "Print the shell completion script for bash, zsh or fish",
+  usage: "<bash|zsh|fish>",
+  args: { shell: arg.optional("bash, zsh or fish") },
+  examples: [
+    "source <(rentctl completion bash)",
+    "rentctl completion bash > ~/.local/share/bash-completion/completions/rentctl",
+    "rentctl completion zsh > ~/.zfunc/_rentctl   # a directory on $fpath",
+    "rentctl completion fish > ~/.config/fish/completions/rentctl.fish",
+  ],
+  run: (deps, args, _opts, host) => printScript(deps, args.shell, host.command),
+});
 
 /** `rentctl completion SHELL`: the script generated from this program's command tree. */
 export async function printScript(deps: Deps, shell: string | undefined, cmd: Command): Promise<void> {
+  const { completionScript, isShell, SHELLS } = await import("../../completion/generate.js");
   if (!isShell(shell)) {
     throw new UsageError(
       shell === undefined ? "name a shell: bash, zsh or fish" : `unknown shell ${JSON.stringify(shell)}`,
@@ -15,13 +30,7 @@ export async function printScript(deps: Deps, shell: string | undefined, cmd: Co
   await write(deps, completionScript(cmd, shell));
 }
 
-/** `rentctl completion __complete KIND [ARGS…]`: dynamic values for the scripts, one per line. */
-export async function printValues(deps: Deps, kind: string, args: readonly string[]): Promise<void> {
-  const values = await completionValues(deps, kind, args);
-  if (values.length) await write(deps, `${values.join("\n")}\n`);
-}
-
-function write(deps: Deps, text: string): Promise<void> {
+export function write(deps: Deps, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
     deps.io.stdout.write(text, (err) => (err ? reject(err) : resolve()));
   });

@@ -1,11 +1,24 @@
 import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
-import { createExtra, printCreated } from "../../resources/create.js";
-import { problemsError } from "../../resources/safe-edit.js";
-import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
+import type { InputSources } from "../input.js";
+import { defineVerb } from "../verb.js";
+import { extraInput, extraInputFlags } from "./input-flags.js";
+
+export const verb = defineVerb({
+  name: "create",
+  description: "Create an extra",
+  flags: extraInputFlags,
+  examples: ["rentctl extra create --option 'child seat' --price 8 --currency EUR --period 1 --quantity 2"],
+  run: (deps, _args, opts) => create(deps, extraInput(opts)),
+});
 
 export async function create(deps: Deps, src: InputSources): Promise<void> {
+  const [{ createExtra, printCreated }, { problemsError }, { gatherInput, resolveNamedRefs }] = await Promise.all([
+    import("../../resources/create.js"),
+    import("../../resources/safe-edit.js"),
+    import("../input.js"),
+  ]);
   const values = await gatherInput(deps, EXTRA_FIELDS, src);
   await resolveNamedRefs(deps, EXTRA_FIELDS, values);
   const { record, problems } = validateRecord(

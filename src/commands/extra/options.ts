@@ -1,4 +1,11 @@
 import type { Deps } from "../../deps.js";
+import { defineVerb } from "../verb.js";
+
+export const verb = defineVerb({
+  name: "options",
+  description: "List the extra option types (public catalog)",
+  run: (deps) => options(deps),
+});
 
 export async function options(deps: Deps): Promise<void> {
   const { run } = await import("../catalog/show.js");

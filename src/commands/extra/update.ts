@@ -1,11 +1,26 @@
 import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
-import { EXTRA, safeUpdate } from "../../resources/safe-edit.js";
+import { arg, flag } from "../flags.js";
 import { parseId } from "../ids.js";
-import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
+import type { InputSources } from "../input.js";
+import { defineVerb } from "../verb.js";
+import { extraInput, extraInputFlags } from "./input-flags.js";
+
+export const verb = defineVerb({
+  name: "update",
+  description: "Change an extra safely: reads it and sends every member (the API replaces the whole extra)",
+  args: { id: arg.required("extra id") },
+  flags: { replace: flag.bool("--replace", "send exactly the members given"), ...extraInputFlags },
+  examples: ["rentctl extra update 7 --price 12", "rentctl extra update 7 --quantity 4 --dry-run"],
+  run: (deps, args, opts) => update(deps, args.id, { ...extraInput(opts), replace: opts.replace }),
+});
 
 export async function update(deps: Deps, rawId: string, src: InputSources & { replace?: boolean }): Promise<void> {
+  const [{ EXTRA, safeUpdate }, { gatherInput, resolveNamedRefs }] = await Promise.all([
+    import("../../resources/safe-edit.js"),
+    import("../input.js"),
+  ]);
   const id = parseId(rawId, "extra");
   const changes = await gatherInput(deps, EXTRA_FIELDS, src);
   delete changes.locale_id;

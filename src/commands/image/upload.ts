@@ -1,16 +1,32 @@
-import { access, constants, readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { describeRequest } from "../../api/dry-run.js";
 import { contentTypeFor, type FilePart } from "../../api/encode.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../../contract/operations.js";
 import { uploadedImageIds } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { requireUser } from "../../deps.js";
 import { InputError, RentctlError } from "../../errors.js";
-import { fetchRecord, safeUpdate, VEHICLE } from "../../resources/safe-edit.js";
+import type { UpdateResult } from "../../resources/safe-edit.js";
+import { arg, flag } from "../flags.js";
+import { defineVerb } from "../verb.js";
+
+export const verb = defineVerb({
+  name: "upload",
+  description: "Upload images in batches of at most 10 per request; prints the new image ids",
+  args: { files: arg.variadic("image files", { required: true }) },
+  flags: {
+    attach: flag.string("--attach <vehicle-id>", "add the new images to this vehicle's vehicle_images (safe edit)"),
+  },
+  examples: [
+    "rentctl image upload front.jpg back.jpg",
+    "rentctl image upload photos/*.jpg --attach 42",
+    "rentctl image upload a.jpg -q",
+  ],
+  run: (deps, args, opts) => run(deps, args.files, opts),
+});
 
 /** Every file must exist, be a readable regular file and not be empty; all problems listed, nothing sent. */
 export async function checkFiles(paths: string[]): Promise<void> {
+  const { access, constants, stat } = await import("node:fs/promises");
   const problems: Array<{ field: string; message: string }> = [];
   for (const p of paths) {
     try {
@@ -45,6 +61,7 @@ export function batches<T>(items: T[], size: number): T[][] {
  */
 export async function uploadImages(deps: Deps, files: string[]): Promise<number[]> {
   await checkFiles(files);
+  const { requireUser } = await import("../../deps.js");
   const userId = await requireUser(deps);
   const target = await deps.target();
   const groups = batches(files, UPLOAD_MAX_FILES);
@@ -65,6 +82,7 @@ export async function uploadImages(deps: Deps, files: string[]): Promise<number[
     `uploading ${files.length} image${files.length === 1 ? "" : "s"} in ${groups.length} request${groups.length === 1 ? "" : "s"}`,
   );
   const client = await deps.client();
+  const { readFile } = await import("node:fs/promises");
   const ids: number[] = [];
   const progress = deps.io.stderrTTY && !deps.flags.quiet;
   let done = 0;
@@ -89,6 +107,7 @@ export async function uploadImages(deps: Deps, files: string[]): Promise<number[
 }
 
 export async function run(deps: Deps, files: string[], opts: { attach?: string }): Promise<void> {
+  const { fetchRecord, safeUpdate, VEHICLE } = await import("../../resources/safe-edit.js");
   let vehicleId: number | undefined;
   if (opts.attach !== undefined) {
     const { parseId } = await import("../ids.js");
@@ -103,7 +122,7 @@ export async function run(deps: Deps, files: string[], opts: { attach?: string }
   deps.msg.success(`${ids.length} image${ids.length === 1 ? "" : "s"} uploaded`);
   if (vehicleId !== undefined && ids.length) {
     // Attach through the safe edit: the current images plus the new ones.
-    let r: Awaited<ReturnType<typeof safeUpdate>>;
+    let r: UpdateResult;
     try {
       r = await safeUpdate(deps, VEHICLE, vehicleId, (current) => ({
         vehicle_images: [...(Array.isArray(current.vehicle_images) ? current.vehicle_images : []), ...ids],

@@ -2,12 +2,19 @@ import { sandboxDataFile } from "../../config/paths.js";
 import type { Deps } from "../../deps.js";
 import { DataFileError, UsageError } from "../../errors.js";
 import type { SandboxDataCorruptError } from "../../sandbox/server.js";
+import { flag } from "../flags.js";
 
 /** What the sandbox commands share: which data file, and errors spelt for this invocation. */
 
 export interface DataOptions {
   data?: string;
 }
+
+/** `--data FILE`, which every sandbox verb takes. */
+export const dataFlag = flag.string(
+  "--data <file>",
+  "data file (default: the sandbox file in the user data directory)",
+);
 
 export function dataFileOf(deps: Deps, opts: DataOptions): string {
   return opts.data ?? sandboxDataFile(deps.paths);

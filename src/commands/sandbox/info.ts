@@ -1,7 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { dataFileOf, stateFile } from "./data.js";
+import { defineVerb } from "../verb.js";
+import { dataFileOf, dataFlag, stateFile } from "./data.js";
+
+export const verb = defineVerb({
+  name: "info",
+  description: "Show the sandbox's data file, running address and demo owners with their keys",
+  flags: { data: dataFlag },
+  run: (deps, _args, opts) => info(deps, opts),
+});
 
 /** `rentctl sandbox info`: the data file, the running address (a server or the embedded sandbox), the demo owners. */
 
@@ -21,7 +29,7 @@ export async function info(deps: Deps, opts: { data?: string }): Promise<void> {
   const { DEMO_OWNERS } = await import("../../sandbox/server.js");
   const file = dataFileOf(deps, opts);
   const served = runningServer(file);
-  let url = (served?.url as string | undefined) ?? null;
+  let url = typeof served?.url === "string" ? served.url : null;
   let mode = served ? "server" : "stopped";
   const s = deps.settings();
   // With --env sandbox and no address, commands run the embedded sandbox: that is the target, so show it.
@@ -37,7 +45,7 @@ export async function info(deps: Deps, opts: { data?: string }): Promise<void> {
     url,
     running: mode !== "stopped",
     mode,
-    pid: (served?.pid as number | undefined) ?? (mode === "embedded" ? process.pid : null),
+    pid: typeof served?.pid === "number" ? served.pid : mode === "embedded" ? process.pid : null,
     data_file: file,
     data_exists: existsSync(file),
     note:

@@ -1,5 +1,14 @@
 import type { Deps } from "../../deps.js";
-import { type DataOptions, dataFileOf, expectedSandboxError, sandboxCommandLine } from "./data.js";
+import { defineVerb } from "../verb.js";
+import { type DataOptions, dataFileOf, dataFlag, expectedSandboxError, sandboxCommandLine } from "./data.js";
+
+export const verb = defineVerb({
+  name: "repair",
+  description: "Repair a damaged sandbox data file: keep every record before the damage, move the damaged file aside",
+  flags: { data: dataFlag },
+  examples: ["rentctl sandbox repair", "rentctl sandbox repair --data ./sandbox.json"],
+  run: (deps, _args, opts) => repair(deps, opts),
+});
 
 /**
  * `rentctl sandbox repair`: keep every record before the damage of a damaged

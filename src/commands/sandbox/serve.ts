@@ -1,26 +1,44 @@
 import { rmSync, writeFileSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
-import { dataFileOf, expectedSandboxError, stateFile } from "./data.js";
+import { type FlagValues, flag } from "../flags.js";
+import { defineVerb } from "../verb.js";
+import { dataFileOf, dataFlag, expectedSandboxError, stateFile } from "./data.js";
 
 /** `rentctl sandbox serve`: run the sandbox as an HTTP server until Ctrl-C or SIGTERM. */
 
-interface ServeOptions {
-  host?: string;
-  port?: string;
-  data?: string;
-  memory?: boolean;
-  latency?: string;
-  failRate?: string;
-  html502Rate?: string;
-  resetRate?: string;
-  throttleRate?: string;
-  retryAfter?: string;
-  faultFirst?: string;
-}
+const rate = (flags: string, description: string) => flag.number(flags, description, { min: 0, max: 1 });
+
+const FLAGS = {
+  host: flag.string("--host <host>", "address to listen on", { default: "127.0.0.1" }),
+  port: flag.number("--port <port>", "port (0 = any free port)", { min: 0, max: 65535, default: "4010" }),
+  data: dataFlag,
+  memory: flag.bool("--memory", "keep state in memory only"),
+  latency: flag.number("--latency <ms>", "delay every answer by MS milliseconds", { min: 0 }),
+  failRate: rate("--fail-rate <r>", "answer this share of requests (0-1) with a 5xx JSON error"),
+  html502Rate: rate("--html502-rate <r>", "answer this share with a 502 HTML page"),
+  resetRate: rate("--reset-rate <r>", "drop this share of connections without an answer"),
+  throttleRate: rate("--throttle-rate <r>", "answer this share with 429 and Retry-After"),
+  retryAfter: flag.number("--retry-after <s>", "Retry-After seconds for 429", { min: 0, default: "1" }),
+  faultFirst: flag.number("--fault-first <n>", "apply the fault switches to the first N requests only", { min: 0 }),
+};
+
+export const verb = defineVerb({
+  name: "serve",
+  description: "Run the sandbox as an HTTP server until Ctrl-C",
+  flags: FLAGS,
+  examples: [
+    "rentctl sandbox serve",
+    "rentctl sandbox serve --port 0 --memory",
+    "rentctl sandbox serve --latency 200 --fail-rate 0.1",
+    "RENTCTL_ENV=sandbox RENTCTL_BASE_URL=http://127.0.0.1:4010 rentctl vehicle list",
+  ],
+  run: (deps, _args, opts) => serve(deps, opts),
+});
+
+type ServeOptions = FlagValues<typeof FLAGS>;
 
 function envBytes(v: string | undefined, name: string): number | undefined {
   if (v === undefined || v === "") return undefined;
@@ -30,34 +48,22 @@ function envBytes(v: string | undefined, name: string): number | undefined {
   return n;
 }
 
-function num(v: string | undefined, flag: string, max?: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || (max !== undefined && n > max)) {
-    throw new UsageError(
-      `${flag}: expected a number${max !== undefined ? ` from 0 to ${max}` : " of at least 0"}, got ${JSON.stringify(v)}`,
-    );
-  }
-  return n;
-}
-
 export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
   const { startSandbox } = await import("../../sandbox/server.js");
-  const port = num(opts.port, "--port", 65535) ?? 4010;
+  const { host, port } = opts;
   const dataFile = opts.memory ? null : dataFileOf(deps, opts);
-  if (dataFile) await mkdir(dirname(dataFile), { recursive: true });
-  const host = opts.host ?? "127.0.0.1";
+  if (dataFile) await (await import("node:fs/promises")).mkdir(dirname(dataFile), { recursive: true });
   const sb = await startSandbox({
     host,
     port,
     dataFile,
-    latencyMs: num(opts.latency, "--latency"),
-    failRate: num(opts.failRate, "--fail-rate", 1),
-    html502Rate: num(opts.html502Rate, "--html502-rate", 1),
-    resetRate: num(opts.resetRate, "--reset-rate", 1),
-    throttleRate: num(opts.throttleRate, "--throttle-rate", 1),
-    retryAfterSeconds: num(opts.retryAfter, "--retry-after"),
-    faultFirst: num(opts.faultFirst, "--fault-first"),
+    latencyMs: opts.latency,
+    failRate: opts.failRate,
+    html502Rate: opts.html502Rate,
+    resetRate: opts.resetRate,
+    throttleRate: opts.throttleRate,
+    retryAfterSeconds: opts.retryAfter,
+    faultFirst: opts.faultFirst,
     onWarning: (text) => deps.msg.warn(text),
     compactOnClose: true, // a server stops rarely: leave a bare snapshot behind
     // Not a flag: tests and benchmarks set a small bound to compact often.

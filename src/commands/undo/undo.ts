@@ -5,6 +5,17 @@ import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
 import { History, type HistoryEntry, sameTarget } from "../../history/history.js";
 import { EXTRA, fetchRecord, inputOf, safeUpdate, serverMembers, VEHICLE } from "../../resources/safe-edit.js";
+import { arg, flag } from "../flags.js";
+import { defineVerb } from "../verb.js";
+
+export const verb = defineVerb({
+  name: "undo",
+  description: "List recent edits and removals, or restore one (a removed vehicle is re-created with a new id)",
+  args: { op: arg.optional("journal entry to restore") },
+  flags: { limit: flag.string("--limit <n>", "entries to list", { default: "20" }) },
+  examples: ["rentctl undo", "rentctl undo 12"],
+  run: (deps, args, opts) => run(deps, args.op, opts),
+});
 
 function row(e: HistoryEntry): JsonObject {
   return {

@@ -1,10 +1,37 @@
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
-import { createVehicle, prepareVehicle, printCreated } from "../../resources/create.js";
-import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
+import { flag } from "../flags.js";
+import type { InputSources } from "../input.js";
+import { defineVerb } from "../verb.js";
+import { vehicleInput, vehicleInputFlags } from "./input-flags.js";
+
+export const verb = defineVerb({
+  name: "create",
+  description: "Create a vehicle from flags, --set and/or --from-file; every rule is checked before sending",
+  flags: {
+    interactive: flag.bool("-i, --interactive", "guided wizard (same as `rentctl vehicle wizard`)"),
+    save: flag.string("--save <file>", "with -i: also save the answers as a JSON file for --from-file"),
+    ...vehicleInputFlags,
+  },
+  examples: [
+    "rentctl vehicle create --from-file car.yaml",
+    "rentctl vehicle create --from-file car.json --reg B-XY-123 --price 60",
+    "rentctl vehicle create --from-file car.json --set vehicle_benefits_id=1 --set vehicle_benefits_id=3 --dry-run",
+    "rentctl vehicle create -i",
+  ],
+  notes: "\nField flags are the contract's wire names in kebab case;\nuser_id and locale_id come from the profile.\n",
+  run: async (deps, _args, opts, host) =>
+    opts.interactive
+      ? host.wizard(deps, { fromFile: opts.fromFile, save: opts.save })
+      : create(deps, await vehicleInput(deps, opts)),
+});
 
 export async function create(deps: Deps, opts: InputSources): Promise<void> {
+  const [{ createVehicle, prepareVehicle, printCreated }, { gatherInput, resolveNamedRefs }] = await Promise.all([
+    import("../../resources/create.js"),
+    import("../input.js"),
+  ]);
   const values = await gatherInput(deps, VEHICLE_FIELDS, opts);
   if (Object.keys(values).every((k) => k === "user_id" || k === "locale_id")) throw nothingToCreate();
   await resolveNamedRefs(deps, VEHICLE_FIELDS, values);

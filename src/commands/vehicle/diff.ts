@@ -2,6 +2,27 @@ import type { Deps } from "../../deps.js";
 import { DriftError, UsageError } from "../../errors.js";
 import type { PlanColors } from "../../fleet/plan-print.js";
 import type { SyncOptions, SyncPlan } from "../../fleet/sync.js";
+import { flag } from "../flags.js";
+import { defineVerb } from "../verb.js";
+
+/** The fleet-file flags of `vehicle diff` and `vehicle apply`. */
+export const fleetFileFlags = {
+  file: flag.string("-f, --file <file>", "fleet file (.json, .ndjson, .yaml, .csv), or - for stdin with --format", {
+    required: true,
+  }),
+  format: flag.string("--format <format>", "json, ndjson, yaml or csv (default: by extension)"),
+  prune: flag.bool("--prune", "also remove the account's vehicles that the file does not list"),
+  exact: flag.bool("--exact", "fields a row leaves out must be empty (the plan clears them)"),
+};
+
+export const verb = defineVerb({
+  name: "diff",
+  description: "Show what `vehicle apply` would change to make the account match a fleet file (exit 8: changes)",
+  flags: fleetFileFlags,
+  examples: ["rentctl vehicle diff -f fleet.yaml", "rentctl vehicle diff -f fleet.csv --prune -o json"],
+  notes: "\nExit codes: 0 nothing to do, 8 the plan has changes, 2 invalid file. -v also lists unchanged vehicles.\n",
+  run: (deps, _args, opts) => run(deps, opts),
+});
 
 export interface DiffOptions extends SyncOptions {
   file?: string;

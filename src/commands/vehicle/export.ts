@@ -1,14 +1,30 @@
 import { createWriteStream } from "node:fs";
-import { rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Writable } from "node:stream";
 import type { Deps } from "../../deps.js";
-import { catalogPort, listVehicles, vehicleInputMapper } from "../../fleet/adapters.js";
-import { ACCOUNT_BOUND, exportColumns } from "../../fleet/fields.js";
-import { formatFor } from "../../fleet/format.js";
-import { createNameResolver, nameRow } from "../../fleet/resolver.js";
-import { createRecordWriter } from "../../fleet/write.js";
 import { settleHeap } from "../../memory.js";
+import { arg, flag } from "../flags.js";
+import { defineVerb } from "../verb.js";
+
+export const verb = defineVerb({
+  name: "export",
+  description: "Write every vehicle to a fleet file (input fields; streamed; temp file then rename)",
+  args: { file: arg.optional("file to write (.json, .ndjson, .yaml, .csv); - or none for stdout") },
+  flags: {
+    format: flag.string("--format <format>", "json, ndjson, yaml or csv (default: by extension; ndjson on stdout)"),
+    withIds: flag.bool("--with-ids", "also write vehicle_id and the account-bound vehicle_images / vehicle_extras"),
+    names: flag.bool(
+      "--names",
+      "write catalog names instead of ids where a name exists (portable between environments)",
+    ),
+    where: flag.list(
+      "--where <expr>",
+      "only vehicles where FIELD OP VALUE holds (repeat: all must hold); matched in the client over every page",
+    ),
+  },
+  examples: ["rentctl vehicle export fleet.csv", "rentctl vehicle export --names -p staging > fleet.ndjson"],
+  run: (deps, args, opts) => run(deps, args.file, opts),
+});
 
 export interface ExportOptions {
   format?: string;
@@ -26,6 +42,17 @@ export interface ExportOptions {
  * renamed at the end.
  */
 export async function run(deps: Deps, file: string | undefined, opts: ExportOptions): Promise<void> {
+  const [{ catalogPort, listVehicles, vehicleInputMapper }, { ACCOUNT_BOUND, exportColumns }, { formatFor }] =
+    await Promise.all([
+      import("../../fleet/adapters.js"),
+      import("../../fleet/fields.js"),
+      import("../../fleet/format.js"),
+    ]);
+  const [{ createNameResolver, nameRow }, { createRecordWriter }] = await Promise.all([
+    import("../../fleet/resolver.js"),
+    import("../../fleet/write.js"),
+  ]);
+  const { rename, unlink } = await import("node:fs/promises");
   const path = file ?? "-";
   const format = formatFor(path, opts.format, "ndjson");
   const toInput = await vehicleInputMapper();

@@ -1,7 +1,19 @@
 import type { Deps } from "../../deps.js";
-import { VEHICLE } from "../../resources/safe-edit.js";
-import { showRecord } from "../resource.js";
+import { arg } from "../flags.js";
+import { defineVerb } from "../verb.js";
 
-export function get(deps: Deps, rawId: string): Promise<void> {
+export const verb = defineVerb({
+  name: "get",
+  description: "Show one vehicle",
+  args: { id: arg.required("vehicle id") },
+  examples: ["rentctl vehicle get 42", "rentctl vehicle get 42 -o json --fields id,vehicle_reg_number"],
+  run: (deps, args) => get(deps, args.id),
+});
+
+export async function get(deps: Deps, rawId: string): Promise<void> {
+  const [{ VEHICLE }, { showRecord }] = await Promise.all([
+    import("../../resources/safe-edit.js"),
+    import("../resource.js"),
+  ]);
   return showRecord(deps, VEHICLE, rawId);
 }

@@ -1,9 +1,39 @@
 import { VEHICLE_COLUMNS } from "../../contract/columns.js";
 import type { Deps } from "../../deps.js";
-import { requireUser } from "../../deps.js";
-import { type PagedListOptions, pagedList } from "../paged-list.js";
+import { flag } from "../flags.js";
+import type { PagedListOptions } from "../paged-list.js";
+import { defineVerb } from "../verb.js";
+
+export const verb = defineVerb({
+  name: "list",
+  description: "List the owner's vehicles, a page at a time or --all",
+  flags: {
+    limit: flag.int("--limit <n>", "vehicles per page (default 15; 100 with --all)", { min: 1 }),
+    offset: flag.int("--offset <n>", "vehicles to skip", { min: 0 }),
+    page: flag.int("--page <n>", "page number (1-based; uses --limit)", { min: 1 }),
+    all: flag.bool("--all", "walk every page (every format streams as pages arrive)"),
+    where: flag.list(
+      "--where <expr>",
+      "only vehicles where FIELD OP VALUE holds (= != < <= > >= ~regex; repeat: all must hold); filtered in the client over every listed page, streamed like --all",
+    ),
+    sort: flag.string("--sort <field[:desc]>", "order by a field (stable; holds the selection in memory to sort it)"),
+  },
+  examples: [
+    "rentctl vehicle list",
+    "rentctl vehicle list --where segment=cars --where 'price_per_day<40'",
+    "rentctl vehicle list --where vehicle_activity=0 --sort price_per_day:desc",
+    "rentctl vehicle list --page 2 --limit 20",
+    "rentctl vehicle list --all -o ndjson | jq .id",
+    "rentctl vehicle list --all -q",
+  ],
+  run: async (deps, _args, opts) =>
+    opts.where.length > 0 || opts.sort
+      ? (await import("./list-where.js")).run(deps, { where: opts.where, sort: opts.sort })
+      : list(deps, opts),
+});
 
 export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {
+  const [{ requireUser }, { pagedList }] = await Promise.all([import("../../deps.js"), import("../paged-list.js")]);
   const userId = await requireUser(deps);
   await pagedList(
     deps,

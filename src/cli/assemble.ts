@@ -1,0 +1,74 @@
+import { Command, Option } from "commander";
+import { type Flags, type OptionDecl, optionsOf } from "../commands/flags.js";
+import type { ArgDecl, Verb, VerbHost } from "../commands/verb.js";
+import { type CliContext, collect, examples } from "./shared.js";
+
+/**
+ * Verbs (src/commands/verb.ts) as commander commands: the one place their
+ * declarations become options, arguments and help. Commands still declared
+ * with commander directly (src/cli/vehicle.ts, src/cli/extra.ts) sit beside
+ * them in the same noun, and may add declared flags with `addFlags`.
+ */
+
+/** A declared option as a commander option. */
+export function optionOf(d: OptionDecl): Option {
+  const o = new Option(d.flags, d.description);
+  if (d.repeatable && d.choices) throw new Error(`${d.name}: a repeatable flag cannot have choices`);
+  if (d.choices) o.choices(d.choices);
+  if (d.repeatable) o.argParser(collect);
+  if (d.defaultValue !== undefined) o.default(d.defaultValue);
+  if (d.hidden) o.hideHelp();
+  if (d.mandatory) o.makeOptionMandatory();
+  // commander stores the value where the declaration reads it (its own camelCase name, unless the flag gives one)
+  const key = d.key;
+  o.attributeName = () => key;
+  return o;
+}
+
+/** Add declared flags to a command (in order, groups expanded). */
+export function addFlags<C extends Command>(cmd: C, flags: Flags): C {
+  for (const d of optionsOf(flags)) cmd.addOption(optionOf(d));
+  return cmd;
+}
+
+function argTerm(a: ArgDecl): string {
+  const name = `${a.name}${a.variadic ? "..." : ""}`;
+  return a.required ? `<${name}>` : `[${name}]`;
+}
+
+/** Only the layers above the commands can do these; verbs reach them through their host. */
+const wizard: VerbHost["wizard"] = async (deps, opts) => (await import("../wizard/command.js")).run(deps, opts);
+
+/** A verb as a commander command; its action reads the typed flags and runs the verb. */
+export function verbCommand(ctx: CliContext, verb: Verb): Command {
+  const cmd = new Command(verb.name).description(verb.description);
+  if (verb.usage !== undefined) cmd.usage(verb.usage);
+  for (const a of verb.args) cmd.argument(argTerm(a), a.description);
+  for (const d of verb.options) cmd.addOption(optionOf(d));
+  if (verb.examples.length > 0) cmd.addHelpText("after", examples(...verb.examples) + (verb.notes ?? ""));
+  else if (verb.notes !== undefined) cmd.addHelpText("after", verb.notes);
+  cmd.action(() =>
+    verb.invoke({
+      values: cmd.opts(),
+      globals: cmd.optsWithGlobals(),
+      args: cmd.processedArgs,
+      makeDeps: (flags) => ctx.makeDeps(flags),
+      host: { command: cmd, wizard },
+    }),
+  );
+  return cmd;
+}
+
+/** Add verbs (or commands declared with commander) under a command, in order; hidden verbs stay out of help. */
+export function addVerbs(ctx: CliContext, parent: Command, members: ReadonlyArray<Verb | Command>): Command {
+  for (const m of members) {
+    if (m instanceof Command) parent.addCommand(m);
+    else parent.addCommand(verbCommand(ctx, m), m.hidden ? { hidden: true } : undefined);
+  }
+  return parent;
+}
+
+/** A noun: a group of verbs (`rentctl auth login|status|logout`); its description comes from src/cli/nouns.ts. */
+export function nounCommand(ctx: CliContext, name: string, members: ReadonlyArray<Verb | Command>): Command {
+  return addVerbs(ctx, new Command(name), members);
+}

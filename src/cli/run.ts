@@ -1,0 +1,39 @@
+import { type Command, CommanderError } from "commander";
+import { EXIT } from "../errors.js";
+import type { IO } from "../io.js";
+import { normalizeArgv } from "./argv.js";
+import { buildProgram } from "./program.js";
+import type { CliContext } from "./shared.js";
+
+/**
+ * Build the program for argv and run the command it names, with all output
+ * on `io`. Resolves to the exit code of what commander settled itself (0 for
+ * help and --version, 2 for a usage error it already printed); a command's
+ * own failure is thrown, for main to report.
+ */
+export async function runProgram(ctx: CliContext, argv: readonly string[], io: IO): Promise<number> {
+  const program = await buildProgram(ctx, argv);
+  for (const cmd of [program, ...allCommands(program)]) {
+    cmd.exitOverride();
+    cmd.configureOutput({
+      writeOut: (s: string) => io.stdout.write(s),
+      writeErr: (s: string) => io.stderr.write(s),
+      outputError: (s: string, write: (t: string) => void) =>
+        write(cmd === program && !s.startsWith("error:") ? `error: ${s}` : s),
+    });
+  }
+  try {
+    await program.parseAsync(await normalizeArgv(argv), { from: "user" });
+    return EXIT.ok;
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    // commander already printed its one-line message; help and version are not errors
+    return err.exitCode === 0 || err.code === "commander.helpDisplayed" || err.code === "commander.version"
+      ? EXIT.ok
+      : EXIT.usage;
+  }
+}
+
+function allCommands(cmd: Command): Command[] {
+  return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
+}
