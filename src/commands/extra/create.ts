@@ -1,8 +1,8 @@
 import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
-import { createExtra, printCreated } from "../../resources/create.js";
-import { problemsError } from "../../resources/safe-edit.js";
+import { printCreated } from "../../resources/create.js";
+import { EXTRA, problemsError } from "../../resources/safe-edit.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
 
 export async function create(deps: Deps, src: InputSources): Promise<void> {
@@ -17,6 +17,7 @@ export async function create(deps: Deps, src: InputSources): Promise<void> {
     },
   );
   if (problems.length) throw problemsError(problems, "extra");
-  const result = await createExtra(deps, record);
+  const { createRecord } = await import("../../gateway/records.js");
+  const result = await createRecord(deps, EXTRA, record);
   if (result) await printCreated(deps, "extra", result);
 }

@@ -3,11 +3,11 @@ import { basename } from "node:path";
 import { describeRequest } from "../../api/dry-run.js";
 import { contentTypeFor, type FilePart } from "../../api/encode.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../../contract/operations.js";
-import { uploadedImageIds } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { requireUser } from "../../deps.js";
 import { InputError, RentctlError } from "../../errors.js";
-import { fetchRecord, safeUpdate, VEHICLE } from "../../resources/safe-edit.js";
+import type { UpdateResult } from "../../gateway/records.js";
+import { fetchRecord, VEHICLE } from "../../resources/safe-edit.js";
 
 /** Every file must exist, be a readable regular file and not be empty; all problems listed, nothing sent. */
 export async function checkFiles(paths: string[]): Promise<void> {
@@ -64,7 +64,7 @@ export async function uploadImages(deps: Deps, files: string[]): Promise<number[
     target,
     `uploading ${files.length} image${files.length === 1 ? "" : "s"} in ${groups.length} request${groups.length === 1 ? "" : "s"}`,
   );
-  const client = await deps.client();
+  const { uploadParts } = await import("../../gateway/vehicles.js");
   const ids: number[] = [];
   const progress = deps.io.stderrTTY && !deps.flags.quiet;
   let done = 0;
@@ -77,8 +77,7 @@ export async function uploadImages(deps: Deps, files: string[]): Promise<number[
         contentType: contentTypeFor(f),
         data: await readFile(f),
       });
-    const res = await client.call("vehicles.upload", { user_id: userId }, { files: parts });
-    const got = uploadedImageIds(res.decoded.body);
+    const got = await uploadParts(deps, parts);
     if (got.length !== g.length) deps.msg.warn(`the server reported ${got.length} image ids for ${g.length} files`);
     ids.push(...got);
     done += g.length;
@@ -103,9 +102,10 @@ export async function run(deps: Deps, files: string[], opts: { attach?: string }
   deps.msg.success(`${ids.length} image${ids.length === 1 ? "" : "s"} uploaded`);
   if (vehicleId !== undefined && ids.length) {
     // Attach through the safe edit: the current images plus the new ones.
-    let r: Awaited<ReturnType<typeof safeUpdate>>;
+    const { guardedReplace } = await import("../../gateway/records.js");
+    let r: UpdateResult;
     try {
-      r = await safeUpdate(deps, VEHICLE, vehicleId, (current) => ({
+      r = await guardedReplace(deps, VEHICLE, vehicleId, (current) => ({
         vehicle_images: [...(Array.isArray(current.vehicle_images) ? current.vehicle_images : []), ...ids],
       }));
     } catch (e) {
@@ -116,8 +116,6 @@ export async function run(deps: Deps, files: string[], opts: { attach?: string }
       throw e;
     }
     if (r.sent)
-      deps.msg.success(
-        `attached to vehicle ${vehicleId}${r.journalOp ? ` · undo with: rentctl undo ${r.journalOp}` : ""}`,
-      );
+      deps.msg.success(`attached to vehicle ${vehicleId}${r.undoOp ? ` · undo with: rentctl undo ${r.undoOp}` : ""}`);
   }
 }

@@ -3,8 +3,9 @@ import type { JsonObject } from "../../contract/records.js";
 import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
+import { createRecord, guardedReplace } from "../../gateway/records.js";
 import { History, type HistoryEntry, sameTarget } from "../../history/history.js";
-import { EXTRA, fetchRecord, inputOf, safeUpdate, serverMembers, VEHICLE } from "../../resources/safe-edit.js";
+import { EXTRA, fetchRecord, inputOf, serverMembers, VEHICLE } from "../../resources/safe-edit.js";
 
 function row(e: HistoryEntry): JsonObject {
   return {
@@ -41,7 +42,7 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
     return;
   }
   const entry = entries.find((e) => e.op === op);
-  if (!entry) throw new UsageError(`no journal entry ${JSON.stringify(op)}`, { hint: "list them with `rentctl undo`" });
+  if (!entry) throw new UsageError(`no undo entry ${JSON.stringify(op)}`, { hint: "list them with `rentctl undo`" });
   if (entry.undone) throw new UsageError(`operation ${op} was already undone at ${entry.undone}`);
   if (entry.batch !== undefined)
     throw new UsageError(`operation ${op} is part of apply ${entry.batch}`, {
@@ -74,7 +75,7 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
   const res = entry.action.startsWith("vehicle") ? VEHICLE : EXTRA;
   const before = res.mirrorServer ? serverMembers(entry.before) : inputOf(res, entry.before);
   if (entry.action === "vehicle.edit" || entry.action === "extra.update") {
-    const r = await safeUpdate(deps, res, entry.id, before, { replace: true });
+    const r = await guardedReplace(deps, res, entry.id, before, { replace: true });
     if (!r.sent) return;
     journal.markUndone(op, deps.now());
     if (deps.flags.quiet) await deps.out.ids([entry.id]);
@@ -95,18 +96,17 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
         { hint: "the removal may never have taken effect; check with `rentctl vehicle get " + still + "`" },
       );
     }
-    const { createVehicle, prepareVehicle } = await import("../../resources/create.js");
+    const { prepareVehicle } = await import("../../resources/create.js");
     const record = await prepareVehicle(deps, before);
-    const created = await createVehicle(deps, record);
+    const created = await createRecord(deps, VEHICLE, record);
     if (!created) return;
     newId = created.id;
   } else {
-    const { createExtra } = await import("../../resources/create.js");
     const { record } = validateRecord({ ...before, locale_id: await deps.locale() }, EXTRA_FIELDS, {
       requireRequired: true,
       allowUnknown: true,
     });
-    const created = await createExtra(deps, record);
+    const created = await createRecord(deps, EXTRA, record);
     if (!created) return;
     newId = created.id;
   }
@@ -147,11 +147,11 @@ async function undoMany(deps: Deps, journal: History, entry: HistoryEntry): Prom
         }
       }
       if (entry.action === "vehicle.edit") {
-        const r = await safeUpdate(deps, VEHICLE, item.id, before, { replace: true });
+        const r = await guardedReplace(deps, VEHICLE, item.id, before, { replace: true });
         results.push({ id: item.id, restored: true, changes: r.changes.length });
       } else {
-        const { createVehicle, prepareVehicle } = await import("../../resources/create.js");
-        const created = await createVehicle(deps, await prepareVehicle(deps, before));
+        const { prepareVehicle } = await import("../../resources/create.js");
+        const created = await createRecord(deps, VEHICLE, await prepareVehicle(deps, before));
         results.push({ id: item.id, recreated_as: created?.id ?? null });
       }
     } catch (e) {

@@ -1,7 +1,8 @@
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
-import { createVehicle, prepareVehicle, printCreated } from "../../resources/create.js";
+import { prepareVehicle, printCreated } from "../../resources/create.js";
+import { VEHICLE } from "../../resources/resource.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
 
 export async function create(deps: Deps, opts: InputSources): Promise<void> {
@@ -9,7 +10,8 @@ export async function create(deps: Deps, opts: InputSources): Promise<void> {
   if (Object.keys(values).every((k) => k === "user_id" || k === "locale_id")) throw nothingToCreate();
   await resolveNamedRefs(deps, VEHICLE_FIELDS, values);
   const record = await prepareVehicle(deps, values);
-  const result = await createVehicle(deps, record);
+  const { createRecord } = await import("../../gateway/records.js");
+  const result = await createRecord(deps, VEHICLE, record);
   if (result) await printCreated(deps, "vehicle", result);
 }
 
