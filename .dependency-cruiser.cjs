@@ -11,7 +11,9 @@ const LAYERS = [
   ["config", "^src/(config|history)/"],
   ["deps", "^src/(deps|prompt)\\.ts$"],
   ["resources", "^src/resources/"],
-  ["services", "^src/(fleet|bulk|completion)/"],
+  ["fleet", "^src/(fleet|completion)/"],
+  ["gateway", "^src/gateway/"],
+  ["bulk", "^src/bulk/"],
   ["commands", "^src/commands/"],
   ["wizard", "^src/wizard/"],
   ["cli", "^src/cli/"],
@@ -39,6 +41,14 @@ module.exports = {
       from: { path: re },
       to: { path: above(i) },
     })),
+    {
+      name: "only-the-gateway-writes",
+      severity: "error",
+      comment:
+        "The client's write operations (create, edit, remove, upload, extras' update/switch/delete) need the write grant; only src/gateway/ may hold it, so every write is journaled for undo, guarded and logged in one place.",
+      from: { path: "^src/", pathNot: "^src/(gateway/|api/client\\.ts$)" },
+      to: { path: "^src/api/write-grant\\.ts$" },
+    },
     {
       name: "no-unknown-layer",
       severity: "error",

@@ -14,6 +14,7 @@ import {
 } from "./encode.js";
 import { ApiError, MalformedResponseError, NetworkError, NotConfiguredError, TimeoutError } from "./errors.js";
 import { backoffDelay, MAX_ATTEMPTS, NOT_SENT_CODES, parseRetryAfter, shouldRetry } from "./retry.js";
+import { WRITE_GRANT, type WriteGrant } from "./write-grant.js";
 
 export interface ClientOptions {
   baseUrl: string;
@@ -44,6 +45,8 @@ export interface RawRequest {
   multipart?: boolean;
   auth: boolean;
   signal?: CancelSignal;
+  /** Required for anything but GET: only the gateway holds it (src/api/write-grant.ts). */
+  grant?: WriteGrant;
 }
 
 export interface RawResponse {
@@ -184,10 +187,11 @@ export class ApiClient {
   async call(
     opId: string,
     params: EncodableRecord,
-    extra: { files?: FilePart[]; signal?: CancelSignal } = {},
+    extra: { files?: FilePart[]; signal?: CancelSignal; grant?: WriteGrant } = {},
   ): Promise<CallResult> {
     const op = opById(opId);
     const res = await this.request({
+      grant: extra.grant,
       method: op.method,
       path: op.path,
       ...(op.method === "GET" ? { query: params } : { form: params }),
@@ -228,6 +232,8 @@ export class ApiClient {
     const random = this.#opts.random ?? Math.random;
     const now = this.#opts.now ?? Date.now;
     const method = req.method.toUpperCase();
+    if (method !== "GET" && req.grant !== WRITE_GRANT)
+      throw new Error(`${method} ${req.path} changes the account: only the gateway (src/gateway/) sends it`);
     const query = req.query ? encodeQuery(req.query) : "";
     const url = `${this.baseUrl}${req.path}${query}`;
     if (req.auth && !this.#opts.apiKey) {

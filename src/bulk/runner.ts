@@ -47,7 +47,7 @@ export interface BulkJob<T> {
   concurrency: number;
   task(row: BulkRow<T>, ctx: TaskContext): Promise<TaskOutcome>;
   /** Crash safety; without a journal (dry run) nothing is recorded. */
-  journal?: RowLog;
+  log?: RowLog;
   /**
    * A row an earlier run left `sending` or `unknown` (its request may have
    * reached the server): return the outcome when the write did take effect
@@ -158,7 +158,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
     failed,
     fromJournal: 0,
     reconciled: 0,
-    resumed: Boolean(job.journal?.resumed),
+    resumed: Boolean(job.log?.resumed),
     interrupted: false,
     elapsedMs: 0,
   };
@@ -185,7 +185,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   /** Rows journaled `sending` ahead with their group, and when (their lines' times are at least this). */
   const premarked = new Map<number, number>();
   const runOne = async (row: BulkRow<T>): Promise<void> => {
-    const prior = job.journal?.previous.get(row.row);
+    const prior = job.log?.previous.get(row.row);
     if (prior?.state === "done") {
       summary.fromJournal++;
       return emit({ row: row.row, key: row.key, status: prior.status ?? "done", id: prior.id, via: "journal" });
@@ -194,7 +194,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
       const found = await job.reconcile(row, prior);
       if (found) {
         summary.reconciled++;
-        job.journal?.note({ row: row.row, key: row.key, state: "done", status: found.status, id: found.id });
+        job.log?.note({ row: row.row, key: row.key, state: "done", status: found.status, id: found.id });
         return emit({ ...found, row: row.row, key: row.key, via: "reconciled" });
       }
     }
@@ -210,7 +210,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
         // (settleDeadline relies on it).
         const markedAt = premarked.get(row.row);
         if (markedAt === undefined || Date.now() - markedAt > MARK_FRESH_MS)
-          await job.journal?.write({ row: row.row, key: row.key, state: "sending" });
+          await job.log?.write({ row: row.row, key: row.key, state: "sending" });
       },
     };
     try {
@@ -228,7 +228,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
       networkStreak = 0;
       // Not awaited: a lost `done` line only means the row is reconciled on a rerun.
       if (wrote || outcome.id !== undefined || premarked.has(row.row))
-        job.journal?.note({
+        job.log?.note({
           row: row.row,
           key: row.key,
           state: "done",
@@ -255,7 +255,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
         ? "abandoned while in flight (a rerun reconciles it)"
         : `${message(err)}${unknown ? " (outcome unknown: a rerun reconciles it)" : ""}`;
       if (wrote || premarked.has(row.row))
-        await job.journal?.write({
+        await job.log?.write({
           row: row.row,
           key: row.key,
           state: unknown ? "unknown" : "failed",
@@ -268,7 +268,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
     }
   };
 
-  const inFlight = job.journal?.inFlight() ?? [];
+  const inFlight = job.log?.inFlight() ?? [];
   if (inFlight.length && job.reconcile) await job.beforeReconcile?.(inFlight);
 
   const active = new Set<Promise<void>>();
@@ -296,12 +296,12 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
         }
         fresh.push(n.value);
       }
-      const journal = job.journal;
-      if (journal && job.willWrite) {
-        const mark = fresh.filter((r) => !journal.previous.has(r.row) && job.willWrite!(r));
+      const log = job.log;
+      if (log && job.willWrite) {
+        const mark = fresh.filter((r) => !log.previous.has(r.row) && job.willWrite!(r));
         const at = Date.now();
         for (const r of mark) premarked.set(r.row, at);
-        await Promise.all(mark.map((r) => journal.write({ row: r.row, key: r.key, state: "sending" })));
+        await Promise.all(mark.map((r) => log.write({ row: r.row, key: r.key, state: "sending" })));
       }
       // only now: a row read but not yet queued must not look like the end
       queue.push(...fresh);
@@ -343,7 +343,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
     await refilling;
     // Rows marked but never started: not sent, so a rerun simply runs them.
     for (const r of queue)
-      if (premarked.has(r.row)) job.journal?.note({ row: r.row, key: r.key, state: "failed", error: "not started" });
+      if (premarked.has(r.row)) job.log?.note({ row: r.row, key: r.key, state: "failed", error: "not started" });
     await iterator.return?.();
   }
   if (crash !== undefined) throw crash;

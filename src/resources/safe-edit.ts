@@ -1,4 +1,3 @@
-import { describeRequest } from "../api/dry-run.js";
 import type { EncodableRecord } from "../api/encode.js";
 import { operation } from "../contract/operations.js";
 import {
@@ -8,10 +7,9 @@ import {
   recordToInput,
   unwrapRecord,
 } from "../contract/records.js";
-import { crossFieldProblems, isEmpty, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
+import { isEmpty, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
-import { ConflictError, InputError } from "../errors.js";
-import { historyTarget } from "../history/history.js";
+import { InputError } from "../errors.js";
 import type { Resource } from "./resource.js";
 
 export { EXTRA, type Resource, VEHICLE } from "./resource.js";
@@ -74,86 +72,6 @@ export function applyChanges(base: WireRecord, changes: Record<string, unknown>)
   return next;
 }
 
-export interface UpdateOptions {
-  replace?: boolean;
-  /** Required fields that must stay present after the change (full-replacement APIs). */
-  requireAll?: boolean;
-}
-
-export interface UpdateResult {
-  changes: Change[];
-  sent?: EncodableRecord;
-  body?: JsonObject;
-  journalOp?: string;
-}
-
-export async function safeUpdate(
-  deps: Deps,
-  res: Resource,
-  id: number,
-  change: Record<string, unknown> | ((base: WireRecord) => Record<string, unknown>),
-  opts: UpdateOptions = {},
-): Promise<UpdateResult> {
-  const current = await fetchRecord(deps, res, id);
-  if (res.mirrorServer) return mirroredUpdate(deps, res, id, current, change, opts);
-  const base = inputOf(res, current);
-  const changes = typeof change === "function" ? change(base) : change;
-  const merged = opts.replace ? { ...changes } : applyChanges(base, changes);
-  const { record, problems } = validateRecord(merged, res.fields, {
-    requireRequired: Boolean(opts.requireAll),
-    allowUnknown: true,
-  });
-  problems.push(...(res.kind === "vehicle" ? crossFieldProblems(record) : []));
-  if (problems.length) throw problemsError(problems, `${res.noun} ${id}`);
-  return sendChecked(deps, res, id, { current, base, record, view: (r) => inputOf(res, r) }, opts);
-}
-
-/**
- * The shared end of every safe update: the difference, the dry run, "nothing
- * to change", the re-read that stops when the record moved meanwhile, the
- * undo entry, and the one write of the full record.
- */
-async function sendChecked(
-  deps: Deps,
-  res: Resource,
-  id: number,
-  s: { current: JsonObject; base: WireRecord; record: WireRecord; view: (record: JsonObject) => WireRecord },
-  opts: UpdateOptions,
-): Promise<UpdateResult> {
-  const diff = diffRecords(s.base, s.record);
-  const fixed = await res.fixed(deps);
-  const payload: EncodableRecord = { [res.idParam]: id, ...fixed, ...s.record };
-  const target = await deps.target();
-  if (deps.flags.dryRun) {
-    await printDiff(deps, res, id, diff, describeRequest(target.baseUrl, res.updateOp, payload));
-    return { changes: diff };
-  }
-  if (diff.length === 0 && !opts.replace) {
-    deps.msg.info(`${res.noun} ${id}: nothing to change`);
-    return { changes: diff };
-  }
-  // Read again just before writing: stop if someone changed it meanwhile.
-  const moved = diffRecords(s.base, s.view(await fetchRecord(deps, res, id)));
-  if (moved.length) {
-    throw new ConflictError(
-      `${res.noun} ${id} changed while this ${res.updateOp === "vehicles.edit" ? "edit" : "update"} was prepared; nothing was sent`,
-      {
-        details: moved.map((c) => ({ field: c.field, message: `${show(c.before)} → ${show(c.after)}` })),
-        hint: "run the command again to apply your change to the new values",
-      },
-    );
-  }
-  const { historyFor } = await import("../history/history.js");
-  const entry = historyFor(deps.paths.dataDir, target)?.record(
-    { action: res.updateAction, id, before: s.current, ...historyTarget(target) },
-    deps.now(),
-  );
-  deps.msg.acting(target, `${res.updateOp === "vehicles.edit" ? "editing" : "updating"} ${res.noun} ${id}`);
-  const client = await deps.client();
-  const r = await client.call(res.updateOp, payload);
-  return { changes: diff, sent: payload, body: r.decoded.body, journalOp: entry?.op };
-}
-
 export function show(v: unknown): string {
   if (v === null || v === undefined) return "(empty)";
   return Array.isArray(v) ? `[${v.join(", ")}]` : String(v);
@@ -194,64 +112,4 @@ export function serverMembers(record: JsonObject): WireRecord {
     else if (typeof v === "boolean") out[k] = v ? 1 : 0;
   }
   return out;
-}
-
-/**
- * Safe update of a record whose members the contract does not show (an
- * extra): the server's current record is sent back as the server names it,
- * every scalar member but the id (which goes as the id parameter), with the
- * user's change applied by wire name or by its declared alias. Only a member
- * the contract says must be sent and that the record lacks is refused,
- * naming it and how to pass it with --set.
- */
-async function mirroredUpdate(
-  deps: Deps,
-  res: Resource,
-  id: number,
-  current: JsonObject,
-  change: Record<string, unknown> | ((base: WireRecord) => Record<string, unknown>),
-  opts: UpdateOptions,
-): Promise<UpdateResult> {
-  const aliases = res.mirrorServer!.aliases;
-  const base = serverMembers(current);
-  delete base.locale_id;
-  const changes = typeof change === "function" ? change(base) : change;
-  // The name the record uses for a field (or the field's own name when the record has none of them).
-  const nameIn = (rec: Record<string, unknown>, field: string) =>
-    [field, ...(aliases[field] ?? [])].find((n) => rec[n] !== undefined) ?? field;
-  const merged: Record<string, unknown> = opts.replace ? {} : { ...base };
-  for (const [k, v] of Object.entries(changes)) {
-    const name = nameIn(base, k);
-    if (isEmpty(v)) delete merged[name];
-    else merged[name] = v;
-  }
-  // Validate the known members under their field's rules, whatever the server calls them.
-  const problems: Problem[] = [];
-  const record: WireRecord = { ...(merged as WireRecord) };
-  for (const spec of res.fields) {
-    const name = nameIn(merged, spec.name);
-    if (merged[name] === undefined) {
-      if (spec.required === true) {
-        problems.push({
-          field: spec.name,
-          message: `the ${res.noun}'s record has no ${[spec.name, ...(aliases[spec.name] ?? [])].join(" / ")} member, and it must be sent: pass it with --set ${spec.name}=VALUE (or --set NAME=VALUE under the server's own name)`,
-        });
-      }
-      continue;
-    }
-    const checked = validateRecord({ [spec.name]: merged[name] }, [spec], {
-      requireRequired: false,
-      allowUnknown: false,
-    });
-    for (const p of checked.problems) problems.push({ field: name, message: p.message });
-    const value = checked.record[spec.name];
-    if (value !== undefined) record[name] = value;
-  }
-  if (problems.length) throw problemsError(problems, `${res.noun} ${id}`);
-  const view = (r: JsonObject) => {
-    const m = serverMembers(r);
-    delete m.locale_id;
-    return m;
-  };
-  return sendChecked(deps, res, id, { current, base, record, view }, opts);
 }

@@ -153,7 +153,11 @@ export async function runWizard(
     }
 
     // create
-    const { createVehicle, prepareVehicle } = await import("../resources/create.js");
+    const [{ prepareVehicle }, { createRecord }, { VEHICLE }] = await Promise.all([
+      import("../resources/create.js"),
+      import("../gateway/records.js"),
+      import("../resources/resource.js"),
+    ]);
     try {
       await prepareVehicle(deps, answersRecord(state));
       if (state.imageFiles.length) {
@@ -168,7 +172,7 @@ export async function runWizard(
       }
       const record = await prepareVehicle(deps, answersRecord(state));
       if (opts.save) await saveAnswers(deps, opts.save, state);
-      return await createVehicle(deps, record);
+      return await createRecord(deps, VEHICLE, record);
     } catch (e) {
       if (e instanceof InterruptedError || !(e instanceof RentctlError)) throw e;
       deps.io.stderr.write(formatError(e, deps.color));

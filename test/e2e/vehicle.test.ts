@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WRITE_GRANT } from "../../src/api/write-grant.js";
 import { sampleVehicleInput } from "../../src/sandbox/server.js";
 import { type CliResult, json, runBuilt, runMain, sandboxEnv } from "../helpers/cli.js";
 
@@ -208,7 +209,11 @@ describe("vehicle edit", () => {
             const cur = await other.call("vehicles.get", { vehicle_id: id, locale_id: 40 });
             const rec = (cur.decoded.body as { data: Record<string, never> }).data;
             const { id: _i, created_at: _c, updated_at: _u, ...fields } = rec;
-            await other.call("vehicles.edit", { ...fields, vehicle_id: id, pickup_location: "Moved by someone else" });
+            await other.call(
+              "vehicles.edit",
+              { ...fields, vehicle_id: id, pickup_location: "Moved by someone else" },
+              { grant: WRITE_GRANT },
+            );
           }
           return call(op, params, extra);
         };

@@ -52,7 +52,7 @@ describe("runBulk", () => {
     const s1 = await runBulk({
       rows: rowsOf(6),
       concurrency: 2,
-      journal: j1,
+      log: j1,
       task: async (r, ctx) => {
         await ctx.beforeWrite();
         if (r.item === 2) throw new InputError("rejected"); // a definite 4xx-like failure
@@ -71,7 +71,7 @@ describe("runBulk", () => {
     const s2 = await runBulk({
       rows: rowsOf(6),
       concurrency: 2,
-      journal: j2,
+      log: j2,
       reconcile: async (r) => {
         reconciled.push(r.row);
         return { status: "created", id: 999 }; // row 3's create did happen
@@ -148,7 +148,7 @@ describe("runBulk", () => {
     const s = await runBulk({
       rows: rowsOf(40),
       concurrency: 4,
-      journal: j,
+      log: j,
       control,
       willWrite: (r) => r.item % 5 !== 0,
       task: async (r, ctx) => {
@@ -183,7 +183,7 @@ describe("runBulk", () => {
       const s = await runBulk({
         rows: rowsOf(n),
         concurrency: 4,
-        journal: j,
+        log: j,
         willWrite: () => true,
         task: async (r, ctx) => {
           await ctx.beforeWrite();
@@ -261,7 +261,7 @@ describe("runBulk", () => {
     await runBulk({
       rows: rowsOf(3),
       concurrency: 1,
-      journal: j,
+      log: j,
       willWrite: () => true,
       task: async (r, ctx) => {
         await ctx.beforeWrite();

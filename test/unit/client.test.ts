@@ -12,6 +12,7 @@ import {
   ServerError,
   TimeoutError,
 } from "../../src/api/errors.js";
+import { WRITE_GRANT } from "../../src/api/write-grant.js";
 import { EXIT } from "../../src/errors.js";
 
 interface Hit {
@@ -141,16 +142,43 @@ describe("ApiClient: encoding on the wire", () => {
     expect(u.searchParams.getAll("ids[]")).toEqual(["1", "2"]);
   });
 
+  it("refuses every write without the gateway's grant, sending nothing (only src/gateway/ holds it)", async () => {
+    const srv = await startServer((_h, res) => json(res, 200, { is_success: true, data: { id: 9 } }));
+    const { client } = makeClient(srv.url);
+    for (const op of [
+      "vehicles.create",
+      "vehicles.edit",
+      "vehicles.remove",
+      "vehicles.upload",
+      "extras.create",
+      "extras.update",
+      "extras.switch",
+      "extras.delete",
+    ])
+      await expect(client.call(op, { user_id: 1 })).rejects.toThrow(/changes the account: only the gateway/);
+    await expect(
+      client.request({ method: "POST", path: "/api/v302/vehicles/create", form: {}, auth: true }),
+    ).rejects.toThrow(/only the gateway/);
+    expect(srv.hits).toEqual([]);
+    // Reads need no grant.
+    await client.call("vehicles.get", { vehicle_id: 1, locale_id: 40 });
+    expect(srv.hits.map((h) => h.method)).toEqual(["GET"]);
+  });
+
   it("POST sends a form body with repeated key[] and the form content type", async () => {
     const srv = await startServer((_h, res) => json(res, 200, { is_success: true, data: { id: 9 } }));
     const { client } = makeClient(srv.url);
-    const r = await client.call("vehicles.create", {
-      user_id: 1,
-      pickup_location: "Main St & 5th",
-      vehicle_images: [11, 12],
-      vehicle_vin: "",
-      vehicle_activity: true,
-    });
+    const r = await client.call(
+      "vehicles.create",
+      {
+        user_id: 1,
+        pickup_location: "Main St & 5th",
+        vehicle_images: [11, 12],
+        vehicle_vin: "",
+        vehicle_activity: true,
+      },
+      { grant: WRITE_GRANT },
+    );
     const hit = srv.hits[0]!;
     expect(hit.method).toBe("POST");
     expect(hit.url).toBe("/api/v302/vehicles/create");
@@ -180,6 +208,7 @@ describe("ApiClient: encoding on the wire", () => {
           { field: "file", filename: "front.jpg", contentType: "image/jpeg", data: new Uint8Array([0xff, 0xd8, 0xff]) },
           { field: "file", filename: "rear.png", contentType: "image/png", data: new Uint8Array([0x89, 0x50]) },
         ],
+        grant: WRITE_GRANT,
       },
     );
     const hit = srv.hits[0]!;
@@ -235,7 +264,7 @@ describe("ApiClient: retries", () => {
   it("POST answered 503 is NOT retried: exactly one hit", async () => {
     const srv = await startServer((_h, res) => json(res, 503, { errors: "busy" }));
     const { client, sleeps } = makeClient(srv.url);
-    const e = await caught(client.call("extras.switch", { extra_id: 4 }));
+    const e = await caught(client.call("extras.switch", { extra_id: 4 }, { grant: WRITE_GRANT }));
     expect(e).toBeInstanceOf(ServerError);
     expect(srv.hits).toHaveLength(1);
     expect(sleeps).toEqual([]);
@@ -247,7 +276,7 @@ describe("ApiClient: retries", () => {
     await new Promise<void>((resolve) => srv.server.close(() => resolve()));
     servers.splice(servers.indexOf(srv.server), 1);
     const { client, sleeps } = makeClient(url);
-    const e = await caught(client.call("extras.delete", { extra_id: 4 }));
+    const e = await caught(client.call("extras.delete", { extra_id: 4 }, { grant: WRITE_GRANT }));
     expect(e).toBeInstanceOf(NetworkError);
     expect(e).not.toBeInstanceOf(TimeoutError);
     expect((e as NetworkError).exitCode).toBe(6);
@@ -301,7 +330,7 @@ describe("ApiClient: retries", () => {
   it("a hung server on a POST → TimeoutError after a single attempt", async () => {
     const srv = await startServer(() => {});
     const { client, sleeps } = makeClient(srv.url, { timeoutMs: 200 });
-    const e = await caught(client.call("extras.switch", { extra_id: 1 }));
+    const e = await caught(client.call("extras.switch", { extra_id: 1 }, { grant: WRITE_GRANT }));
     expect(e).toBeInstanceOf(TimeoutError);
     expect(srv.hits).toHaveLength(1);
     expect(sleeps).toEqual([]);
@@ -341,7 +370,9 @@ describe("ApiClient: response decoding", () => {
       json(res, 200, { is_success: false, errors: { message: "validation error", code: 400, fields: { a: ["b"] } } }),
     );
     const { client } = makeClient(srv.url);
-    const e = (await caught(client.call("vehicles.remove", { user_id: 1, vehicle_id: 2 }))) as ApiValidationError;
+    const e = (await caught(
+      client.call("vehicles.remove", { user_id: 1, vehicle_id: 2 }, { grant: WRITE_GRANT }),
+    )) as ApiValidationError;
     expect(e).toBeInstanceOf(ApiValidationError);
     expect(e.exitCode).toBe(3);
     expect(e.status).toBe(200);
@@ -354,7 +385,7 @@ describe("ApiClient: response decoding", () => {
       res.end("<html><body>Bad Gateway</body></html>");
     });
     const { client } = makeClient(srv.url);
-    const e = await caught(client.call("extras.delete", { extra_id: 1 }));
+    const e = await caught(client.call("extras.delete", { extra_id: 1 }, { grant: WRITE_GRANT }));
     expect(e).toBeInstanceOf(ServerError);
     expect(e.message).toBe("server error (502): non-JSON (HTML) body");
   });
@@ -375,7 +406,7 @@ describe("ApiClient: trace", () => {
     const lines: string[] = [];
     const { client } = makeClient(srv.url, { trace: (l) => lines.push(l) });
     await client.call("vehicles.list", { user_id: 7, locale_id: 40 });
-    await client.call("vehicles.create", { user_id: 7, pickup_location: "x" }).catch(() => {});
+    await client.call("vehicles.create", { user_id: 7, pickup_location: "x" }, { grant: WRITE_GRANT }).catch(() => {});
     expect(lines.length).toBeGreaterThanOrEqual(5);
     expect(lines.some((l) => l.includes("Bearer ***"))).toBe(true);
     expect(lines.some((l) => l.startsWith("← 503 GET"))).toBe(true);

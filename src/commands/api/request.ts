@@ -111,7 +111,8 @@ export async function run(deps: Deps, opts: ApiOptions): Promise<void> {
   }
   if (method === "POST") deps.msg.acting(target, `${method} ${path}`);
   const client = await deps.client();
-  const res = await client.request({
+  const { sendRaw } = await import("../../gateway/send.js");
+  const res = await sendRaw(deps, {
     method,
     path,
     ...(method === "GET" ? { query: fields } : { form: fields }),

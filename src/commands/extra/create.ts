@@ -14,7 +14,7 @@ export const verb = defineVerb({
 });
 
 export async function create(deps: Deps, src: InputSources): Promise<void> {
-  const [{ createExtra, printCreated }, { problemsError }, { gatherInput, resolveNamedRefs }] = await Promise.all([
+  const [{ printCreated }, { EXTRA, problemsError }, { gatherInput, resolveNamedRefs }] = await Promise.all([
     import("../../resources/create.js"),
     import("../../resources/safe-edit.js"),
     import("../input.js"),
@@ -30,6 +30,7 @@ export async function create(deps: Deps, src: InputSources): Promise<void> {
     },
   );
   if (problems.length) throw problemsError(problems, "extra");
-  const result = await createExtra(deps, record);
+  const { createRecord } = await import("../../gateway/records.js");
+  const result = await createRecord(deps, EXTRA, record);
   if (result) await printCreated(deps, "extra", result);
 }

@@ -1,6 +1,6 @@
 import { describeRequest } from "../../api/dry-run.js";
 import type { Deps } from "../../deps.js";
-import { EXTRA, fetchRecord } from "../../resources/safe-edit.js";
+import { EXTRA } from "../../resources/safe-edit.js";
 import { confirmDestructive } from "../confirm.js";
 import { parseId } from "../ids.js";
 import { dryRunNote } from "./switch.js";
@@ -13,16 +13,10 @@ export async function remove(deps: Deps, rawId: string): Promise<void> {
     return dryRunNote(deps, "delete", id);
   }
   await confirmDestructive(deps, `Delete extra ${id} on ${target.env}?`, "delete an extra");
-  const before = await fetchRecord(deps, EXTRA, id);
-  const { historyFor, historyTarget } = await import("../../history/history.js");
-  const entry = historyFor(deps.paths.dataDir, target)?.record(
-    { action: "extra.delete", id, before, ...historyTarget(target) },
-    deps.now(),
-  );
   deps.msg.acting(target, `deleting extra ${id}`);
-  const client = await deps.client();
-  await client.call("extras.delete", { extra_id: id });
+  const { removeRecord } = await import("../../gateway/records.js");
+  const { undoOp } = await removeRecord(deps, EXTRA, id);
   const { printResults } = await import("../per-id.js");
-  await printResults(deps, [{ id, deleted: true, undo: entry?.op ?? null }]);
-  deps.msg.success(`extra ${id} deleted${entry ? ` · undo with: rentctl undo ${entry.op}` : ""}`);
+  await printResults(deps, [{ id, deleted: true, undo: undoOp ?? null }]);
+  deps.msg.success(`extra ${id} deleted${undoOp ? ` · undo with: rentctl undo ${undoOp}` : ""}`);
 }

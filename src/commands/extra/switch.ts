@@ -31,12 +31,12 @@ export async function switchExtra(deps: Deps, rawId: string): Promise<void> {
     return dryRunNote(deps, "switch", id);
   }
   deps.msg.acting(target, `switching extra ${id}`);
-  const client = await deps.client();
-  const res = await client.call("extras.switch", { extra_id: id });
-  const state = switchedState(res.decoded.body);
+  const { switchExtra: send } = await import("../../gateway/records.js");
+  const body = await send(deps, id);
+  const state = switchedState(body);
   if (deps.flags.quiet) return deps.out.ids([id]);
   if (deps.settings().output !== "table") {
-    const rec = normalizeRecord(unwrapRecord(res.decoded.body, "extra"), "extra");
+    const rec = normalizeRecord(unwrapRecord(body, "extra"), "extra");
     await deps.out.record({
       id,
       state: state ?? null,

@@ -17,7 +17,7 @@ export const verb = defineVerb({
 });
 
 export async function update(deps: Deps, rawId: string, src: InputSources & { replace?: boolean }): Promise<void> {
-  const [{ EXTRA, safeUpdate }, { gatherInput, resolveNamedRefs }] = await Promise.all([
+  const [{ EXTRA }, { gatherInput, resolveNamedRefs }] = await Promise.all([
     import("../../resources/safe-edit.js"),
     import("../input.js"),
   ]);
@@ -31,10 +31,11 @@ export async function update(deps: Deps, rawId: string, src: InputSources & { re
   }
   await resolveNamedRefs(deps, EXTRA_FIELDS, changes);
   // A full replacement: every member must still be there after the change.
-  const r = await safeUpdate(deps, EXTRA, id, changes, { replace: src.replace, requireAll: true });
+  const { guardedReplace } = await import("../../gateway/records.js");
+  const r = await guardedReplace(deps, EXTRA, id, changes, { replace: src.replace, requireAll: true });
   if (!r.sent) return;
   if (deps.flags.quiet) return deps.out.ids([id]);
   if (deps.settings().output !== "table")
-    await deps.out.record({ id, changes: r.changes as never, undo: r.journalOp ?? null });
-  deps.msg.success(`extra ${id} updated${r.journalOp ? ` · undo with: rentctl undo ${r.journalOp}` : ""}`);
+    await deps.out.record({ id, changes: r.changes as never, undo: r.undoOp ?? null });
+  deps.msg.success(`extra ${id} updated${r.undoOp ? ` · undo with: rentctl undo ${r.undoOp}` : ""}`);
 }

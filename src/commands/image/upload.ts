@@ -2,10 +2,9 @@ import { basename } from "node:path";
 import { describeRequest } from "../../api/dry-run.js";
 import { contentTypeFor, type FilePart } from "../../api/encode.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../../contract/operations.js";
-import { uploadedImageIds } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { InputError, RentctlError } from "../../errors.js";
-import type { UpdateResult } from "../../resources/safe-edit.js";
+import type { UpdateResult } from "../../gateway/records.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
@@ -81,8 +80,8 @@ export async function uploadImages(deps: Deps, files: string[]): Promise<number[
     target,
     `uploading ${files.length} image${files.length === 1 ? "" : "s"} in ${groups.length} request${groups.length === 1 ? "" : "s"}`,
   );
-  const client = await deps.client();
   const { readFile } = await import("node:fs/promises");
+  const { uploadParts } = await import("../../gateway/vehicles.js");
   const ids: number[] = [];
   const progress = deps.io.stderrTTY && !deps.flags.quiet;
   let done = 0;
@@ -95,8 +94,7 @@ export async function uploadImages(deps: Deps, files: string[]): Promise<number[
         contentType: contentTypeFor(f),
         data: await readFile(f),
       });
-    const res = await client.call("vehicles.upload", { user_id: userId }, { files: parts });
-    const got = uploadedImageIds(res.decoded.body);
+    const got = await uploadParts(deps, parts);
     if (got.length !== g.length) deps.msg.warn(`the server reported ${got.length} image ids for ${g.length} files`);
     ids.push(...got);
     done += g.length;
@@ -107,7 +105,7 @@ export async function uploadImages(deps: Deps, files: string[]): Promise<number[
 }
 
 export async function run(deps: Deps, files: string[], opts: { attach?: string }): Promise<void> {
-  const { fetchRecord, safeUpdate, VEHICLE } = await import("../../resources/safe-edit.js");
+  const { fetchRecord, VEHICLE } = await import("../../resources/safe-edit.js");
   let vehicleId: number | undefined;
   if (opts.attach !== undefined) {
     const { parseId } = await import("../ids.js");
@@ -122,9 +120,10 @@ export async function run(deps: Deps, files: string[], opts: { attach?: string }
   deps.msg.success(`${ids.length} image${ids.length === 1 ? "" : "s"} uploaded`);
   if (vehicleId !== undefined && ids.length) {
     // Attach through the safe edit: the current images plus the new ones.
+    const { guardedReplace } = await import("../../gateway/records.js");
     let r: UpdateResult;
     try {
-      r = await safeUpdate(deps, VEHICLE, vehicleId, (current) => ({
+      r = await guardedReplace(deps, VEHICLE, vehicleId, (current) => ({
         vehicle_images: [...(Array.isArray(current.vehicle_images) ? current.vehicle_images : []), ...ids],
       }));
     } catch (e) {
@@ -135,8 +134,6 @@ export async function run(deps: Deps, files: string[], opts: { attach?: string }
       throw e;
     }
     if (r.sent)
-      deps.msg.success(
-        `attached to vehicle ${vehicleId}${r.journalOp ? ` · undo with: rentctl undo ${r.journalOp}` : ""}`,
-      );
+      deps.msg.success(`attached to vehicle ${vehicleId}${r.undoOp ? ` · undo with: rentctl undo ${r.undoOp}` : ""}`);
   }
 }

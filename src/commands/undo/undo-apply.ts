@@ -1,67 +1,97 @@
-import { ApiError } from "../../api/errors.js";
+import { createHash } from "node:crypto";
+import type { BulkRow } from "../../bulk/runner.js";
+import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { InputError, PartialFailureError } from "../../errors.js";
-import { checkVehicle, sendCreate, sendEdit, sendRemove } from "../../fleet/adapters.js";
-import { currentInput } from "../../fleet/plan.js";
 import type { HistoryEntry } from "../../history/history.js";
 
 /**
- * Undo a `vehicle apply` (a batch entry): in reverse order, the vehicles it
- * created are removed, the ones it changed get their previous full record
- * back, and the ones it removed are created again from their saved records
- * (with new ids: the API cannot bring an id back).
+ * Undo a `vehicle apply` (a batch entry), as a bulk job: in reverse order,
+ * the vehicles it created are removed, the ones it changed get their
+ * previous full record back, and the ones it removed are created again from
+ * their saved records (with new ids: the API cannot bring an id back). The
+ * job's row log makes a rerun after an interruption continue: a row in
+ * flight is reconciled against the server (gone, restored, or re-created
+ * under its registration number) instead of being sent again.
  */
 export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryEntry[]): Promise<void> {
-  const target = await deps.target();
-  deps.msg.acting(target, `undoing apply ${batch.op} (${items.length} vehicle${items.length === 1 ? "" : "s"})`);
-  const counts = { removed: 0, restored: 0, recreated: 0 };
-  const failed: Array<{ field: string; message: string }> = [];
-  const recreated: Array<{ from: number; id: number }> = [];
+  const [{ openBulkJob }, gateway, { findByIdentity }, { currentInput }] = await Promise.all([
+    import("../../bulk/job.js"),
+    import("../../gateway/index.js"),
+    import("../../resources/list.js"),
+    import("../../fleet/plan.js"),
+  ]);
+  // A row recorded twice (an interrupted apply resumed) is undone once, to its earliest record.
+  const steps: BulkRow<HistoryEntry>[] = [];
   const seen = new Set<string>();
   for (const e of [...items].reverse()) {
-    // A row journaled twice (an interrupted run resumed) is undone once, to its earliest record.
     const key = `${e.action}:${e.id}`;
-    const earliest = items.find((x) => `${x.action}:${x.id}` === key) ?? e;
     if (seen.has(key)) continue;
     seen.add(key);
-    try {
-      if (e.action === "vehicle.create") {
-        await sendRemove(deps, e.id).catch((err: unknown) => {
-          if (!(err instanceof ApiError && err.status === 404)) throw err;
-        });
-        counts.removed++;
-      } else if (e.action === "vehicle.edit") {
-        const checked = await checkVehicle(deps, currentInput(earliest.before));
-        if (!checked.record) throw new InputError(checked.problems.map((p) => `${p.field}: ${p.message}`).join("; "));
-        await sendEdit(deps, e.id, checked.record);
-        counts.restored++;
-      } else if (e.action === "vehicle.remove") {
-        const checked = await checkVehicle(deps, currentInput(earliest.before));
-        if (!checked.record) throw new InputError(checked.problems.map((p) => `${p.field}: ${p.message}`).join("; "));
-        const id = await sendCreate(deps, checked.record);
-        recreated.push({ from: e.id, id });
-        counts.recreated++;
-      }
-    } catch (err) {
-      failed.push({
-        field: `vehicle ${e.id} (${e.action})`,
-        message: err instanceof Error ? err.message : String(err),
-      });
-    }
+    const earliest = items.find((x) => `${x.action}:${x.id}` === key) ?? e;
+    steps.push({ row: steps.length + 1, key: `vehicle ${e.id} (${e.action})`, item: earliest });
   }
-  if (deps.settings().output !== "table")
-    await deps.out.record({
-      op: batch.op,
-      removed: counts.removed,
-      restored: counts.restored,
-      recreated: recreated.map((r) => ({ was: r.from, id: r.id })),
+  async function* rows(): AsyncGenerator<BulkRow<HistoryEntry>> {
+    yield* steps;
+  }
+  const recreated: Array<{ from: number; id: number }> = [];
+  const job = await openBulkJob(deps, {
+    job: "undo.apply",
+    contentHash: createHash("sha256").update(`${batch.op}|${batch.time}`).digest("hex"),
+    what: `undo of apply ${batch.op}`,
+  });
+  try {
+    const summary = await job.run<HistoryEntry>({
+      rows: rows(),
+      total: steps.length,
+      // In reverse order of the apply, one at a time.
+      concurrency: 1,
+      label: "undoing",
+      acting: `undoing apply ${batch.op} (${steps.length} vehicle${steps.length === 1 ? "" : "s"})`,
+      order: ["restored", "removed", "recreated", "failed"],
+      quietIds: ["restored", "removed", "recreated"],
+      stdoutReport: false,
+      reconcile: async ({ item: e }) => {
+        if (e.action === "vehicle.create")
+          return (await gateway.currentVehicle(deps, e.id)) ? undefined : { status: "removed", id: e.id };
+        if (e.action === "vehicle.edit") {
+          const now = await gateway.currentVehicle(deps, e.id);
+          return now && gateway.movedFields(now.input, currentInput(e.before)).length === 0
+            ? { status: "restored", id: e.id }
+            : undefined;
+        }
+        const found = await findByIdentity(deps, e.before as Record<string, unknown>);
+        return found[0] === undefined ? undefined : { status: "recreated", id: found[0] };
+      },
+      send: async ({ item: e }, ctx) => {
+        const w = { undo: gateway.UNDOING, beforeWrite: ctx.beforeWrite, signal: ctx.signal };
+        if (e.action === "vehicle.create") {
+          await gateway.removePlanned(deps, e.id, {}, w);
+          return { status: "removed", id: e.id };
+        }
+        if (e.action === "vehicle.edit") {
+          await gateway.replacePlanned(deps, e.id, { after: currentInput(e.before) }, w);
+          return { status: "restored", id: e.id };
+        }
+        const id = await gateway.recreateVehicle(deps, e.before as JsonObject, w);
+        recreated.push({ from: e.id, id });
+        return { status: "recreated", id };
+      },
+      after: (s) => {
+        for (const r of recreated)
+          deps.msg.info(`vehicle ${r.from} re-created as vehicle ${r.id} (ids cannot be restored)`);
+        deps.msg.success(
+          `apply ${batch.op} undone: ${s.counts.get("restored") ?? 0} restored, ${s.counts.get("removed") ?? 0} created vehicles removed, ${s.counts.get("recreated") ?? 0} removed vehicles re-created`,
+        );
+      },
     });
-  for (const r of recreated) deps.msg.info(`vehicle ${r.from} re-created as vehicle ${r.id} (ids cannot be restored)`);
-  deps.msg.success(
-    `apply ${batch.op} undone: ${counts.restored} restored, ${counts.removed} created vehicles removed, ${counts.recreated} removed vehicles re-created`,
-  );
-  if (failed.length)
-    throw new PartialFailureError(`${failed.length} vehicle${failed.length === 1 ? "" : "s"} could not be restored`, {
-      details: failed,
-    });
+    if (deps.settings().output !== "table" && !deps.flags.quiet)
+      await deps.out.record({
+        op: batch.op,
+        removed: summary.counts.get("removed") ?? 0,
+        restored: summary.counts.get("restored") ?? 0,
+        recreated: recreated.map((r) => ({ was: r.from, id: r.id })),
+      });
+  } finally {
+    await job.close();
+  }
 }

@@ -3,15 +3,14 @@ import type { JsonObject } from "../../contract/records.js";
 import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
-import { History, type HistoryEntry, sameTarget } from "../../history/history.js";
-import { EXTRA, fetchRecord, inputOf, safeUpdate, serverMembers, VEHICLE } from "../../resources/safe-edit.js";
+import type { History, HistoryEntry } from "../../history/history.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
 export const verb = defineVerb({
   name: "undo",
   description: "List recent edits and removals, or restore one (a removed vehicle is re-created with a new id)",
-  args: { op: arg.optional("journal entry to restore") },
+  args: { op: arg.optional("undo entry to restore (an OP of the list)") },
   flags: { limit: flag.string("--limit <n>", "entries to list", { default: "20" }) },
   examples: ["rentctl undo", "rentctl undo 12"],
   run: (deps, args, opts) => run(deps, args.op, opts),
@@ -29,8 +28,18 @@ function row(e: HistoryEntry): JsonObject {
   };
 }
 
-/** `rentctl undo`: the recent journal entries; `rentctl undo OP`: restore one. */
+/** What restoring needs (loaded only when the command runs: the noun's tree stays light). */
+const load = () =>
+  Promise.all([
+    import("../../history/history.js"),
+    import("../../gateway/records.js"),
+    import("../../resources/safe-edit.js"),
+  ]);
+
+/** `rentctl undo`: the recent entries of the undo history; `rentctl undo OP`: restore one. */
 export async function run(deps: Deps, op: string | undefined, opts: { limit?: string }): Promise<void> {
+  const [{ History, sameTarget }, { createRecord, guardedReplace }, { EXTRA, inputOf, serverMembers, VEHICLE }] =
+    await load();
   const journal = new History(deps.paths.dataDir);
   const entries = journal.entries();
   if (op === undefined) {
@@ -52,7 +61,7 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
     return;
   }
   const entry = entries.find((e) => e.op === op);
-  if (!entry) throw new UsageError(`no journal entry ${JSON.stringify(op)}`, { hint: "list them with `rentctl undo`" });
+  if (!entry) throw new UsageError(`no undo entry ${JSON.stringify(op)}`, { hint: "list them with `rentctl undo`" });
   if (entry.undone) throw new UsageError(`operation ${op} was already undone at ${entry.undone}`);
   if (entry.batch !== undefined)
     throw new UsageError(`operation ${op} is part of apply ${entry.batch}`, {
@@ -85,7 +94,7 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
   const res = entry.action.startsWith("vehicle") ? VEHICLE : EXTRA;
   const before = res.mirrorServer ? serverMembers(entry.before) : inputOf(res, entry.before);
   if (entry.action === "vehicle.edit" || entry.action === "extra.update") {
-    const r = await safeUpdate(deps, res, entry.id, before, { replace: true });
+    const r = await guardedReplace(deps, res, entry.id, before, { replace: true });
     if (!r.sent) return;
     journal.markUndone(op, deps.now());
     if (deps.flags.quiet) await deps.out.ids([entry.id]);
@@ -106,18 +115,17 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
         { hint: "the removal may never have taken effect; check with `rentctl vehicle get " + still + "`" },
       );
     }
-    const { createVehicle, prepareVehicle } = await import("../../resources/create.js");
+    const { prepareVehicle } = await import("../../resources/create.js");
     const record = await prepareVehicle(deps, before);
-    const created = await createVehicle(deps, record);
+    const created = await createRecord(deps, VEHICLE, record);
     if (!created) return;
     newId = created.id;
   } else {
-    const { createExtra } = await import("../../resources/create.js");
     const { record } = validateRecord({ ...before, locale_id: await deps.locale() }, EXTRA_FIELDS, {
       requireRequired: true,
       allowUnknown: true,
     });
-    const created = await createExtra(deps, record);
+    const created = await createRecord(deps, EXTRA, record);
     if (!created) return;
     newId = created.id;
   }
@@ -133,6 +141,7 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
  * a new id). A vehicle that cannot be restored is reported and the rest go on.
  */
 async function undoMany(deps: Deps, journal: History, entry: HistoryEntry): Promise<void> {
+  const [, { createRecord, guardedReplace }, { inputOf, VEHICLE }] = await load();
   const results: JsonObject[] = [];
   let failed = 0;
   // Before re-creating removed vehicles, look at the account once: one that is still there (same
@@ -158,11 +167,11 @@ async function undoMany(deps: Deps, journal: History, entry: HistoryEntry): Prom
         }
       }
       if (entry.action === "vehicle.edit") {
-        const r = await safeUpdate(deps, VEHICLE, item.id, before, { replace: true });
+        const r = await guardedReplace(deps, VEHICLE, item.id, before, { replace: true });
         results.push({ id: item.id, restored: true, changes: r.changes.length });
       } else {
-        const { createVehicle, prepareVehicle } = await import("../../resources/create.js");
-        const created = await createVehicle(deps, await prepareVehicle(deps, before));
+        const { prepareVehicle } = await import("../../resources/create.js");
+        const created = await createRecord(deps, VEHICLE, await prepareVehicle(deps, before));
         results.push({ id: item.id, recreated_as: created?.id ?? null });
       }
     } catch (e) {
@@ -188,6 +197,7 @@ async function undoMany(deps: Deps, journal: History, entry: HistoryEntry): Prom
 /** The id under which a removed vehicle is still in the account (same id, or same registration number), if it is. */
 async function stillPresent(deps: Deps, id: number, before: Record<string, unknown>): Promise<number | undefined> {
   const { NotFoundError } = await import("../../api/errors.js");
+  const [, , { fetchRecord, VEHICLE }] = await load();
   try {
     await fetchRecord(deps, VEHICLE, id);
     return id;

@@ -43,7 +43,7 @@ export async function run(deps: Deps, opts: CalendarOptions): Promise<void> {
   const plan = planEdit(records, (input) => ({
     vehicle_availability_calendar: cal.editCalendar(input.vehicle_availability_calendar, edit).value,
   }));
-  const { runBulkChange } = await import("./bulk-change.js");
+  const { runBulkChange } = await import("./many.js");
   await runBulkChange(deps, plan, {
     verb: "calendar",
     intent: {

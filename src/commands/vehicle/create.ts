@@ -28,15 +28,17 @@ export const verb = defineVerb({
 });
 
 export async function create(deps: Deps, opts: InputSources): Promise<void> {
-  const [{ createVehicle, prepareVehicle, printCreated }, { gatherInput, resolveNamedRefs }] = await Promise.all([
+  const [{ prepareVehicle, printCreated }, { VEHICLE }, { gatherInput, resolveNamedRefs }] = await Promise.all([
     import("../../resources/create.js"),
+    import("../../resources/resource.js"),
     import("../input.js"),
   ]);
   const values = await gatherInput(deps, VEHICLE_FIELDS, opts);
   if (Object.keys(values).every((k) => k === "user_id" || k === "locale_id")) throw nothingToCreate();
   await resolveNamedRefs(deps, VEHICLE_FIELDS, values);
   const record = await prepareVehicle(deps, values);
-  const result = await createVehicle(deps, record);
+  const { createRecord } = await import("../../gateway/records.js");
+  const result = await createRecord(deps, VEHICLE, record);
   if (result) await printCreated(deps, "vehicle", result);
 }
 

@@ -1,7 +1,8 @@
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
-import { safeUpdate, VEHICLE } from "../../resources/safe-edit.js";
+import { guardedReplace } from "../../gateway/records.js";
+import { VEHICLE } from "../../resources/safe-edit.js";
 import { parseId } from "../ids.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
 
@@ -20,13 +21,13 @@ export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promis
     });
   }
   await resolveNamedRefs(deps, VEHICLE_FIELDS, changes);
-  const r = await safeUpdate(deps, VEHICLE, id, changes, { replace: opts.replace });
+  const r = await guardedReplace(deps, VEHICLE, id, changes, { replace: opts.replace });
   if (!r.sent) return;
   if (deps.flags.quiet) return deps.out.ids([id]);
   if (deps.settings().output !== "table") {
-    await deps.out.record({ id, changes: r.changes as never, undo: r.journalOp ?? null });
+    await deps.out.record({ id, changes: r.changes as never, undo: r.undoOp ?? null });
   }
   deps.msg.success(
-    `vehicle ${id} updated (${r.changes.length} field${r.changes.length === 1 ? "" : "s"} changed)${r.journalOp ? ` · undo with: rentctl undo ${r.journalOp}` : ""}`,
+    `vehicle ${id} updated (${r.changes.length} field${r.changes.length === 1 ? "" : "s"} changed)${r.undoOp ? ` · undo with: rentctl undo ${r.undoOp}` : ""}`,
   );
 }

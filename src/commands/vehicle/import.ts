@@ -1,14 +1,18 @@
 import type { Writable } from "node:stream";
-import type { BulkRow, ReportSink, RowResult } from "../../bulk/index.js";
+import type { BulkRow, RowResult } from "../../bulk/runner.js";
 import { IdentityIndex, identityOf } from "../../contract/identity.js";
 import { recordId } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { requireUser } from "../../deps.js";
 import { InputError, UsageError } from "../../errors.js";
-import { catalogPort, listVehicles, sendCreate, uploadFiles } from "../../fleet/adapters.js";
+import { catalogPort, listVehicles } from "../../fleet/adapters.js";
 import { formatFor } from "../../fleet/format.js";
 import { createNameResolver } from "../../fleet/resolver.js";
 import { type CheckedRow, checkedRows, openSource } from "../../fleet/source.js";
+import type { UndoScope } from "../../gateway/undo.js";
+
+/** An import's creates are not in the undo history (remove them with `vehicle remove --where`). */
+const NOT_RECORDED: UndoScope = { kind: "none", reason: "import" };
 
 export interface ImportOptions {
   format?: string;
@@ -55,8 +59,8 @@ async function runImport(
   opts: ImportOptions & { workers: number; output: string },
 ): Promise<void> {
   const started = Date.now();
-  const target = await deps.target();
-  const owner = await requireUser(deps);
+  // The owner first: without one nothing else is worth reading.
+  await requireUser(deps);
   const resolver = createNameResolver(await catalogPort(deps));
 
   // The account, listed once while the file is checked (again only to
@@ -111,39 +115,7 @@ async function runImport(
 
   let account = await firstListing;
 
-  // Reports: per-row results on stdout (-o) and/or in a file (--report); ids with -q.
-  const {
-    reportToFile,
-    reportToStream,
-    createProgress,
-    runBulk,
-    summaryLine,
-    bulkExitError,
-    RowLog,
-    hashFile,
-    interruptOnCtrlC,
-    settleInFlight,
-  } = await import("../../bulk/index.js");
-  const sinks: ReportSink[] = [];
-  const quiet = Boolean(deps.flags.quiet);
-  if (!quiet && opts.output !== "table")
-    sinks.push(
-      await reportToStream(deps.io.stdout as Writable, formatFor("-", opts.output === "yaml" ? "yaml" : opts.output)),
-    );
-  if (opts.report) sinks.push(await reportToFile(opts.report));
-  const emit = async (r: RowResult) => {
-    for (const s of sinks) await s.add(r);
-    if (quiet && r.status === "created" && r.id !== undefined) deps.io.stdout.write(`${r.id}\n`);
-  };
-  for (const r of invalid.values())
-    await emit({
-      row: r.row,
-      key: r.key,
-      status: "invalid",
-      error: r.problems.map((p) => `${p.field}: ${p.message}`).join("; "),
-    });
-
-  // Pass 2: the valid rows, streamed into the engine.
+  // Pass 2: the valid rows, streamed into the job.
   async function* valid(): AsyncGenerator<BulkRow<CheckedRow>> {
     const rows = kept ?? checkedRows(deps, source, resolver, { checkImages: false });
     for await (const r of rows) {
@@ -151,70 +123,42 @@ async function runImport(
       yield { row: r.row, key: r.key, item: r };
     }
   }
+  const known: RowResult[] = [...invalid.values()].map((r) => ({
+    row: r.row,
+    key: r.key,
+    status: "invalid",
+    error: r.problems.map((p) => `${p.field}: ${p.message}`).join("; "),
+  }));
 
-  if (deps.flags.dryRun) {
-    const counts = { "would create": 0, exists: 0 };
-    for await (const { item } of valid()) {
-      const found = item.identity ? account.find(item.identity) : [];
-      if (found.length) counts.exists++;
-      else counts["would create"]++;
-      const status = found.length ? "exists" : "would create";
-      if (opts.output === "table" && !quiet)
-        deps.io.stdout.write(
-          `${found.length ? "=" : "+"} ${item.key}${found.length ? ` (exists: vehicle ${found[0]})` : ""}${item.images.length ? ` (+${item.images.length} images)` : ""}\n`,
-        );
-      await emit({ row: item.row, key: item.key, status, id: found[0] });
-    }
-    for (const s of sinks) await s.close();
-    deps.io.stderr.write(
-      `dry run: would create ${counts["would create"]}, exists ${counts.exists}, invalid ${invalid.size} (in ${((Date.now() - started) / 1000).toFixed(1)} s); nothing was sent\n`,
-    );
-    if (invalid.size)
-      throw bulkExitError(
-        {
-          counts: new Map(),
-          failed: [],
-          fromJournal: 0,
-          reconciled: 0,
-          resumed: false,
-          interrupted: false,
-          elapsedMs: 0,
-        },
-        invalid.size,
-      )!;
-    return;
-  }
+  if (deps.flags.dryRun)
+    return dryRun(deps, { valid: valid(), account, known, output: opts.output, report: opts.report, started });
 
-  const journal = await RowLog.open(
-    deps.paths.dataDir,
-    {
-      job: "vehicle.import",
-      env: target.env,
-      baseUrl: target.baseUrl,
-      owner,
-      contentHash: await hashFile(source.path),
-    },
-    { restart: opts.restart },
-  );
-  if (journal.resumed) deps.msg.info(`resuming an interrupted import of ${source.label} (--restart to start afresh)`);
-  deps.msg.acting(
-    target,
-    `importing ${total - invalid.size} vehicle${total - invalid.size === 1 ? "" : "s"} from ${source.label}`,
-  );
-  const progress = await createProgress(deps.io.stderr, deps.io.stderrTTY && !quiet, total - invalid.size, "importing");
-  (await deps.client()).limitConnections(opts.workers);
-  const control = interruptOnCtrlC(deps.io.stderr);
-  let summary: Awaited<ReturnType<typeof runBulk>>;
+  const [{ openBulkJob }, { hashFile }, gateway] = await Promise.all([
+    import("../../bulk/job.js"),
+    import("../../bulk/row-log.js"),
+    import("../../gateway/vehicles.js"),
+  ]);
+  const job = await openBulkJob(deps, {
+    job: "vehicle.import",
+    contentHash: await hashFile(source.path),
+    restart: opts.restart,
+    what: `import of ${source.label}`,
+  });
+  const count = total - invalid.size;
   try {
-    summary = await runBulk<CheckedRow>({
+    await job.run<CheckedRow>({
       rows: valid(),
-      total: total - invalid.size,
+      total: count,
       concurrency: opts.workers,
-      journal,
-      control,
-      beforeReconcile: async (inFlight) => {
-        // A create of the killed run may still be on its way: let it land (or time out) before looking.
-        await settleInFlight(inFlight, deps.settings().timeoutMs, (m) => deps.msg.info(m));
+      label: "importing",
+      acting: `importing ${count} vehicle${count === 1 ? "" : "s"} from ${source.label}`,
+      order: ORDER,
+      quietIds: ["created"],
+      report: opts.report,
+      known,
+      startedAt: started,
+      // The account again, once the stopped run's creates have landed or timed out.
+      beforeReconcile: async () => {
         account = await listAccount();
       },
       willWrite: (row) => !(row.item.identity && account.find(row.item.identity).length),
@@ -222,35 +166,72 @@ async function runImport(
         const found = row.item.identity ? account.find(row.item.identity) : [];
         return found.length ? { status: "created", id: found[0] } : undefined;
       },
-      task: async (row, ctx) => {
+      send: async (row, ctx) => {
         const item = row.item;
         const found = item.identity ? account.find(item.identity) : [];
         if (found.length) return { status: "exists", id: found[0] };
         let record = item.record!;
         if (item.images.length) {
-          const ids = await uploadFiles(deps, item.images, ctx.signal);
+          const ids = await gateway.uploadImages(deps, item.images, ctx.signal);
           const given = Array.isArray(record.vehicle_images) ? (record.vehicle_images as number[]) : [];
           record = { ...record, vehicle_images: [...given, ...ids] };
         }
-        await ctx.beforeWrite();
-        const id = await sendCreate(deps, record, ctx.signal);
+        const id = await gateway.createVehicle(deps, record, {
+          undo: NOT_RECORDED,
+          beforeWrite: ctx.beforeWrite,
+          signal: ctx.signal,
+        });
         return { status: "created", id };
-      },
-      onResult: async (r) => {
-        progress.tick();
-        await emit(r);
       },
     });
   } finally {
-    control.uninstall();
-    progress.stop();
+    await job.close();
+  }
+}
+
+/** `vehicle import --dry-run`: what would be created and what exists, by row; nothing sent. */
+async function dryRun(
+  deps: Deps,
+  d: {
+    valid: AsyncIterable<BulkRow<CheckedRow>>;
+    account: IdentityIndex<number>;
+    known: RowResult[];
+    output: string;
+    report?: string;
+    started: number;
+  },
+): Promise<void> {
+  const { reportToStream, reportToFile, bulkExitError } = await import("../../bulk/report.js");
+  const quiet = Boolean(deps.flags.quiet);
+  const sinks = [];
+  if (!quiet && d.output !== "table")
+    sinks.push(await reportToStream(deps.io.stdout as Writable, formatFor("-", d.output)));
+  if (d.report) sinks.push(await reportToFile(d.report));
+  for (const r of d.known) for (const s of sinks) await s.add(r);
+  const counts = { "would create": 0, exists: 0 };
+  for await (const { item } of d.valid) {
+    const found = item.identity ? d.account.find(item.identity) : [];
+    const status = found.length ? "exists" : "would create";
+    counts[status]++;
+    if (d.output === "table" && !quiet)
+      deps.io.stdout.write(
+        `${found.length ? "=" : "+"} ${item.key}${found.length ? ` (exists: vehicle ${found[0]})` : ""}${item.images.length ? ` (+${item.images.length} images)` : ""}\n`,
+      );
+    for (const s of sinks) await s.add({ row: item.row, key: item.key, status, id: found[0] });
   }
   for (const s of sinks) await s.close();
-  if (invalid.size) summary.counts.set("invalid", invalid.size);
-  summary.elapsedMs = Date.now() - started;
-  deps.io.stderr.write(`${summaryLine(summary, ORDER)}\n`);
-  const err = bulkExitError(summary, invalid.size);
-  if (!summary.interrupted && !summary.stoppedBy && summary.failed.length === 0) await journal.finish();
-  else await journal.close();
+  deps.io.stderr.write(
+    `dry run: would create ${counts["would create"]}, exists ${counts.exists}, invalid ${d.known.length} (in ${((Date.now() - d.started) / 1000).toFixed(1)} s); nothing was sent\n`,
+  );
+  const noRows = {
+    counts: new Map(),
+    failed: [],
+    fromJournal: 0,
+    reconciled: 0,
+    resumed: false,
+    interrupted: false,
+    elapsedMs: 0,
+  };
+  const err = bulkExitError(noRows, d.known.length);
   if (err) throw err;
 }

@@ -1,16 +1,23 @@
+import { createHash } from "node:crypto";
+import { open, readFile, rename, rm } from "node:fs/promises";
+import type { BulkRow } from "../../bulk/runner.js";
+import type { JsonObject } from "../../contract/records.js";
+import type { WireRecord } from "../../contract/validate.js";
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
+import { requireUser } from "../../deps.js";
+import { ConflictError, UsageError } from "../../errors.js";
 import type { Plan } from "../../fleet/plan.js";
+import type { UndoScope } from "../../gateway/undo.js";
+import { confirmDestructive } from "../confirm.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
-import { type BulkChangeOptions, runBulkChange } from "./bulk-change.js";
 import { isSelection, type SelectOptions, selectedVehicles } from "./select.js";
 
 /**
  * Edit, (de)activate and remove over several ids or a `--where` selection,
  * and edits with relative values (`+10%`) even on one id: each plans over the
  * selected vehicles, prints the plan, confirms, and runs on the bulk engine
- * (bulk-change.ts).
+ * (runBulkChange below).
  */
 
 export interface ManyOptions extends SelectOptions {
@@ -78,4 +85,183 @@ export async function remove(deps: Deps, opts: ManyOptions): Promise<void> {
     unchangedList: [],
   };
   await runBulkChange(deps, plan, { ...bulkOpts("remove", opts, {}), confirm: true });
+}
+
+/**
+ * Changes to many vehicles (edit / activate / deactivate / remove / calendar
+ * over ids or a `--where` selection), on the bulk engine:
+ *
+ * 1. The plan is printed first (the same printer as `vehicle diff`: one line
+ *    per vehicle, field old → new): on stdout for `--dry-run` (then nothing
+ *    is sent), else on stderr.
+ * 2. A terminal asks, naming the number of vehicles; without one `--yes` is
+ *    needed (exit 2, nothing sent).
+ * 3. One undo-journal entry holds every vehicle's previous record, so one
+ *    `rentctl undo OP` restores them all.
+ * 4. Each vehicle is re-read before its write; a record that moved since the
+ *    plan is not overwritten (reported as a conflict, exit 7).
+ * 5. Crash safety: the job is keyed by the command's intent (selection and
+ *    change as written); the plan of the first run is saved beside the bulk
+ *    journal, and a rerun after any interruption continues THAT plan: done
+ *    vehicles are skipped, in-flight ones reconciled by re-reading (already
+ *    equal to the planned record: done; still the old record: sent; else a
+ *    conflict). So a relative change (+10%) is applied exactly once in
+ *    effect, however often the command is killed and rerun.
+ */
+
+export interface BulkChangeOptions {
+  /** What the job does, for the journal key and messages: `edit`, `remove`, `calendar`, ... */
+  verb: string;
+  /** The command's intent as written (selection + change), hashed into the journal key. */
+  intent: unknown;
+  concurrency?: string;
+  report?: string;
+  restart?: boolean;
+  /** Ask (TTY) or require --yes: always for a selection or several vehicles; a single named vehicle need not. */
+  confirm?: boolean;
+}
+
+interface SavedPlan {
+  change: Array<{ vehicle_id: number; reg: string; before: WireRecord; after: WireRecord }>;
+  remove: Array<{ vehicle_id: number; reg: string; record: JsonObject }>;
+  /** The undo entry recorded with the plan (every vehicle's previous record). */
+  undo?: string;
+}
+
+export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOptions): Promise<void> {
+  const { planLines, planSummary } = await import("../../fleet/plan-print.js");
+  const count = plan.change.length + plan.remove.length;
+  const dry = Boolean(deps.flags.dryRun);
+  const target = await deps.target();
+  const owner = await requireUser(deps);
+  // The plan: the result of a dry run (stdout), a preview otherwise (stderr).
+  const planOut = dry ? deps.io.stdout : deps.io.stderr;
+  const c = dry ? deps.outColor : deps.color;
+  if (deps.settings().output === "json" && dry) {
+    const { planJson } = await import("../../fleet/plan-print.js");
+    await deps.out.record(planJson(plan));
+  } else if (!deps.flags.quiet || dry) {
+    for (const line of planLines(plan, { color: c, verbose: Boolean(deps.flags.verbose) })) planOut.write(`${line}\n`);
+  }
+  if (dry) {
+    deps.msg.info(
+      c.dim(
+        `dry run: would ${opts.verb === "calendar" ? "change the calendar of" : opts.verb} ${count} vehicle${count === 1 ? "" : "s"} on ${target.env} as owner ${owner}; nothing was sent`,
+      ),
+    );
+    return;
+  }
+  if (count === 0) {
+    deps.msg.info(`nothing to ${opts.verb}: ${planSummary(plan)}`);
+    return;
+  }
+  const [{ openBulkJob }, gateway, { parseConcurrency }] = await Promise.all([
+    import("../../bulk/job.js"),
+    import("../../gateway/index.js"),
+    import("./import.js"),
+  ]);
+  const concurrency = parseConcurrency(opts.concurrency);
+  const job = await openBulkJob(deps, {
+    job: `vehicle.${opts.verb}`,
+    contentHash: createHash("sha256").update(JSON.stringify(opts.intent)).digest("hex"),
+    restart: opts.restart,
+    what: `${opts.verb} of many vehicles: it continues its own plan`,
+    afresh: "plan afresh",
+  });
+  try {
+    // The plan of the run that started this job: a rerun continues it rather than planning anew.
+    const planFile = `${job.log.file}.plan.json`;
+    let saved: SavedPlan | undefined = job.resumed
+      ? await readFile(planFile, "utf8")
+          .then((t) => JSON.parse(t) as SavedPlan)
+          .catch(() => undefined)
+      : undefined;
+    if (!saved) {
+      if (opts.confirm !== false || count > 1)
+        await confirmDestructive(
+          deps,
+          `${opts.verb === "remove" ? "Remove" : "Change"} ${count} vehicle${count === 1 ? "" : "s"} on ${target.env}?`,
+          `${opts.verb} ${count} vehicle${count === 1 ? "" : "s"}`,
+        );
+      // One undo entry for the whole change, recorded before any vehicle is sent: `rentctl undo OP` restores every vehicle.
+      const items = [
+        ...plan.change.map((ch) => ({ id: ch.vehicle_id, before: ch.record })),
+        ...plan.remove.map((r) => ({ id: r.vehicle_id, before: r.record })),
+      ];
+      const undoOp = await gateway.recordPlan(deps, plan.remove.length ? "vehicle.remove" : "vehicle.edit", items);
+      saved = {
+        change: plan.change.map((ch) => ({
+          vehicle_id: ch.vehicle_id,
+          reg: ch.reg,
+          before: ch.before,
+          after: ch.after,
+        })),
+        remove: plan.remove.map((r) => ({ vehicle_id: r.vehicle_id, reg: r.reg, record: r.record })),
+        ...(undoOp ? { undo: undoOp } : {}),
+      };
+      await writeFileAtomic(planFile, JSON.stringify(saved));
+      if (undoOp)
+        deps.msg.info(deps.color.dim(`undo ${count === 1 ? "it" : `all ${count}`} with: rentctl undo ${undoOp}`));
+    }
+    const undo: UndoScope = saved.undo ? { kind: "planned", op: saved.undo } : gateway.OWN_ENTRY;
+    const plannedChange = saved.change;
+    const plannedRemove = saved.remove;
+    type Item = { kind: "change"; c: SavedPlan["change"][number] } | { kind: "remove"; r: SavedPlan["remove"][number] };
+    async function* rows(): AsyncGenerator<BulkRow<Item>> {
+      for (const ch of plannedChange)
+        yield { row: ch.vehicle_id, key: ch.reg || String(ch.vehicle_id), item: { kind: "change", c: ch } };
+      for (const r of plannedRemove)
+        yield { row: r.vehicle_id, key: r.reg || String(r.vehicle_id), item: { kind: "remove", r } };
+    }
+    const conflict = (id: number) =>
+      new ConflictError(`vehicle ${id} changed since the plan was made; it was not overwritten`, {
+        hint: "run the command again (or `vehicle diff`) to plan from the new values",
+      });
+    const total = plannedChange.length + plannedRemove.length;
+    await job.run<Item>({
+      rows: rows(),
+      total,
+      concurrency,
+      label: opts.verb,
+      acting: `${opts.verb === "remove" ? "removing" : "changing"} ${total} vehicles`,
+      order: ["changed", "removed", "failed"],
+      quietIds: ["changed", "removed"],
+      report: opts.report,
+      // In flight when the last run stopped: done if the vehicle holds the planned record (or is gone, for a removal).
+      reconcile: async (row) => {
+        const now = await gateway.currentVehicle(deps, row.row);
+        if (row.item.kind === "remove") return now === undefined ? { status: "removed", id: row.row } : undefined;
+        if (now && gateway.movedFields(now.input, row.item.c.after).length === 0)
+          return { status: "changed", id: row.row };
+        return undefined; // still the old record (sent again), or moved (the send reports the conflict)
+      },
+      send: async (row, ctx) => {
+        const w = { undo, beforeWrite: ctx.beforeWrite, signal: ctx.signal };
+        if (row.item.kind === "remove") {
+          await gateway.removePlanned(deps, row.row, {}, w);
+          return { status: "removed", id: row.row };
+        }
+        const { before, after } = row.item.c;
+        const r = await gateway.replacePlanned(deps, row.row, { before, after, check: "as-planned" }, w);
+        if (r.status === "conflict") throw conflict(row.row);
+        return { status: "changed", id: row.row };
+      },
+    });
+    await rm(planFile, { force: true });
+  } finally {
+    await job.close();
+  }
+}
+
+/** Write a file under a temp name, fsync it, and rename it over the target. */
+async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  const fh = await open(tmp, "w", 0o600);
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, path);
 }

@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps.js";
 import { requireUser } from "../../deps.js";
-import { fetchRecord, VEHICLE } from "../../resources/safe-edit.js";
+import { VEHICLE } from "../../resources/safe-edit.js";
 import { confirmDestructive } from "../confirm.js";
 import { parseId } from "../ids.js";
 
@@ -24,15 +24,11 @@ export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
     `remove ${ids.length === 1 ? "a vehicle" : "vehicles"}`,
   );
   const { runEach } = await import("../per-id.js");
-  const { historyFor, historyTarget } = await import("../../history/history.js");
-  const journal = historyFor(deps.paths.dataDir, target);
-  const client = await deps.client();
+  const { removeRecord } = await import("../../gateway/records.js");
   deps.msg.acting(target, `removing ${ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles`}`);
   await runEach(deps, ids, "remove", async (id) => {
-    const before = await fetchRecord(deps, VEHICLE, id);
-    const entry = journal?.record({ action: "vehicle.remove", id, before, ...historyTarget(target) }, deps.now());
-    await client.call("vehicles.remove", { user_id: userId, vehicle_id: id });
-    deps.msg.success(`vehicle ${id} removed${entry ? ` · undo with: rentctl undo ${entry.op}` : ""}`);
-    return { id, removed: true, undo: entry?.op ?? null };
+    const { undoOp } = await removeRecord(deps, VEHICLE, id);
+    deps.msg.success(`vehicle ${id} removed${undoOp ? ` · undo with: rentctl undo ${undoOp}` : ""}`);
+    return { id, removed: true, undo: undoOp ?? null };
   });
 }

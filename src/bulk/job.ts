@@ -1,0 +1,201 @@
+import type { Writable } from "node:stream";
+import type { Deps } from "../deps.js";
+import { requireUser } from "../deps.js";
+import type { RentctlError } from "../errors.js";
+import { formatFor } from "../fleet/format.js";
+import { interruptOnCtrlC } from "./control.js";
+import { createProgress } from "./progress.js";
+import { bulkExitError, type ReportSink, reportToFile, reportToStream, summaryLine } from "./report.js";
+import { RowLog, type RowLogKey, type RowRecord } from "./row-log.js";
+import {
+  type BulkRow,
+  type BulkSummary,
+  type RowResult,
+  runBulk,
+  settleInFlight,
+  type TaskContext,
+  type TaskOutcome,
+} from "./runner.js";
+
+/**
+ * THE bulk job: the one shell every command that writes many rows runs in
+ * (`vehicle import`, `vehicle apply`, the changes to many vehicles, undo of
+ * an apply). It owns the row log (key, resume detection and its notice,
+ * finish or keep), the settle wait for rows a stopped run left in flight,
+ * progress, Ctrl-C, the per-row report (stdout with -o, --report FILE, ids
+ * with -q), the summary line and the exit code. A job supplies only its rows,
+ * how to send one row (reads first, then `ctx.beforeWrite()` handed to the
+ * gateway, which calls it right before the one write), and how to reconcile
+ * a row a stopped run left in flight.
+ *
+ *     const job = await openBulkJob(deps, { job: "vehicle.import", contentHash, restart, what: "import of f.csv" });
+ *     try {
+ *       ... read and check the input; plan ...
+ *       await job.run({ rows, total, send, reconcile, ... });   // throws the exit error, if any
+ *     } finally {
+ *       await job.close();
+ *     }
+ */
+
+export interface BulkJobKey {
+  /** The job's name in the row log key (`vehicle.import`, `vehicle.apply`, `vehicle.edit`, `undo.apply`, ...). */
+  job: string;
+  /** What makes two runs the same job (the file's hash and options, the intent as written, ...). */
+  contentHash: string;
+  /** --restart: forget the row log of an interrupted run. */
+  restart?: boolean;
+  /** For the resume notice: `resuming an interrupted <what>`. */
+  what: string;
+  /** What --restart does, in the notice (default "start afresh"). */
+  afresh?: string;
+}
+
+export interface BulkJobRun<T> {
+  rows: AsyncIterable<BulkRow<T>>;
+  total: number;
+  /** Rows in flight at once (--concurrency, 1..16). */
+  concurrency: number;
+  /** Progress bar label (`importing`). */
+  label: string;
+  /** The line that names the target before anything is sent (`importing 300 vehicles from f.csv`). */
+  acting: string;
+  /** Order of the counts in the summary line. */
+  order: readonly string[];
+  /** Statuses whose vehicle id is printed with -q. */
+  quietIds: readonly string[];
+  /** --report FILE. */
+  report?: string;
+  /** Per-row results on stdout with a structured -o (default true). */
+  stdoutReport?: boolean;
+  /** Results known before any row is sent (rows found invalid, skipped with --skip-invalid): reported first, counted as failed. */
+  known?: RowResult[];
+  /** Send one row; call `ctx.beforeWrite` (or hand it to the gateway) right before the one write. */
+  send(row: BulkRow<T>, ctx: TaskContext): Promise<TaskOutcome>;
+  /** A row a stopped run left in flight: its outcome if the write took effect, undefined to send it again. */
+  reconcile?(row: BulkRow<T>, prior: RowRecord): Promise<TaskOutcome | undefined>;
+  /** After the settle wait and before any row is reconciled: refresh what `reconcile` reads. */
+  beforeReconcile?(inFlight: RowRecord[]): Promise<void>;
+  /** Whether a row will probably write (journaled ahead in groups; see BulkJob.willWrite). */
+  willWrite?(row: BulkRow<T>): boolean;
+  /** How a result is shown in reports (e.g. removals, which are no rows of the file). */
+  shown?(r: RowResult): RowResult;
+  /** When the command started (the summary's time; default: when the rows started). */
+  startedAt?: number;
+  /** Rows an earlier run finished that this run does not list again (apply plans from the account as it is now). */
+  doneEarlier?: number;
+  /** Said after the summary line, whatever the outcome (e.g. how to undo what was done). */
+  after?(summary: BulkSummary): void;
+  /** The job's own verdict after the summary (e.g. conflicts): the row log is kept when it returns an error. */
+  verdict?(summary: BulkSummary): RentctlError | undefined;
+}
+
+export interface BulkJobHandle {
+  readonly log: RowLog;
+  readonly resumed: boolean;
+  /** Rows the stopped run left in flight (`sending` / `unknown`). */
+  readonly inFlight: RowRecord[];
+  /** Wait until the stopped run's requests can no longer land (once; run() calls it too). */
+  settle(): Promise<void>;
+  /** Run the rows; throws the exit error (auth 4, network 6, interrupted 130, failed rows 7, the job's verdict). */
+  run<T>(spec: BulkJobRun<T>): Promise<BulkSummary>;
+  /** The job is complete without running (nothing to do): a later run starts afresh. */
+  finish(): Promise<void>;
+  /** Keep the row log for a rerun unless the job finished (call in finally). */
+  close(): Promise<void>;
+}
+
+/** The row log's key for the selected target and owner, and whether the row log of an interrupted run exists. */
+export async function bulkJobKey(deps: Deps, key: Pick<BulkJobKey, "job" | "contentHash">): Promise<RowLogKey> {
+  const target = await deps.target();
+  const owner = await requireUser(deps);
+  return { job: key.job, env: target.env, baseUrl: target.baseUrl, owner, contentHash: key.contentHash };
+}
+
+export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobHandle> {
+  const log = await RowLog.open(deps.paths.dataDir, await bulkJobKey(deps, key), { restart: key.restart });
+  if (log.resumed) deps.msg.info(`resuming an interrupted ${key.what} (--restart to ${key.afresh ?? "start afresh"})`);
+  const inFlight = log.inFlight();
+  let settled: Promise<void> | undefined;
+  let ended = false;
+  const handle: BulkJobHandle = {
+    log,
+    resumed: log.resumed,
+    inFlight,
+    settle: () => {
+      // A write of the stopped run may still be on its way: let it land (or time out) before looking.
+      settled ??= settleInFlight(inFlight, deps.settings().timeoutMs, (m) => deps.msg.info(m));
+      return settled;
+    },
+    finish: async () => {
+      ended = true;
+      await log.finish();
+    },
+    close: async () => {
+      if (ended) return;
+      ended = true;
+      await log.close();
+    },
+    run: async <T>(spec: BulkJobRun<T>) => {
+      const summary = await runRows(deps, handle, spec);
+      spec.after?.(summary);
+      const failed = bulkExitError(summary, spec.known?.length ?? 0);
+      const verdict = failed ?? spec.verdict?.(summary);
+      if (!verdict) await handle.finish();
+      else await handle.close();
+      if (verdict) throw verdict;
+      return summary;
+    },
+  };
+  return handle;
+}
+
+async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): Promise<BulkSummary> {
+  const started = spec.startedAt ?? Date.now();
+  const quiet = Boolean(deps.flags.quiet);
+  const output = deps.settings().output;
+  const sinks: ReportSink[] = [];
+  if (!quiet && output !== "table" && spec.stdoutReport !== false)
+    sinks.push(await reportToStream(deps.io.stdout as Writable, formatFor("-", output)));
+  if (spec.report) sinks.push(await reportToFile(spec.report));
+  const emit = async (r: RowResult) => {
+    const shown = spec.shown ? spec.shown(r) : r;
+    for (const s of sinks) await s.add(shown);
+    if (quiet && r.id !== undefined && spec.quietIds.includes(r.status)) deps.io.stdout.write(`${r.id}\n`);
+  };
+  for (const r of spec.known ?? []) await emit(r);
+
+  deps.msg.acting(await deps.target(), spec.acting);
+  const progress = await createProgress(deps.io.stderr, deps.io.stderrTTY && !quiet, spec.total, spec.label);
+  (await deps.client()).limitConnections(spec.concurrency);
+  const control = interruptOnCtrlC(deps.io.stderr);
+  let summary: BulkSummary;
+  try {
+    summary = await runBulk<T>({
+      rows: spec.rows,
+      total: spec.total,
+      concurrency: spec.concurrency,
+      log: job.log,
+      control,
+      task: (row, ctx) => spec.send(row, ctx),
+      reconcile: spec.reconcile,
+      beforeReconcile: async (inFlight) => {
+        await job.settle();
+        await spec.beforeReconcile?.(inFlight);
+      },
+      willWrite: spec.willWrite,
+      onResult: async (r) => {
+        progress.tick();
+        await emit(r);
+      },
+    });
+  } finally {
+    control.uninstall();
+    progress.stop();
+    for (const s of sinks) await s.close();
+  }
+  if (spec.known?.length) summary.counts.set(spec.known[0]!.status, spec.known.length);
+  if (spec.doneEarlier !== undefined) summary.fromJournal = Math.max(summary.fromJournal, spec.doneEarlier);
+  summary.elapsedMs = Date.now() - started;
+  deps.io.stderr.write(`${summaryLine(summary, spec.order)}\n`);
+  return summary;
+}

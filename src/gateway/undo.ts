@@ -1,0 +1,92 @@
+import type { JsonObject } from "../contract/records.js";
+import type { Deps } from "../deps.js";
+import type { HistoryAction } from "../history/history.js";
+
+/**
+ * How a write of the gateway is recorded in the undo history (src/history/).
+ * The history is written here, by the gateway, before the write is sent, so
+ * no command can forget it; a command only says which kind of record its
+ * write belongs to.
+ */
+export type UndoScope =
+  /** One entry for this write (`rentctl undo OP` restores it). The default. */
+  | { kind: "entry" }
+  /** A row of a batch (`vehicle apply`): one entry per row under the batch's op. */
+  | { kind: "batch"; batch: UndoBatch }
+  /** Already recorded with the whole change, before any row was sent (a change to many vehicles: recordPlan). */
+  | { kind: "planned"; op: string }
+  /**
+   * Not recorded: the writes of an undo itself (restoring from the history
+   * adds nothing to it), and an import's creates (not undoable: remove them
+   * with `vehicle remove --where`).
+   */
+  | { kind: "none"; reason: "undo" | "import" };
+
+export const OWN_ENTRY: UndoScope = { kind: "entry" };
+export const UNDOING: UndoScope = { kind: "none", reason: "undo" };
+
+/** A batch entry of the history; `row` records one vehicle's previous record under it. */
+export interface UndoBatch {
+  readonly op: string;
+  row(action: HistoryAction, id: number, before: JsonObject): void;
+}
+
+/** The history of the selected target, or undefined for a throw-away in-memory sandbox (nothing to undo there). */
+async function historyOf(deps: Deps) {
+  const target = await deps.target();
+  const { historyFor, historyTarget } = await import("../history/history.js");
+  const history = historyFor(deps.paths.dataDir, target);
+  return history ? { history, where: historyTarget(target) } : undefined;
+}
+
+/** Open a batch entry (`vehicle apply`): its rows are recorded as they are sent. */
+export async function openBatch(
+  deps: Deps,
+  action: "vehicle.apply",
+  summary: JsonObject,
+): Promise<UndoBatch | undefined> {
+  const h = await historyOf(deps);
+  if (!h) return undefined;
+  const batch = h.history.record({ action, id: 0, ...h.where, before: summary }, deps.now());
+  let seq = 0;
+  return {
+    op: batch.op,
+    row: (rowAction, id, before) =>
+      h.history.recordInBatch(batch.op, ++seq, { action: rowAction, id, ...h.where, before }, deps.now()),
+  };
+}
+
+/** One entry holding every vehicle's previous record, written before any of them is sent. */
+export async function recordPlan(
+  deps: Deps,
+  action: HistoryAction,
+  items: Array<{ id: number; before: JsonObject }>,
+): Promise<string | undefined> {
+  const h = await historyOf(deps);
+  if (!h || items.length === 0) return undefined;
+  const first = items[0]!;
+  return h.history.record({ action, id: first.id, ...h.where, before: first.before, items }, deps.now()).op;
+}
+
+/** Record one write's previous record as its scope says; returns the op that undoes it, if any. */
+export async function recordWrite(
+  deps: Deps,
+  scope: UndoScope,
+  action: HistoryAction,
+  id: number,
+  before: JsonObject,
+): Promise<string | undefined> {
+  switch (scope.kind) {
+    case "entry": {
+      const h = await historyOf(deps);
+      return h?.history.record({ action, id, before, ...h.where }, deps.now()).op;
+    }
+    case "batch":
+      scope.batch.row(action, id, before);
+      return scope.batch.op;
+    case "planned":
+      return scope.op;
+    case "none":
+      return undefined;
+  }
+}
