@@ -1,6 +1,5 @@
 import type { EventEmitter } from "node:events";
 import type { Command, Help } from "commander";
-import { readGlobalFlags } from "../commands/globals.js";
 import type { GlobalFlags } from "../config/settings.js";
 import type { Deps } from "../deps.js";
 import { helpWidth } from "./help-width.js";
@@ -16,25 +15,6 @@ export function collect(value: string, previous: string[] | undefined): string[]
 }
 /** Completion reads this mark to know the flag may be repeated (see completion/model.ts). */
 collect.repeatable = true;
-
-/**
- * Wire a command declared with commander to a lazily imported handler:
- * nothing of the handler's module (or its heavy dependencies) loads until the
- * command runs. Only for the commands not yet declared as verbs
- * (src/commands/verb.ts, wired by ./assemble.ts).
- */
-export function lazyAction<A extends unknown[]>(
-  ctx: CliContext,
-  handler: (deps: Deps, args: A, opts: Record<string, unknown>, cmd: Command) => Promise<void>,
-) {
-  return async (...all: unknown[]) => {
-    const cmd = all[all.length - 1] as Command;
-    const args = all.slice(0, -2) as A;
-    const opts = cmd.opts();
-    const deps = await ctx.makeDeps(readGlobalFlags(cmd.optsWithGlobals()));
-    await handler(deps, args, opts, cmd);
-  };
-}
 
 export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  ${wrapShell(l, 76)}`).join("\n")}\n`;

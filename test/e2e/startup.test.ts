@@ -94,18 +94,16 @@ describe("module-load guards (built CLI)", () => {
     // Node's own modules: only those every run has loaded already (a first require of node:fs/promises costs ~2 ms).
     const BUILTINS = new Set(["node:fs", "node:path", "node:os", "node:v8", "node:vm"]);
     const HEAVY =
-      /^src\/(fleet|bulk|resources|output\/(?!formats)|sandbox|wizard|history|completion|catalog\/(service|cache)|api\/(client|retry|decode|paginate))|^src\/(deps|prompt)\.ts$|node_modules\/(?!commander\/)/;
-    // undo.ts declares its verb beside a run that imports history and safe-edit statically (to move into run).
+      /^src\/(fleet|bulk|gateway|resources|output\/(?!formats)|sandbox|wizard|history|completion|catalog\/(service|cache)|api\/(client|retry|decode|paginate))|^src\/(deps|prompt)\.ts$|node_modules\/(?!commander\/)/;
     const builders = Object.keys(meta.inputs).filter(
       (f) => /^src\/cli\/[a-z-]+\.ts$/.test(f) && !/\/(argv|help-pages|report-error|run)\.ts$/.test(f),
     );
     expect(builders).toEqual(expect.arrayContaining(["src/cli/vehicle.ts", "src/cli/auth.ts", "src/cli/program.ts"]));
-    const heavy = builders
-      .flatMap((b) =>
-        staticClosure(b)
-          .filter((f) => HEAVY.test(f) || (f.startsWith("node:") && !BUILTINS.has(f)))
-          .map((f) => `${b} -> ${f}`),
-      );
+    const heavy = builders.flatMap((b) =>
+      staticClosure(b)
+        .filter((f) => HEAVY.test(f) || (f.startsWith("node:") && !BUILTINS.has(f)))
+        .map((f) => `${b} -> ${f}`),
+    );
     expect(heavy).toEqual([]);
   });
 

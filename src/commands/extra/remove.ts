@@ -1,9 +1,16 @@
 import { describeRequest } from "../../api/dry-run.js";
 import type { Deps } from "../../deps.js";
-import { EXTRA } from "../../resources/safe-edit.js";
-import { confirmDestructive } from "../confirm.js";
+import { arg } from "../flags.js";
 import { parseId } from "../ids.js";
+import { defineVerb } from "../verb.js";
 import { dryRunNote } from "./switch.js";
+
+export const verb = defineVerb({
+  name: "delete",
+  description: "Delete an extra (asks on a terminal; --yes in scripts; undo with `rentctl undo`)",
+  args: { id: arg.required("extra id") },
+  run: (deps, args) => remove(deps, args.id),
+});
 
 export async function remove(deps: Deps, rawId: string): Promise<void> {
   const id = parseId(rawId, "extra");
@@ -12,6 +19,10 @@ export async function remove(deps: Deps, rawId: string): Promise<void> {
     await deps.out.record(describeRequest(target.baseUrl, "extras.delete", { extra_id: id }));
     return dryRunNote(deps, "delete", id);
   }
+  const [{ confirmDestructive }, { EXTRA }] = await Promise.all([
+    import("../confirm.js"),
+    import("../../resources/resource.js"),
+  ]);
   await confirmDestructive(deps, `Delete extra ${id} on ${target.env}?`, "delete an extra");
   deps.msg.acting(target, `deleting extra ${id}`);
   const { removeRecord } = await import("../../gateway/records.js");

@@ -1,7 +1,16 @@
 import { describeRequest } from "../../api/dry-run.js";
 import { isObject, type JsonObject, normalizeRecord, unwrapRecord } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { arg } from "../flags.js";
 import { parseId } from "../ids.js";
+import { defineVerb } from "../verb.js";
+
+export const verb = defineVerb({
+  name: "switch",
+  description: "Toggle an extra on or off; prints the resulting state",
+  args: { id: arg.required("extra id") },
+  run: (deps, args) => switchExtra(deps, args.id),
+});
 
 /** The state after a switch, when the response carries it (`is_active`, `active`, `status` or `state`). */
 export function switchedState(body: unknown): string | undefined {

@@ -1,11 +1,38 @@
 import type { Deps } from "../../deps.js";
-import { guardedReplace } from "../../gateway/records.js";
-import { VEHICLE } from "../../resources/safe-edit.js";
+import { arg } from "../flags.js";
 import { parseId } from "../ids.js";
+import { defineVerb } from "../verb.js";
+import { selectionFlags } from "./selection-flags.js";
+
+/** `vehicle activate` and `vehicle deactivate`: one declaration each, one implementation. */
+function activityVerb(active: boolean) {
+  const name = active ? "activate" : "deactivate";
+  return defineVerb({
+    name,
+    description: active
+      ? "Make vehicles available for rent (vehicle_activity = 1), through the safe edit"
+      : "Take vehicles off rent (vehicle_activity = 0), through the safe edit",
+    args: { ids: arg.variadic("vehicle ids (or --where)") },
+    flags: selectionFlags(),
+    examples: [`rentctl vehicle ${name} 42 43`, `rentctl vehicle ${name} --where segment=boats --yes`],
+    run: async (deps, args, opts) => {
+      if (!opts.where.length) return setActivity(deps, args.ids, active);
+      const { setActivity: setMany } = await import("./many.js");
+      return setMany(deps, active, { ...opts, ids: args.ids });
+    },
+  });
+}
+
+export const activateVerb = activityVerb(true);
+export const deactivateVerb = activityVerb(false);
 
 export async function setActivity(deps: Deps, rawIds: string[], active: boolean): Promise<void> {
   const ids = rawIds.map((r) => parseId(r, "vehicle"));
-  const { runEach } = await import("../per-id.js");
+  const [{ runEach }, { guardedReplace }, { VEHICLE }] = await Promise.all([
+    import("../per-id.js"),
+    import("../../gateway/records.js"),
+    import("../../resources/resource.js"),
+  ]);
   await runEach(deps, ids, `${active ? "activate" : "deactivate"}`, async (id) => {
     const r = await guardedReplace(deps, VEHICLE, id, { vehicle_activity: active ? 1 : 0 });
     if (r.sent) deps.msg.success(`vehicle ${id} ${active ? "activated" : "deactivated"}`);

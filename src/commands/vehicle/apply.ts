@@ -1,12 +1,36 @@
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { BulkRow } from "../../bulk/runner.js";
 import type { Deps } from "../../deps.js";
 import { PartialFailureError, UsageError } from "../../errors.js";
 import type { PlanChange, PlanCreate, PlanRemove } from "../../fleet/plan.js";
 import type { UndoScope } from "../../gateway/undo.js";
-import { planColors } from "./diff.js";
+import { flag } from "../flags.js";
+import { defineVerb } from "../verb.js";
+import { fleetFileFlags, planColors } from "./diff.js";
 import { parseConcurrency } from "./import.js";
+
+export const verb = defineVerb({
+  name: "apply",
+  description: "Make the account match a fleet file: plan, confirm, then create / safe-edit / remove (resumable)",
+  flags: {
+    ...fleetFileFlags,
+    allowMassDelete: flag.bool(
+      "--allow-mass-delete",
+      "let --prune remove more than half of the vehicles, or more than 20",
+    ),
+    concurrency: flag.string("--concurrency <n>", "requests in flight at once, 1-16 (default 4)"),
+    restart: flag.bool("--restart", "ignore the row log of an interrupted run of the same file"),
+    report: flag.string("--report <file>", "write per-row results to FILE (format by extension)"),
+  },
+  examples: [
+    "rentctl vehicle apply -f fleet.yaml",
+    "rentctl vehicle apply -f fleet.yaml --dry-run",
+    "rentctl vehicle apply -f fleet.csv --prune --yes --report result.csv",
+    "rentctl vehicle export --names -p staging > fleet.yaml && rentctl vehicle apply -f fleet.yaml -p production",
+  ],
+  notes: "\nThe plan goes to stderr; per-row results to stdout with -o. Undo with `rentctl undo OP`.\n",
+  run: (deps, _args, opts) => run(deps, opts),
+});
 
 export interface ApplyOptions {
   file?: string;
@@ -58,6 +82,7 @@ async function runApply(
   const dryRun = Boolean(deps.flags.dryRun);
 
   // The job's key: the same file and options find an interrupted run's rows.
+  const { createHash } = await import("node:crypto");
   const fileHash = await hashFile(source.path);
   const contentHash = createHash("sha256")
     .update(`${fileHash}|prune=${Boolean(opts.prune)}|exact=${Boolean(opts.exact)}`)

@@ -1,7 +1,34 @@
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
+import { arg, flag } from "../flags.js";
+import { defineVerb } from "../verb.js";
 import type { ManyOptions } from "./many.js";
-import { isSelection, selectedVehicles } from "./select.js";
+import { selectionFlags } from "./selection-flags.js";
+
+export const verb = defineVerb({
+  name: "calendar",
+  description: "Show or change the unavailable dates (month grids; -o json for ISO dates)",
+  args: { ids: arg.variadic("vehicle ids (or --where / --all)") },
+  flags: {
+    block: flag.list(
+      "--block <range>",
+      "make dates unavailable: 2026-12-24, 2026-12-24..2026-12-26 or 2026-12 (repeat)",
+    ),
+    unblock: flag.list("--unblock <range>", "make dates available again (same forms; repeat)"),
+    clearPast: flag.bool("--clear-past", "drop blocked dates before today"),
+    from: flag.string("--from <YYYY-MM>", "first month shown (default: this month)"),
+    months: flag.string("--months <n>", "months shown (default 3)"),
+    ...selectionFlags({ all: true }),
+  },
+  examples: [
+    "rentctl vehicle calendar 42",
+    "rentctl vehicle calendar 42 --block 2026-12-24..2026-12-26",
+    "rentctl vehicle calendar --where segment=boats --block 2027-01 --dry-run",
+    "rentctl vehicle calendar --all --clear-past --yes",
+    "rentctl vehicle calendar 42 -o json",
+  ],
+  run: (deps, args, opts) => run(deps, { ids: args.ids, ...opts }),
+});
 
 /**
  * `vehicle calendar`: the unavailable dates of a vehicle as month grids (or
@@ -27,6 +54,7 @@ function today(deps: Deps): string {
 
 export async function run(deps: Deps, opts: CalendarOptions): Promise<void> {
   const cal = await import("../../fleet/calendar.js");
+  const { isSelection, selectedVehicles } = await import("./select.js");
   const editing = Boolean(opts.block?.length || opts.unblock?.length || opts.clearPast);
   if (!editing) return show(deps, opts, cal);
   const edit = {
@@ -62,6 +90,7 @@ export async function run(deps: Deps, opts: CalendarOptions): Promise<void> {
 }
 
 async function show(deps: Deps, opts: CalendarOptions, cal: typeof import("../../fleet/calendar.js")): Promise<void> {
+  const { isSelection, selectedVehicles } = await import("./select.js");
   const now = new Date(deps.now());
   const from = opts.from ? cal.parseMonth(opts.from) : { year: now.getFullYear(), month: now.getMonth() + 1 };
   const months = opts.months === undefined ? 3 : Number(opts.months);

@@ -1,10 +1,41 @@
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
-import { guardedReplace } from "../../gateway/records.js";
-import { VEHICLE } from "../../resources/safe-edit.js";
+import { arg, flag } from "../flags.js";
 import { parseId } from "../ids.js";
-import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
+import type { InputSources } from "../input.js";
+import { defineVerb } from "../verb.js";
+import { hasRelative, vehicleInput, vehicleInputFlags } from "./input-flags.js";
+import { selectionFlags } from "./selection-flags.js";
+
+export const verb = defineVerb({
+  name: "edit",
+  description:
+    "Change fields of vehicles safely: reads each, applies the change and sends the full record; numbers may be relative (+5, -5, +10%, -10%, *1.1)",
+  args: { ids: arg.variadic("vehicle ids (or --where)") },
+  flags: {
+    replace: flag.bool("--replace", "send exactly the fields given (the API clears the rest; one id only)"),
+    ...vehicleInputFlags,
+    ...selectionFlags(),
+  },
+  examples: [
+    "rentctl vehicle edit 42 --price-per-day 55",
+    "rentctl vehicle edit 42 --set vehicle_description='Freshly serviced' --dry-run",
+    "rentctl vehicle edit 42 --set vehicle_benefits_id=   # clear an array",
+    "rentctl vehicle edit --where segment=cars --price-per-day +10% --price-per-week +10% --dry-run",
+    "rentctl vehicle edit 42 43 --price-per-day -5 --yes",
+  ],
+  run: async (deps, args, opts) => {
+    const src = await vehicleInput(deps, opts);
+    // Several ids, a selection or a relative value: a change to many vehicles (a plan, then the bulk job).
+    if (opts.where.length || args.ids.length !== 1 || hasRelative(src)) {
+      if (opts.replace) throw new UsageError("--replace takes one vehicle id (and no relative values)");
+      const { edit: editMany } = await import("./many.js");
+      return editMany(deps, { ...opts, ids: args.ids, ...src });
+    }
+    return edit(deps, args.ids[0]!, { ...src, replace: opts.replace });
+  },
+});
 
 export interface EditOptions extends InputSources {
   replace?: boolean;
@@ -12,6 +43,11 @@ export interface EditOptions extends InputSources {
 
 export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promise<void> {
   const id = parseId(rawId, "vehicle");
+  const [{ gatherInput, resolveNamedRefs }, { guardedReplace }, { VEHICLE }] = await Promise.all([
+    import("../input.js"),
+    import("../../gateway/records.js"),
+    import("../../resources/resource.js"),
+  ]);
   const changes = await gatherInput(deps, VEHICLE_FIELDS, opts);
   delete changes.user_id;
   delete changes.locale_id;

@@ -3,13 +3,46 @@ import type { BulkRow, RowResult } from "../../bulk/runner.js";
 import { IdentityIndex, identityOf } from "../../contract/identity.js";
 import { recordId } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { requireUser } from "../../deps.js";
 import { InputError, UsageError } from "../../errors.js";
-import { catalogPort, listVehicles } from "../../fleet/adapters.js";
-import { formatFor } from "../../fleet/format.js";
-import { createNameResolver } from "../../fleet/resolver.js";
-import { type CheckedRow, checkedRows, openSource } from "../../fleet/source.js";
+import type { CheckedRow, FleetSource } from "../../fleet/source.js";
 import type { UndoScope } from "../../gateway/undo.js";
+import { arg, flag } from "../flags.js";
+import { defineVerb } from "../verb.js";
+
+export const verb = defineVerb({
+  name: "import",
+  description: "Create the vehicles of a fleet file: checked first, concurrent, resumable after any interruption",
+  args: { file: arg.required("fleet file (.json, .ndjson, .yaml, .csv), or - for stdin with --format") },
+  flags: {
+    format: flag.string("--format <format>", "json, ndjson, yaml or csv (default: by extension)"),
+    concurrency: flag.string("--concurrency <n>", "creates in flight at once, 1-16 (default 4)"),
+    skipInvalid: flag.bool("--skip-invalid", "import the valid rows and report the others (exit 7)"),
+    restart: flag.bool("--restart", "ignore the row log of an interrupted run of the same file"),
+    report: flag.string("--report <file>", "write per-row results to FILE (format by extension)"),
+  },
+  examples: [
+    "rentctl vehicle import fleet.csv",
+    "rentctl vehicle import fleet.yaml --dry-run",
+    "rentctl vehicle import fleet.csv --concurrency 8 --report result.csv",
+    "rentctl vehicle export -p staging | rentctl vehicle import - --format ndjson -p production",
+  ],
+  notes:
+    "\nRows whose vehicle_reg_number already exists are skipped (exists). Interrupted? Run the same command again.\n",
+  run: (deps, args, opts) => run(deps, args.file, opts),
+});
+
+/** What an import runs on (loaded only when it runs: the noun's tree stays light). */
+const load = async () => {
+  const [deps, adapters, format, resolver, source] = await Promise.all([
+    import("../../deps.js"),
+    import("../../fleet/adapters.js"),
+    import("../../fleet/format.js"),
+    import("../../fleet/resolver.js"),
+    import("../../fleet/source.js"),
+  ]);
+  return { ...deps, ...adapters, ...format, ...resolver, ...source };
+};
+type Loaded = Awaited<ReturnType<typeof load>>;
 
 /** An import's creates are not in the undo history (remove them with `vehicle remove --where`). */
 const NOT_RECORDED: UndoScope = { kind: "none", reason: "import" };
@@ -39,12 +72,13 @@ export function parseConcurrency(v: string | undefined): number {
  * after any interruption resumes with exactly one vehicle per row.
  */
 export async function run(deps: Deps, file: string, opts: ImportOptions): Promise<void> {
-  const format = formatFor(file, opts.format);
+  const m = await load();
+  const format = m.formatFor(file, opts.format);
   const concurrency = parseConcurrency(opts.concurrency);
   const output = deps.settings().output;
-  const source = await openSource(deps, file, format);
+  const source = await m.openSource(deps, file, format);
   try {
-    await runImport(deps, source, { ...opts, workers: concurrency, output });
+    await runImport(deps, m, source, { ...opts, workers: concurrency, output });
   } finally {
     await source.cleanup();
   }
@@ -55,19 +89,20 @@ const KEEP_ROWS = 2_000;
 
 async function runImport(
   deps: Deps,
-  source: Awaited<ReturnType<typeof openSource>>,
+  m: Loaded,
+  source: FleetSource,
   opts: ImportOptions & { workers: number; output: string },
 ): Promise<void> {
   const started = Date.now();
   // The owner first: without one nothing else is worth reading.
-  await requireUser(deps);
-  const resolver = createNameResolver(await catalogPort(deps));
+  await m.requireUser(deps);
+  const resolver = m.createNameResolver(await m.catalogPort(deps));
 
   // The account, listed once while the file is checked (again only to
   // reconcile an interrupted run; see beforeReconcile below).
   const listAccount = async () => {
     const index = new IdentityIndex<number>();
-    for await (const page of listVehicles(deps, { warn: (m) => deps.msg.warn(m), raw: true })) {
+    for await (const page of m.listVehicles(deps, { warn: (m) => deps.msg.warn(m), raw: true })) {
       for (const v of page) {
         const identity = identityOf(v as Record<string, unknown>);
         const id = recordId(v, "vehicle");
@@ -87,7 +122,7 @@ async function runImport(
   let seen: IdentityIndex<number> | undefined = new IdentityIndex<number>();
   let kept: CheckedRow[] | undefined = [];
   let total = 0;
-  for await (const r of checkedRows(deps, source, resolver, { checkImages: true })) {
+  for await (const r of m.checkedRows(deps, source, resolver, { checkImages: true })) {
     total++;
     if (kept && kept.length < KEEP_ROWS) kept.push(r);
     else kept = undefined;
@@ -117,7 +152,7 @@ async function runImport(
 
   // Pass 2: the valid rows, streamed into the job.
   async function* valid(): AsyncGenerator<BulkRow<CheckedRow>> {
-    const rows = kept ?? checkedRows(deps, source, resolver, { checkImages: false });
+    const rows = kept ?? m.checkedRows(deps, source, resolver, { checkImages: false });
     for await (const r of rows) {
       if (invalid.has(r.row) || !r.record) continue;
       yield { row: r.row, key: r.key, item: r };
@@ -131,7 +166,15 @@ async function runImport(
   }));
 
   if (deps.flags.dryRun)
-    return dryRun(deps, { valid: valid(), account, known, output: opts.output, report: opts.report, started });
+    return dryRun(deps, {
+      valid: valid(),
+      account,
+      known,
+      output: opts.output,
+      report: opts.report,
+      started,
+      formatFor: m.formatFor,
+    });
 
   const [{ openBulkJob }, { hashFile }, gateway] = await Promise.all([
     import("../../bulk/job.js"),
@@ -199,13 +242,14 @@ async function dryRun(
     output: string;
     report?: string;
     started: number;
+    formatFor: Loaded["formatFor"];
   },
 ): Promise<void> {
   const { reportToStream, reportToFile, bulkExitError } = await import("../../bulk/report.js");
   const quiet = Boolean(deps.flags.quiet);
   const sinks = [];
   if (!quiet && d.output !== "table")
-    sinks.push(await reportToStream(deps.io.stdout as Writable, formatFor("-", d.output)));
+    sinks.push(await reportToStream(deps.io.stdout as Writable, d.formatFor("-", d.output)));
   if (d.report) sinks.push(await reportToFile(d.report));
   for (const r of d.known) for (const s of sinks) await s.add(r);
   const counts = { "would create": 0, exists: 0 };

@@ -1,11 +1,33 @@
 import type { Deps } from "../../deps.js";
-import { requireUser } from "../../deps.js";
-import { VEHICLE } from "../../resources/safe-edit.js";
-import { confirmDestructive } from "../confirm.js";
+import { arg } from "../flags.js";
 import { parseId } from "../ids.js";
+import { defineVerb } from "../verb.js";
+import { selectionFlags } from "./selection-flags.js";
+
+export const verb = defineVerb({
+  name: "remove",
+  description: "Remove vehicles (asks on a terminal; --yes in scripts; undo with `rentctl undo`)",
+  args: { ids: arg.variadic("vehicle ids (or --where)") },
+  flags: selectionFlags(),
+  examples: [
+    "rentctl vehicle remove 42",
+    "rentctl vehicle remove 42 43 --yes",
+    "rentctl vehicle remove --where vehicle_activity=0 --dry-run",
+  ],
+  run: async (deps, args, opts) => {
+    if (!opts.where.length) return remove(deps, args.ids);
+    const { remove: removeMany } = await import("./many.js");
+    return removeMany(deps, { ...opts, ids: args.ids });
+  },
+});
 
 export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
   const ids = rawIds.map((r) => parseId(r, "vehicle"));
+  const [{ requireUser }, { VEHICLE }, { confirmDestructive }] = await Promise.all([
+    import("../../deps.js"),
+    import("../../resources/resource.js"),
+    import("../confirm.js"),
+  ]);
   const userId = await requireUser(deps);
   const target = await deps.target();
   const what = ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles (${ids.join(", ")})`;
