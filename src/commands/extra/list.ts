@@ -1,18 +1,13 @@
 import { EXTRA_COLUMNS } from "../../contract/columns.js";
 import type { Deps } from "../../deps.js";
-import { flag } from "../flags.js";
+import { pageFlags } from "../page-flags.js";
 import type { PagedListOptions } from "../paged-list.js";
 import { defineVerb } from "../verb.js";
 
 export const verb = defineVerb({
   name: "list",
   description: "List the account's extras",
-  flags: {
-    limit: flag.int("--limit <n>", "extras per page (default 15; 100 with --all)", { min: 1 }),
-    offset: flag.int("--offset <n>", "extras to skip", { min: 0 }),
-    page: flag.int("--page <n>", "page number (1-based)", { min: 1 }),
-    all: flag.bool("--all", "walk every page"),
-  },
+  flags: pageFlags("extras"),
   run: (deps, _args, opts) => list(deps, opts),
 });
 

@@ -1,9 +1,8 @@
-import { describeRequest } from "../../api/dry-run.js";
 import type { Deps } from "../../deps.js";
 import { arg } from "../flags.js";
 import { parseId } from "../ids.js";
 import { defineVerb } from "../verb.js";
-import { dryRunNote } from "./switch.js";
+import { dryRunExtra } from "./switch.js";
 
 export const verb = defineVerb({
   name: "delete",
@@ -14,11 +13,8 @@ export const verb = defineVerb({
 
 export async function remove(deps: Deps, rawId: string): Promise<void> {
   const id = parseId(rawId, "extra");
+  if (deps.flags.dryRun) return dryRunExtra(deps, "extras.delete", "delete", id);
   const target = await deps.target();
-  if (deps.flags.dryRun) {
-    await deps.out.record(describeRequest(target.baseUrl, "extras.delete", { extra_id: id }));
-    return dryRunNote(deps, "delete", id);
-  }
   const [{ confirmDestructive }, { EXTRA }] = await Promise.all([
     import("../confirm.js"),
     import("../../resources/resource.js"),

@@ -25,20 +25,18 @@ export function switchedState(body: unknown): string | undefined {
   return undefined;
 }
 
-/** What a dry run of a one-extra mutation says on stderr: the environment and owner it would act on. */
-export async function dryRunNote(deps: Deps, verb: string, id: number): Promise<void> {
+/** A dry run of a one-extra mutation: the request on stdout, and on stderr the environment and owner it would act on. */
+export async function dryRunExtra(deps: Deps, opId: string, verb: string, id: number): Promise<void> {
   const target = await deps.target();
+  await deps.out.record(describeRequest(target.baseUrl, opId, { extra_id: id }));
   const who = target.userId !== undefined ? ` as owner ${target.userId}` : "";
   deps.msg.info(deps.color.dim(`dry run: would ${verb} extra ${id} on ${target.env}${who}; nothing was sent`));
 }
 
 export async function switchExtra(deps: Deps, rawId: string): Promise<void> {
   const id = parseId(rawId, "extra");
+  if (deps.flags.dryRun) return dryRunExtra(deps, "extras.switch", "switch", id);
   const target = await deps.target();
-  if (deps.flags.dryRun) {
-    await deps.out.record(describeRequest(target.baseUrl, "extras.switch", { extra_id: id }));
-    return dryRunNote(deps, "switch", id);
-  }
   deps.msg.acting(target, `switching extra ${id}`);
   const { switchExtra: send } = await import("../../gateway/records.js");
   const body = await send(deps, id);

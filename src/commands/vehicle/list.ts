@@ -1,6 +1,7 @@
 import { VEHICLE_COLUMNS } from "../../contract/columns.js";
 import type { Deps } from "../../deps.js";
 import { flag } from "../flags.js";
+import { pageFlags } from "../page-flags.js";
 import type { PagedListOptions } from "../paged-list.js";
 import { defineVerb } from "../verb.js";
 
@@ -8,10 +9,7 @@ export const verb = defineVerb({
   name: "list",
   description: "List the owner's vehicles, a page at a time or --all",
   flags: {
-    limit: flag.int("--limit <n>", "vehicles per page (default 15; 100 with --all)", { min: 1 }),
-    offset: flag.int("--offset <n>", "vehicles to skip", { min: 0 }),
-    page: flag.int("--page <n>", "page number (1-based; uses --limit)", { min: 1 }),
-    all: flag.bool("--all", "walk every page (every format streams as pages arrive)"),
+    ...pageFlags("vehicles"),
     where: flag.list(
       "--where <expr>",
       "only vehicles where FIELD OP VALUE holds (= != < <= > >= ~regex; repeat: all must hold); filtered in the client over every listed page, streamed like --all",
