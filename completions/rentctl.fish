@@ -681,7 +681,7 @@ complete -c rentctl -n '__rentctl_using \'extra update\'' -l strict -d 'refuse m
 complete -c rentctl -n '__rentctl_using \'extra update\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'extra switch\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'extra delete\'' -s h -l help -d 'display help for command'
-complete -c rentctl -n '__rentctl_using \'undo\'' -l limit -r -f -d 'entries to list'
+complete -c rentctl -n '__rentctl_using \'undo\'' -l limit -r -f -d 'entries to list (default 20)'
 complete -c rentctl -n '__rentctl_using \'undo\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'api\'' -s X -l method -r -f -d 'HTTP method (default GET, or POST when -F is given)'
 complete -c rentctl -n '__rentctl_using \'api\'' -s f -l field -r -f -d 'add a field: query for GET, form body for POST (repeat; a repeated key is an array)'

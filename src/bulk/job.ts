@@ -1,7 +1,9 @@
+import { stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import type { Writable } from "node:stream";
 import type { Deps } from "../deps.js";
 import { requireUser } from "../deps.js";
-import type { RentctlError } from "../errors.js";
+import { type RentctlError, UsageError } from "../errors.js";
 import { formatFor } from "../fleet/format.js";
 import { interruptOnCtrlC } from "./control.js";
 import { createProgress } from "./progress.js";
@@ -48,6 +50,8 @@ export interface BulkJobKey {
   what: string;
   /** What --restart does, in the notice (default "start afresh"). */
   afresh?: string;
+  /** --report FILE: checked here, before anything is planned, recorded or sent. */
+  report?: string;
 }
 
 export interface BulkJobRun<T> {
@@ -108,10 +112,24 @@ export interface BulkJobHandle {
 export async function bulkJobKey(deps: Deps, key: Pick<BulkJobKey, "job" | "contentHash">): Promise<RowLogKey> {
   const target = await deps.target();
   const owner = await requireUser(deps);
-  return { job: key.job, env: target.env, baseUrl: target.baseUrl, owner, contentHash: key.contentHash };
+  // The embedded sandbox listens on a new port each run: its data file is what stays the same.
+  const where = target.embeddedSandbox ? `sandbox:${target.sandboxDataFile ?? "memory"}` : target.baseUrl;
+  return { job: key.job, env: target.env, baseUrl: where, owner, contentHash: key.contentHash };
+}
+
+/** --report FILE must be writable where it is asked for, in a known format: said before anything else happens. */
+export async function checkReportPath(path: string): Promise<void> {
+  formatFor(path, undefined, undefined, "--report");
+  const dir = dirname(resolve(path));
+  const s = await stat(dir).catch(() => undefined);
+  if (!s?.isDirectory())
+    throw new UsageError(`--report: ${s ? `${dir} is not a directory` : `directory ${dir} does not exist`}`, {
+      hint: "create the directory first, or give the report another path",
+    });
 }
 
 export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobHandle> {
+  if (key.report) await checkReportPath(key.report);
   const log = await RowLog.open(deps.paths.dataDir, await bulkJobKey(deps, key), { restart: key.restart });
   if (log.resumed) deps.msg.info(`resuming an interrupted ${key.what} (--restart to ${key.afresh ?? "start afresh"})`);
   const inFlight = log.inFlight();

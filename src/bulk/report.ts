@@ -56,7 +56,7 @@ export function summaryLine(s: BulkSummary, order: readonly string[]): string {
 
 /**
  * The error a finished job ends with: the stopping error (auth 4, network 6),
- * interrupted (130), some rows failed (7); undefined when all went well.
+ * interrupted (130), some rows failed or were skipped as invalid (7); undefined when all went well.
  */
 export function bulkExitError(s: BulkSummary, extraFailed = 0): RentctlError | undefined {
   if (s.stoppedBy) {
@@ -64,12 +64,21 @@ export function bulkExitError(s: BulkSummary, extraFailed = 0): RentctlError | u
     return s.stoppedBy;
   }
   if (s.interrupted) return new InterruptedError("interrupted", { hint: "rerun the same command to finish" });
-  const failed = s.failed.length + extraFailed;
+  const failed = s.failed.length;
+  const plural = (n: number) => `${n} row${n === 1 ? "" : "s"}`;
   if (failed > 0) {
-    return new PartialFailureError(`${failed} row${failed === 1 ? "" : "s"} failed`, {
-      details: s.failed.slice(0, 20).map((f) => ({ field: `row ${f.row} (${f.key})`, message: f.error ?? "failed" })),
-      hint: "rerun the same command to retry only those rows",
-    });
+    return new PartialFailureError(
+      `${plural(failed)} failed${extraFailed ? `; ${plural(extraFailed)} invalid, skipped` : ""}`,
+      {
+        details: s.failed.slice(0, 20).map((f) => ({ field: `row ${f.row} (${f.key})`, message: f.error ?? "failed" })),
+        hint: "rerun the same command to retry the failed rows",
+      },
+    );
   }
+  // Rows found invalid before sending (--skip-invalid): a rerun cannot fix them, the file can.
+  if (extraFailed > 0)
+    return new PartialFailureError(`${plural(extraFailed)} invalid, skipped (the others were sent)`, {
+      hint: "fix those rows in the file (they are listed above and in the report) and run the same command again",
+    });
   return undefined;
 }

@@ -30,6 +30,7 @@ export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryE
     const earliest = items.find((x) => `${x.action}:${x.id}` === key) ?? e;
     steps.push({ row: steps.length + 1, key: `vehicle ${e.id} (${e.action})`, item: earliest });
   }
+  if (deps.flags.dryRun) return dryRun(deps, batch, steps);
   async function* rows(): AsyncGenerator<BulkRow<HistoryEntry>> {
     yield* steps;
   }
@@ -79,6 +80,8 @@ export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryE
       after: (s) => {
         for (const r of recreated)
           deps.msg.info(`vehicle ${r.from} re-created as vehicle ${r.id} (ids cannot be restored)`);
+        // Only a complete undo says so (an interrupted or failed one ends with its error and a rerun hint).
+        if (s.interrupted || s.stoppedBy || s.failed.length) return;
         deps.msg.success(
           `apply ${batch.op} undone: ${s.counts.get("restored") ?? 0} restored, ${s.counts.get("removed") ?? 0} created vehicles removed, ${s.counts.get("recreated") ?? 0} removed vehicles re-created`,
         );
@@ -94,4 +97,28 @@ export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryE
   } finally {
     await job.close();
   }
+}
+
+/** `undo OP --dry-run` of an apply: what each step would do, in order; nothing is sent or marked undone. */
+async function dryRun(deps: Deps, batch: HistoryEntry, steps: BulkRow<HistoryEntry>[]): Promise<void> {
+  const what = (e: HistoryEntry) =>
+    e.action === "vehicle.create"
+      ? "remove (the apply created it)"
+      : e.action === "vehicle.edit"
+        ? "restore its record from before the apply"
+        : "create it again from its saved record (a new id)";
+  const plan = steps.map(({ item: e }) => ({
+    vehicle_id: e.id,
+    reg: typeof e.before.vehicle_reg_number === "string" ? e.before.vehicle_reg_number : null,
+    step: e.action === "vehicle.create" ? "remove" : e.action === "vehicle.edit" ? "restore" : "recreate",
+  }));
+  if (deps.settings().output === "table" && !deps.flags.quiet)
+    for (const [i, { item: e }] of steps.entries())
+      deps.io.stdout.write(`vehicle ${e.id}${plan[i]!.reg ? ` (${plan[i]!.reg})` : ""}: ${what(e)}\n`);
+  else if (!deps.flags.quiet) await deps.out.list(plan);
+  deps.msg.info(
+    deps.color.dim(
+      `dry run: would undo apply ${batch.op} (${steps.length} vehicle${steps.length === 1 ? "" : "s"}); nothing was sent`,
+    ),
+  );
 }

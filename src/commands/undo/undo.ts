@@ -11,7 +11,7 @@ export const verb = defineVerb({
   name: "undo",
   description: "List recent edits and removals, or restore one (a removed vehicle is re-created with a new id)",
   args: { op: arg.optional("undo entry to restore (an OP of the list)") },
-  flags: { limit: flag.string("--limit <n>", "entries to list", { default: "20" }) },
+  flags: { limit: flag.int("--limit <n>", "entries to list (default 20)", { min: 1 }) },
   examples: ["rentctl undo", "rentctl undo 12"],
   run: (deps, args, opts) => run(deps, args.op, opts),
 });
@@ -37,13 +37,13 @@ const load = () =>
   ]);
 
 /** `rentctl undo`: the recent entries of the undo history; `rentctl undo OP`: restore one. */
-export async function run(deps: Deps, op: string | undefined, opts: { limit?: string }): Promise<void> {
+export async function run(deps: Deps, op: string | undefined, opts: { limit?: number }): Promise<void> {
   const [{ History, sameTarget }, { createRecord, guardedReplace }, { EXTRA, inputOf, serverMembers, VEHICLE }] =
     await load();
   const journal = new History(deps.paths.dataDir);
   const entries = journal.entries();
   if (op === undefined) {
-    const n = Number(opts.limit ?? 20);
+    const n = opts.limit ?? 20;
     const recent = entries
       .filter((e) => e.batch === undefined)
       .slice(-n)
@@ -87,7 +87,7 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: st
       entry,
       entries.filter((e) => e.batch === op),
     );
-    journal.markUndone(op, deps.now());
+    if (!deps.flags.dryRun) journal.markUndone(op, deps.now());
     return;
   }
   if (entry.items?.length) return undoMany(deps, journal, entry);

@@ -2,7 +2,7 @@ import type { Deps } from "../../deps.js";
 import { arg } from "../flags.js";
 import { parseId } from "../ids.js";
 import { defineVerb } from "../verb.js";
-import { selectionFlags } from "./selection-flags.js";
+import { selectionFlags, wantsJob } from "./selection-flags.js";
 
 /** `vehicle activate` and `vehicle deactivate`: one declaration each, one implementation. */
 function activityVerb(active: boolean) {
@@ -16,7 +16,7 @@ function activityVerb(active: boolean) {
     flags: selectionFlags(),
     examples: [`rentctl vehicle ${name} 42 43`, `rentctl vehicle ${name} --where segment=boats --yes`],
     run: async (deps, args, opts) => {
-      if (!opts.where.length) return setActivity(deps, args.ids, active);
+      if (!wantsJob(opts)) return setActivity(deps, args.ids, active);
       const { setActivity: setMany } = await import("./many.js");
       return setMany(deps, active, { ...opts, ids: args.ids });
     },

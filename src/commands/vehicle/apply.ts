@@ -6,8 +6,8 @@ import type { PlanChange, PlanCreate, PlanRemove } from "../../fleet/plan.js";
 import type { UndoScope } from "../../gateway/undo.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
+import { concurrencyFlag, DEFAULT_CONCURRENCY } from "./concurrency.js";
 import { fleetFileFlags, planColors } from "./diff.js";
-import { parseConcurrency } from "./import.js";
 
 export const verb = defineVerb({
   name: "apply",
@@ -18,7 +18,7 @@ export const verb = defineVerb({
       "--allow-mass-delete",
       "let --prune remove more than half of the vehicles, or more than 20",
     ),
-    concurrency: flag.string("--concurrency <n>", "requests in flight at once, 1-16 (default 4)"),
+    concurrency: concurrencyFlag("requests in flight at once, 1-16 (default 4)"),
     restart: flag.bool("--restart", "ignore the row log of an interrupted run of the same file"),
     report: flag.string("--report <file>", "write per-row results to FILE (format by extension)"),
   },
@@ -38,7 +38,7 @@ export interface ApplyOptions {
   prune?: boolean;
   exact?: boolean;
   allowMassDelete?: boolean;
-  concurrency?: string;
+  concurrency?: number;
   restart?: boolean;
   report?: string;
 }
@@ -55,7 +55,7 @@ const ORDER = ["created", "changed", "removed", "conflict", "failed"] as const;
  */
 export async function run(deps: Deps, opts: ApplyOptions): Promise<void> {
   if (!opts.file) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format)");
-  const workers = parseConcurrency(opts.concurrency);
+  const workers = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const { formatFor } = await import("../../fleet/format.js");
   const { openSource } = await import("../../fleet/source.js");
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
@@ -124,7 +124,12 @@ async function runApply(
     return;
   }
 
-  const job = await openBulkJob(deps, { ...key, restart: opts.restart, what: `apply of ${source.label}` });
+  const job = await openBulkJob(deps, {
+    ...key,
+    restart: opts.restart,
+    what: `apply of ${source.label}`,
+    report: opts.report,
+  });
   try {
     // Writes of a stopped run may still be on their way: let them land (or time out) before listing.
     await job.settle();

@@ -3,11 +3,12 @@ import type { BulkRow, RowResult } from "../../bulk/runner.js";
 import { IdentityIndex, identityOf } from "../../contract/identity.js";
 import { recordId } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { InputError, UsageError } from "../../errors.js";
+import { InputError } from "../../errors.js";
 import type { CheckedRow, FleetSource } from "../../fleet/source.js";
 import type { UndoScope } from "../../gateway/undo.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
+import { concurrencyFlag, DEFAULT_CONCURRENCY } from "./concurrency.js";
 
 export const verb = defineVerb({
   name: "import",
@@ -15,7 +16,7 @@ export const verb = defineVerb({
   args: { file: arg.required("fleet file (.json, .ndjson, .yaml, .csv), or - for stdin with --format") },
   flags: {
     format: flag.string("--format <format>", "json, ndjson, yaml or csv (default: by extension)"),
-    concurrency: flag.string("--concurrency <n>", "creates in flight at once, 1-16 (default 4)"),
+    concurrency: concurrencyFlag("creates in flight at once, 1-16 (default 4)"),
     skipInvalid: flag.bool("--skip-invalid", "import the valid rows and report the others (exit 7)"),
     restart: flag.bool("--restart", "ignore the row log of an interrupted run of the same file"),
     report: flag.string("--report <file>", "write per-row results to FILE (format by extension)"),
@@ -49,21 +50,13 @@ const NOT_RECORDED: UndoScope = { kind: "none", reason: "import" };
 
 export interface ImportOptions {
   format?: string;
-  concurrency?: string;
+  concurrency?: number;
   skipInvalid?: boolean;
   restart?: boolean;
   report?: string;
 }
 
 const ORDER = ["created", "exists", "failed", "invalid"] as const;
-
-export function parseConcurrency(v: string | undefined): number {
-  if (v === undefined) return 4;
-  const n = Number(v);
-  if (!/^\d+$/.test(v.trim()) || n < 1 || n > 16)
-    throw new UsageError(`--concurrency: expected a whole number from 1 to 16, got ${JSON.stringify(v)}`);
-  return n;
-}
 
 /**
  * `vehicle import FILE`: check every row first (nothing sent if one is
@@ -74,7 +67,7 @@ export function parseConcurrency(v: string | undefined): number {
 export async function run(deps: Deps, file: string, opts: ImportOptions): Promise<void> {
   const m = await load();
   const format = m.formatFor(file, opts.format);
-  const concurrency = parseConcurrency(opts.concurrency);
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const output = deps.settings().output;
   const source = await m.openSource(deps, file, format);
   try {
@@ -186,6 +179,7 @@ async function runImport(
     contentHash: await hashFile(source.path),
     restart: opts.restart,
     what: `import of ${source.label}`,
+    report: opts.report,
   });
   const count = total - invalid.size;
   try {
@@ -246,6 +240,7 @@ async function dryRun(
   },
 ): Promise<void> {
   const { reportToStream, reportToFile, bulkExitError } = await import("../../bulk/report.js");
+  if (d.report) await (await import("../../bulk/job.js")).checkReportPath(d.report);
   const quiet = Boolean(deps.flags.quiet);
   const sinks = [];
   if (!quiet && d.output !== "table")

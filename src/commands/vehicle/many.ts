@@ -21,7 +21,7 @@ import { isSelection, type SelectOptions, selectedVehicles } from "./select.js";
  */
 
 export interface ManyOptions extends SelectOptions {
-  concurrency?: string;
+  concurrency?: number;
   report?: string;
   restart?: boolean;
 }
@@ -114,7 +114,7 @@ export interface BulkChangeOptions {
   verb: string;
   /** The command's intent as written (selection + change), hashed into the journal key. */
   intent: unknown;
-  concurrency?: string;
+  concurrency?: number;
   report?: string;
   restart?: boolean;
   /** Ask (TTY) or require --yes: always for a selection or several vehicles; a single named vehicle need not. */
@@ -155,18 +155,19 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
     deps.msg.info(`nothing to ${opts.verb}: ${planSummary(plan)}`);
     return;
   }
-  const [{ openBulkJob }, gateway, { parseConcurrency }] = await Promise.all([
+  const [{ openBulkJob }, gateway, { DEFAULT_CONCURRENCY }] = await Promise.all([
     import("../../bulk/job.js"),
     import("../../gateway/index.js"),
-    import("./import.js"),
+    import("./concurrency.js"),
   ]);
-  const concurrency = parseConcurrency(opts.concurrency);
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const job = await openBulkJob(deps, {
     job: `vehicle.${opts.verb}`,
     contentHash: createHash("sha256").update(JSON.stringify(opts.intent)).digest("hex"),
     restart: opts.restart,
     what: `${opts.verb} of many vehicles: it continues its own plan`,
     afresh: "plan afresh",
+    report: opts.report,
   });
   try {
     // The plan of the run that started this job: a rerun continues it rather than planning anew.

@@ -2,7 +2,7 @@ import type { Deps } from "../../deps.js";
 import { arg } from "../flags.js";
 import { parseId } from "../ids.js";
 import { defineVerb } from "../verb.js";
-import { selectionFlags } from "./selection-flags.js";
+import { selectionFlags, wantsJob } from "./selection-flags.js";
 
 export const verb = defineVerb({
   name: "remove",
@@ -15,7 +15,7 @@ export const verb = defineVerb({
     "rentctl vehicle remove --where vehicle_activity=0 --dry-run",
   ],
   run: async (deps, args, opts) => {
-    if (!opts.where.length) return remove(deps, args.ids);
+    if (!wantsJob(opts)) return remove(deps, args.ids);
     const { remove: removeMany } = await import("./many.js");
     return removeMany(deps, { ...opts, ids: args.ids });
   },
