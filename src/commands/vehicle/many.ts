@@ -182,7 +182,7 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
         await confirmDestructive(
           deps,
           `${opts.verb === "remove" ? "Remove" : "Change"} ${count} vehicle${count === 1 ? "" : "s"} on ${target.env}?`,
-          `${opts.verb} ${count} vehicle${count === 1 ? "" : "s"}`,
+          `${opts.verb === "calendar" ? "change the calendar of" : opts.verb} ${count} vehicle${count === 1 ? "" : "s"}`,
         );
       // One undo entry for the whole change, recorded before any vehicle is sent: `rentctl undo OP` restores every vehicle.
       const items = [

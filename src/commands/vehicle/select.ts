@@ -77,9 +77,12 @@ export async function* selectedPages(deps: Deps, opts: SelectOptions): AsyncGene
   if (!isSelection(opts)) {
     const ids = (opts.ids ?? []).map((r) => parseId(r, "vehicle"));
     if (ids.length === 0) {
-      throw new UsageError("name the vehicles: give ids, --where FIELD OP VALUE, or --all", {
-        hint: "example: --where segment=cars --where price_per_day<40",
-      });
+      throw new UsageError(
+        `name the vehicles: give ids or --where FIELD OP VALUE${opts.all !== undefined ? ", or --all" : ""}`,
+        {
+          hint: "example: --where segment=cars --where price_per_day<40",
+        },
+      );
     }
     for (const id of ids) yield [normalizeRecord(await fetchRecord(deps, VEHICLE, id), "vehicle")];
     return;
