@@ -4,6 +4,7 @@
 const LAYERS = [
   ["contract", "^src/contract/"],
   ["base", "^src/(errors|io|memory|version)\\.ts$"],
+  ["locks", "^src/locks/"],
   ["api", "^src/api/"],
   ["sandbox", "^src/sandbox/"],
   ["catalog", "^src/catalog/"],

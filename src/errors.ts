@@ -14,6 +14,7 @@ export const EXIT = {
   network: 6,
   partial: 7,
   drift: 8,
+  busy: 9,
   interrupted: 130,
   terminated: 143,
 } as const;
@@ -34,6 +35,7 @@ export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   [EXIT.network]: "network/server",
   [EXIT.partial]: "bulk partly failed",
   [EXIT.drift]: "vehicle diff found changes",
+  [EXIT.busy]: "busy (a lock held too long)",
   [EXIT.interrupted]: "interrupted",
   [EXIT.terminated]: "terminated",
 };

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../errors.js";
+import { lockSync } from "../locks/lock.js";
 import { CONFIG_SCHEMA, configProblem } from "./schema.js";
 import type { Profile } from "./settings.js";
 
@@ -73,10 +74,25 @@ export class ConfigStore {
     return Object.keys(this.read().profiles).sort();
   }
 
+  /**
+   * Read-modify-write under the config file's lock (src/locks/): the file is
+   * read again inside it, so concurrent writers (two `profile set`, an
+   * `auth login` beside them) each keep their change.
+   */
   async write(mutate: (data: ConfigData) => void): Promise<void> {
-    const data = structuredClone(this.read());
-    mutate(data);
     const { default: Conf } = await import("conf");
+    const release = lockSync(this.file, { what: "the config file" });
+    try {
+      this.#data = undefined;
+      const data = structuredClone(this.read());
+      mutate(data);
+      this.#save(Conf, data);
+    } finally {
+      release();
+    }
+  }
+
+  #save(Conf: typeof import("conf").default, data: ConfigData): void {
     try {
       const conf = new Conf<ConfigData>({
         projectName: "rentctl",

@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import type { JsonObject } from "../contract/records.js";
+import { lockSync } from "../locks/lock.js";
 
 /**
  * The undo journal: before every edit, update, remove or delete, the full
@@ -116,12 +117,22 @@ export class History {
     return out;
   }
 
+  /**
+   * Append an entry with the next op id. The id is allocated and the entry
+   * written under the history's lock (src/locks/), so concurrent rentctl
+   * processes never share an op id.
+   */
   record(entry: Omit<HistoryEntry, "op" | "time">, now: number): HistoryEntry {
-    const existing = this.entries();
-    const op = String((existing.length ? Math.max(...existing.map((e) => Number.parseInt(e.op, 10) || 0)) : 0) + 1);
-    const full: HistoryEntry = { op, time: new Date(now).toISOString(), ...entry };
-    this.append(full);
-    return full;
+    const release = lockSync(this.file, { what: "the undo history" });
+    try {
+      const existing = this.entries();
+      const op = String((existing.length ? Math.max(...existing.map((e) => Number.parseInt(e.op, 10) || 0)) : 0) + 1);
+      const full: HistoryEntry = { op, time: new Date(now).toISOString(), ...entry };
+      this.append(full);
+      return full;
+    } finally {
+      release();
+    }
   }
 
   /** An entry of a batch, op `BATCH.N` (appended without reading the journal: batches are large). */
