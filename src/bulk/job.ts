@@ -5,6 +5,7 @@ import type { Deps } from "../deps.js";
 import { requireUser } from "../deps.js";
 import { type RentctlError, UsageError } from "../errors.js";
 import { formatFor } from "../fleet/format.js";
+import { lock } from "../locks/lock.js";
 import { interruptOnCtrlC } from "./control.js";
 import { createProgress } from "./progress.js";
 import { bulkExitError, type ReportSink, reportToFile, reportToStream, summaryLine } from "./report.js";
@@ -96,6 +97,8 @@ export interface BulkJobRun<T> {
 export interface BulkJobHandle {
   readonly log: RowLog;
   readonly resumed: boolean;
+  /** Another run of the same job held it and this one waited: what was read before is out of date. */
+  readonly waited: boolean;
   /** Rows the stopped run left in flight (`sending` / `unknown`). */
   readonly inFlight: RowRecord[];
   /** Wait until the stopped run's requests can no longer land (once; run() calls it too). */
@@ -130,7 +133,23 @@ export async function checkReportPath(path: string): Promise<void> {
 
 export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobHandle> {
   if (key.report) await checkReportPath(key.report);
-  const log = await RowLog.open(deps.paths.dataDir, await bulkJobKey(deps, key), { restart: key.restart });
+  const logKey = await bulkJobKey(deps, key);
+  // One run of a job at a time on this machine: a second waits for the first (bounded), then finds its work done.
+  let waited = false;
+  const unlock = await lock(RowLog.fileFor(deps.paths.dataDir, logKey), {
+    what: `this ${key.what}`,
+    onWait: (holder) => {
+      waited = true;
+      deps.msg.info(`waiting for the same ${key.what}, running as ${holder}`);
+    },
+  });
+  let log: RowLog;
+  try {
+    log = await RowLog.open(deps.paths.dataDir, logKey, { restart: key.restart });
+  } catch (e) {
+    unlock();
+    throw e;
+  }
   if (log.resumed) deps.msg.info(`resuming an interrupted ${key.what} (--restart to ${key.afresh ?? "start afresh"})`);
   const inFlight = log.inFlight();
   let settled: Promise<void> | undefined;
@@ -138,6 +157,7 @@ export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobH
   const handle: BulkJobHandle = {
     log,
     resumed: log.resumed,
+    waited,
     inFlight,
     settle: () => {
       // A write of the stopped run may still be on its way: let it land (or time out) before looking.
@@ -146,12 +166,20 @@ export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobH
     },
     finish: async () => {
       ended = true;
-      await log.finish();
+      try {
+        await log.finish();
+      } finally {
+        unlock();
+      }
     },
     close: async () => {
       if (ended) return;
       ended = true;
-      await log.close();
+      try {
+        await log.close();
+      } finally {
+        unlock();
+      }
     },
     run: async <T>(spec: BulkJobRun<T>) => {
       const summary = await runRows(deps, handle, spec);

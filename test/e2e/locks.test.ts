@@ -102,3 +102,51 @@ describe("undo history at the same time (built CLI)", () => {
     expect(prices).toEqual(ids.map((_, i) => (i === 3 ? 50 : 60 + i)));
   }, 120_000);
 });
+
+describe("the same bulk job twice at once, one machine (built CLI)", () => {
+  let sandbox: Awaited<ReturnType<typeof sandboxEnv>>;
+  beforeAll(async () => {
+    sandbox = await sandboxEnv();
+  });
+  afterAll(async () => sandbox.cleanup());
+
+  const regs = async () => {
+    const r = await runBuilt(["vehicle", "list", "--all", "-o", "ndjson", "--user", "1003"], sandbox.env);
+    return r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => String((JSON.parse(l) as { vehicle_reg_number: string }).vehicle_reg_number));
+  };
+
+  it("two identical imports (300 rows) and then two identical applies at once: each vehicle once, both exit 0", async () => {
+    const env = sandbox.env;
+    const file = join(env.HOME!, "twice.ndjson");
+    const rows = Array.from({ length: 300 }, (_, i) => vehicleRow(`TW-${String(i).padStart(3, "0")}`));
+    writeFileSync(file, ndjson(rows));
+    const both = await Promise.all([0, 1].map(() => runBuilt(["vehicle", "import", file, "--user", "1003"], env)));
+    for (const r of both) expect(r.code, r.stderr).toBe(0);
+    // One created them all; the other waited for it and found them there.
+    expect(both.some((r) => /waiting for the same import of/.test(r.stderr))).toBe(true);
+    expect(both.map((r) => /created (\d+)/.exec(r.stderr)?.[1]).sort()).toEqual(["0", "300"]);
+    let now = await regs();
+    expect(now).toHaveLength(300);
+    expect(new Set(now).size).toBe(300);
+
+    // An apply: 100 price changes and 100 creates, twice at once.
+    const applyFile = join(env.HOME!, "apply-twice.ndjson");
+    writeFileSync(
+      applyFile,
+      ndjson([
+        ...rows.map((r, i) => (i < 100 ? { ...r, price_per_day: 70 } : r)),
+        ...Array.from({ length: 100 }, (_, i) => vehicleRow(`TA-${String(i).padStart(3, "0")}`)),
+      ]),
+    );
+    const applies = await Promise.all(
+      [0, 1].map(() => runBuilt(["vehicle", "apply", "-f", applyFile, "--yes", "--user", "1003"], env)),
+    );
+    for (const r of applies) expect(r.code, r.stderr).toBe(0);
+    now = await regs();
+    expect(now).toHaveLength(400);
+    expect(new Set(now).size).toBe(400);
+  }, 180_000);
+});

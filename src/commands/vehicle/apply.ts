@@ -89,7 +89,7 @@ async function runApply(
     .digest("hex");
   const key = { job: "vehicle.apply", contentHash };
   // With no interrupted run to wait for, the account is listed while the file is read.
-  const early =
+  let early =
     dryRun || opts.restart || !existsSync(RowLog.fileFor(deps.paths.dataDir, await bulkJobKey(deps, key)))
       ? sync.listAccount(deps)
       : undefined;
@@ -131,6 +131,8 @@ async function runApply(
     report: opts.report,
   });
   try {
+    // The same apply ran meanwhile (this one waited for it): list the account as it is now.
+    if (job.waited) early = undefined;
     // Writes of a stopped run may still be on their way: let them land (or time out) before listing.
     await job.settle();
     const { planned, refusal } = await planFrom();

@@ -183,6 +183,8 @@ async function runImport(
   });
   const count = total - invalid.size;
   try {
+    // The same import ran meanwhile (this one waited for it): the account listed before is out of date.
+    if (job.waited) account = await listAccount();
     await job.run<CheckedRow>({
       rows: valid(),
       total: count,
