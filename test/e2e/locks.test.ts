@@ -149,4 +149,20 @@ describe("the same bulk job twice at once, one machine (built CLI)", () => {
     expect(now).toHaveLength(400);
     expect(new Set(now).size).toBe(400);
   }, 180_000);
+
+  it("two undos of the same apply at once: the account is back, each vehicle once; both exit 0", async () => {
+    const env = sandbox.env;
+    const before = (await regs()).sort();
+    const keep = join(env.HOME!, "keep.ndjson");
+    writeFileSync(keep, ndjson(before.slice(0, before.length - 50).map((reg) => vehicleRow(reg))));
+    const applied = await runBuilt(
+      ["vehicle", "apply", "-f", keep, "--prune", "--allow-mass-delete", "--yes", "--user", "1003"],
+      env,
+    );
+    expect(applied.stderr).toMatch(/removed 50/);
+    const op = /undo with: rentctl undo (\S+)/.exec(applied.stderr)![1]!;
+    const undos = await Promise.all([0, 1].map(() => runBuilt(["undo", op, "--user", "1003"], env)));
+    for (const u of undos) expect(u.code, u.stderr).toBe(0);
+    expect((await regs()).sort()).toEqual(before);
+  }, 120_000);
 });

@@ -14,11 +14,20 @@ import type { HistoryEntry } from "../../history/history.js";
  * under its registration number) instead of being sent again.
  */
 export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryEntry[]): Promise<void> {
-  const [{ openBulkJob }, gateway, { findByIdentity }, { currentInput }] = await Promise.all([
+  const [
+    { openBulkJob },
+    gateway,
+    { findByIdentity, listVehicles },
+    { currentInput },
+    { IdentityIndex, identityOf },
+    { History },
+  ] = await Promise.all([
     import("../../bulk/job.js"),
     import("../../gateway/index.js"),
     import("../../resources/list.js"),
     import("../../fleet/plan.js"),
+    import("../../contract/identity.js"),
+    import("../../history/history.js"),
   ]);
   // A row recorded twice (an interrupted apply resumed) is undone once, to its earliest record.
   const steps: BulkRow<HistoryEntry>[] = [];
@@ -41,6 +50,28 @@ export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryE
     what: `undo of apply ${batch.op}`,
   });
   try {
+    // Another undo of the same apply ran meanwhile (this one waited for it): nothing is left to do.
+    if (job.waited) {
+      const now = new History(deps.paths.dataDir).entries().find((e) => e.op === batch.op);
+      if (now?.undone) {
+        deps.msg.success(`apply ${batch.op} was undone meanwhile by the run this one waited for; nothing to do`);
+        await job.finish();
+        return;
+      }
+    }
+    // Vehicles to re-create are first looked for by identity (an earlier, interrupted or concurrent
+    // undo may have re-created them): one listing, read once, and a vehicle found is adopted.
+    const present = new IdentityIndex<number>();
+    if (steps.some((s) => s.item.action === "vehicle.remove"))
+      for await (const page of listVehicles(deps, { raw: true }))
+        for (const v of page) {
+          const identity = identityOf(v as Record<string, unknown>);
+          if (identity && v.id !== undefined) present.add(identity, Number(v.id));
+        }
+    const adopt = (e: HistoryEntry) => {
+      const identity = identityOf(e.before as Record<string, unknown>);
+      return identity ? present.find(identity)[0] : undefined;
+    };
     const summary = await job.run<HistoryEntry>({
       rows: rows(),
       total: steps.length,
@@ -73,6 +104,8 @@ export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryE
           await gateway.replacePlanned(deps, e.id, { after: currentInput(e.before) }, w);
           return { status: "restored", id: e.id };
         }
+        const found = adopt(e);
+        if (found !== undefined) return { status: "recreated", id: found }; // already there: adopted, not sent
         const id = await gateway.recreateVehicle(deps, e.before as JsonObject, w);
         recreated.push({ from: e.id, id });
         return { status: "recreated", id };
