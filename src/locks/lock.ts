@@ -64,7 +64,8 @@ export function lockTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   return env.RENTCTL_LOCK_TIMEOUT !== undefined && Number.isFinite(v) && v >= 0 ? v * 1000 : 60_000;
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether a process of this host is alive (EPERM: alive, another user's). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

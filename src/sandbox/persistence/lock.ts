@@ -1,19 +1,11 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { pidAlive } from "../../locks/lock.js";
 import { SandboxDataInUseError } from "./errors.js";
 import { removeIfExists } from "./files.js";
 
 /** `<dataFile>.lock`: the pid of the process serving the data file (one server per file). */
 
 export const lockPath = (dataFile: string): string => `${dataFile}.lock`;
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** The live pid holding `dataFile`, if any (a lock left by a dead process does not count). */
 export function lockHolder(dataFile: string): number | null {
