@@ -62,4 +62,15 @@ describe("undo journal bound to its target", () => {
     expect(again.stderr).toContain("still in the account");
     expect((await regs(env)).filter((x: string) => x === "B-SC 1001")).toHaveLength(1);
   });
+  it("undo with another owner's key: one request answered 401, exit 4, nothing else sent", async () => {
+    const env = home();
+    const r = await runBuilt(["vehicle", "edit", "--where", "price_per_day>0", "--price-per-day", "+1", "--yes"], env);
+    expect(r.code, r.stderr).toBe(0);
+    const op = /rentctl undo (\d+)/.exec(r.stderr)?.[1];
+    expect(op).toBeDefined();
+    const u = await runBuilt(["undo", op!, "--user", "1001", "-v"], { ...env, RENTCTL_API_KEY: "sandbox-key-1002" });
+    expect(u.code, u.stderr).toBe(4);
+    expect(u.stderr.split("\n").filter((l) => l.startsWith("→ "))).toHaveLength(1);
+    expect(u.stderr).toMatch(/not authorized \(401\)/);
+  });
 });

@@ -142,6 +142,7 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: nu
  */
 async function undoMany(deps: Deps, journal: History, entry: HistoryEntry): Promise<void> {
   const [, { createRecord, guardedReplace }, { inputOf, VEHICLE }] = await load();
+  const { AuthError } = await import("../../api/errors.js");
   const results: JsonObject[] = [];
   let failed = 0;
   // Before re-creating removed vehicles, look at the account once: one that is still there (same
@@ -175,6 +176,8 @@ async function undoMany(deps: Deps, journal: History, entry: HistoryEntry): Prom
         results.push({ id: item.id, recreated_as: created?.id ?? null });
       }
     } catch (e) {
+      // Not authenticated (another owner's key, a revoked one): every other vehicle would be refused alike.
+      if (e instanceof AuthError) throw e;
       failed++;
       deps.msg.warn(`vehicle ${item.id}: ${(e as Error).message}`);
       results.push({ id: item.id, error: (e as Error).message });
