@@ -51,16 +51,8 @@ export async function resolveTarget({ settings: s, env, paths, onExit, warn }: T
     const userId = s.userId ?? owner.userId;
     const common = { env: "sandbox" as const, apiKey, keySource, userId, profileName };
     if (s.baseUrl) return { ...common, baseUrl: s.baseUrl, embeddedSandbox: false };
-    const { startSandbox } = await import("../sandbox/server.js");
     const dataFile = env.RENTCTL_SANDBOX_MEMORY ? null : sandboxDataFile(paths);
-    const sb = await startSandbox({ host: "127.0.0.1", port: 0, dataFile, onWarning: warn }).catch((err: unknown) => {
-      if ((err as { code?: string }).code === "ESANDBOXBUSY") {
-        throw new UsageError(`the sandbox data file ${dataFile} is in use by a running \`rentctl sandbox serve\``, {
-          hint: "talk to that server instead: add --base-url http://127.0.0.1:4010 (its address), or set RENTCTL_SANDBOX_MEMORY=1 for a throw-away in-memory sandbox",
-        });
-      }
-      throw err;
-    });
+    const sb = await startEmbedded(dataFile, env, warn);
     onExit(() => sb.close());
     return { ...common, baseUrl: sb.url, embeddedSandbox: true, sandboxDataFile: dataFile };
   }
@@ -93,4 +85,48 @@ export function requireUserOf(t: Target): number {
     });
   }
   return t.userId;
+}
+
+/**
+ * The embedded sandbox on the data file. Another CLI command's embedded
+ * sandbox holds the file only while that command runs: this one waits its
+ * turn (bounded by RENTCTL_LOCK_TIMEOUT, then exit 9 naming the holder). A
+ * running `rentctl sandbox serve` holds it for good: exit 2, talk to it instead.
+ */
+async function startEmbedded(dataFile: string | null, env: NodeJS.ProcessEnv, warn: (text: string) => void) {
+  const [{ startSandbox }, { BusyError, lockTimeoutMs }] = await Promise.all([
+    import("../sandbox/server.js"),
+    import("../locks/lock.js"),
+  ]);
+  const started = Date.now();
+  const timeout = lockTimeoutMs(env);
+  let told = false;
+  for (;;) {
+    try {
+      return await startSandbox({ host: "127.0.0.1", port: 0, dataFile, onWarning: warn, embedded: true });
+    } catch (err) {
+      const busy = err as { code?: string; pid?: number; role?: string };
+      if (busy.code !== "ESANDBOXBUSY") throw err;
+      if (busy.role !== "embedded") {
+        throw new UsageError(
+          `the sandbox data file ${dataFile} is in use by a running \`rentctl sandbox serve\` (pid ${busy.pid})`,
+          {
+            hint: "talk to that server instead: add --base-url with its address (it printed it when it started), or set RENTCTL_SANDBOX_MEMORY=1 for a throw-away in-memory sandbox",
+          },
+        );
+      }
+      if (Date.now() - started >= timeout)
+        throw new BusyError(
+          `the sandbox data file ${dataFile} is busy: another rentctl command (pid ${busy.pid}) uses it`,
+          {
+            hint: "run again once it is done, or raise RENTCTL_LOCK_TIMEOUT (seconds)",
+          },
+        );
+      if (!told && Date.now() - started > 1000) {
+        told = true;
+        warn(`waiting for the sandbox data file: another rentctl command (pid ${busy.pid}) uses it`);
+      }
+      await new Promise((r) => setTimeout(r, 20 + Math.random() * 40));
+    }
+  }
 }

@@ -80,6 +80,8 @@ export interface SandboxOptions extends SandboxFaults {
   maxFormBodyBytes?: number;
   /** Compact the journal after this many lines (default: by size). */
   walLimit?: number;
+  /** Run inside a CLI command (its data file is held only while that command runs; others wait their turn). */
+  embedded?: boolean;
   /** Compact the journal once it holds this many bytes (default: the snapshot's size, at least 1 MiB). */
   compactBytes?: number;
   /** On close, always fold the journal into the snapshot (default: only when it is an eighth of its size). */
@@ -170,6 +172,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const host = opts.host ?? DEFAULT_SANDBOX_HOST;
   const random = opts.random ?? Math.random;
   const store = await Store.open(opts.dataFile ?? null, {
+    role: opts.embedded ? "embedded" : "serve",
     walLimit: opts.walLimit,
     compactBytes: opts.compactBytes,
     compactOnClose: opts.compactOnClose,

@@ -41,6 +41,8 @@ export const MIN_COMPACT_BYTES = 1024 * 1024;
 export interface StoreOptions {
   /** Compact once the journal holds this many lines (tests); default: by size only. */
   walLimit?: number;
+  /** Who holds the data file: a server (default) or a CLI command's embedded sandbox. */
+  role?: "serve" | "embedded";
   /** Compact once the journal holds this many bytes; default: the snapshot's size, at least 1 MiB. */
   compactBytes?: number;
   /**
@@ -82,7 +84,7 @@ export class Store extends State {
       return store;
     }
     await mkdir(dirname(dataFile), { recursive: true });
-    acquireLock(dataFile);
+    acquireLock(dataFile, opts.role);
     try {
       removeStrayTemps(dataFile); // a crash mid-compaction leaves one; the lock says none is being written
       store.openFile(dataFile);

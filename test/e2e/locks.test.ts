@@ -166,3 +166,23 @@ describe("the same bulk job twice at once, one machine (built CLI)", () => {
     expect((await regs()).sort()).toEqual(before);
   }, 120_000);
 });
+
+describe("the embedded sandbox, several commands at once (built CLI)", () => {
+  it("8 parallel `vehicle create` on one data dir take turns on the data file: all exit 0, 8 vehicles", async () => {
+    const home = tempHome();
+    try {
+      const env = { ...home.env, RENTCTL_ENV: "sandbox" };
+      const example = join(import.meta.dirname, "../../examples/vehicle.yaml");
+      const runs = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          runBuilt(["vehicle", "create", "--from-file", example, "--reg", `PAR-${i}`, "--user", "1003", "-q"], env),
+        ),
+      );
+      for (const r of runs) expect(r.code, r.stderr).toBe(0);
+      const list = await runBuilt(["vehicle", "list", "--all", "-q", "--user", "1003"], env);
+      expect(list.stdout.trim().split("\n")).toHaveLength(8);
+    } finally {
+      home.cleanup();
+    }
+  }, 120_000);
+});

@@ -34,7 +34,7 @@ describe("persistence", () => {
   it("creates the data file from the seed, directories included", async () => {
     const { sb } = await open();
     expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ format: "rentctl-sandbox", version: 1, seq: 0 });
-    expect(readFileSync(lockPath(file), "utf8")).toBe(String(process.pid));
+    expect(readFileSync(lockPath(file), "utf8")).toBe(`${process.pid} serve`);
     await sb.close();
     expect(existsSync(lockPath(file))).toBe(false);
   });

@@ -12,10 +12,18 @@ export class SandboxDataInUseError extends UsageError {
   constructor(
     readonly dataFile: string,
     readonly pid: number,
+    /** `serve`: a running `rentctl sandbox serve`; `embedded`: another CLI command's own sandbox. */
+    readonly role: "serve" | "embedded" = "serve",
   ) {
-    super(`sandbox data file ${dataFile} is in use by process ${pid} (a running \`rentctl sandbox serve\`)`, {
-      hint: "stop that sandbox first (Ctrl-C where it runs), or talk to it with --base-url (its address)",
-    });
+    super(
+      `sandbox data file ${dataFile} is in use by process ${pid} (${role === "embedded" ? "another rentctl command's embedded sandbox" : "a running `rentctl sandbox serve`"})`,
+      {
+        hint:
+          role === "embedded"
+            ? "run again once that command is done"
+            : "stop that sandbox first (Ctrl-C where it runs), or talk to it with --base-url (its address)",
+      },
+    );
   }
 }
 

@@ -3,7 +3,13 @@ import { pidAlive } from "../../locks/lock.js";
 import { SandboxDataInUseError } from "./errors.js";
 import { removeIfExists } from "./files.js";
 
-/** `<dataFile>.lock`: the pid of the process serving the data file (one server per file). */
+/**
+ * `<dataFile>.lock`: the pid of the process serving the data file (one server
+ * per file), and its role: `serve` (a `rentctl sandbox serve`, or repair /
+ * reset) or `embedded` (a CLI command running the sandbox in its own
+ * process, which holds the file only while that command runs).
+ */
+export type LockRole = "serve" | "embedded";
 
 export const lockPath = (dataFile: string): string => `${dataFile}.lock`;
 
@@ -15,7 +21,7 @@ export function lockHolder(dataFile: string): number | null {
   } catch {
     return null;
   }
-  const pid = Number(text.trim());
+  const pid = Number(text.trim().split(/\s+/)[0]);
   if (!Number.isSafeInteger(pid) || pid <= 0) return null;
   if (pid === process.pid) return heldHere.has(dataFile) ? pid : null;
   return pidAlive(pid) ? pid : null;
@@ -23,19 +29,28 @@ export function lockHolder(dataFile: string): number | null {
 
 const heldHere = new Set<string>();
 
-export function acquireLock(dataFile: string): void {
+/** The role of the live holder of `dataFile` (`serve` for a lock written before roles existed). */
+export function lockRole(dataFile: string): LockRole {
+  try {
+    return readFileSync(lockPath(dataFile), "utf8").trim().split(/\s+/)[1] === "embedded" ? "embedded" : "serve";
+  } catch {
+    return "serve";
+  }
+}
+
+export function acquireLock(dataFile: string, role: LockRole = "serve"): void {
   const lock = lockPath(dataFile);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lock, "wx");
-      writeSync(fd, String(process.pid));
+      writeSync(fd, `${process.pid} ${role}`);
       closeSync(fd);
       heldHere.add(dataFile);
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const holder = lockHolder(dataFile);
-      if (holder !== null) throw new SandboxDataInUseError(dataFile, holder);
+      if (holder !== null) throw new SandboxDataInUseError(dataFile, holder, lockRole(dataFile));
       removeIfExists(lock); // stale: its process is gone
     }
   }
@@ -45,7 +60,8 @@ export function acquireLock(dataFile: string): void {
 export function releaseLock(dataFile: string): void {
   if (!heldHere.delete(dataFile)) return;
   try {
-    if (readFileSync(lockPath(dataFile), "utf8").trim() === String(process.pid)) unlinkSync(lockPath(dataFile));
+    if (readFileSync(lockPath(dataFile), "utf8").trim().split(/\s+/)[0] === String(process.pid))
+      unlinkSync(lockPath(dataFile));
   } catch {
     // already gone
   }
