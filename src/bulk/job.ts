@@ -111,7 +111,7 @@ export interface BulkJobHandle {
   close(): Promise<void>;
 }
 
-/** The row log's key for the selected target and owner, and whether the row log of an interrupted run exists. */
+/** The row log's key of a job on the selected target and owner. */
 export async function bulkJobKey(deps: Deps, key: Pick<BulkJobKey, "job" | "contentHash">): Promise<RowLogKey> {
   const target = await deps.target();
   const owner = await requireUser(deps);

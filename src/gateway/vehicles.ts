@@ -8,6 +8,7 @@ import { createdId, type JsonObject, uploadedImageIds } from "../contract/record
 import type { WireRecord } from "../contract/validate.js";
 import { type Deps, requireUser } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
+import { checkVehicle } from "../fleet/adapters.js";
 import { currentInput, PLAN_FIELDS, sameValue } from "../fleet/plan.js";
 import { fetchRecord, VEHICLE } from "../resources/safe-edit.js";
 import { sendWrite } from "./send.js";
@@ -54,16 +55,11 @@ export async function currentVehicle(
   }
 }
 
-/** Check a full vehicle record as `vehicle create` does (owner and locale filled), or refuse with every problem. */
+/** A full vehicle record checked as `vehicle create` checks it (fleet/adapters.ts checkVehicle), or refused with every problem. */
 async function checked(deps: Deps, values: Record<string, unknown>, what: string): Promise<EncodableRecord> {
-  const { prepareVehicle } = await import("../resources/create.js");
-  try {
-    return await prepareVehicle(deps, values);
-  } catch (e) {
-    if (e instanceof RentctlError && e.details.length)
-      throw new InputError(`${what}: ${e.details.map((p) => `${p.field}: ${p.message}`).join("; ")}`);
-    throw e;
-  }
+  const { record, problems } = await checkVehicle(deps, values);
+  if (!record) throw new InputError(`${what}: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`);
+  return record;
 }
 
 /**

@@ -224,7 +224,7 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
       total,
       concurrency,
       label: opts.verb,
-      acting: `${opts.verb === "remove" ? "removing" : "changing"} ${total} vehicles`,
+      acting: `${opts.verb === "remove" ? "removing" : "changing"} ${total} vehicle${total === 1 ? "" : "s"}`,
       order: ["changed", "removed", "failed"],
       quietIds: ["changed", "removed"],
       report: opts.report,
