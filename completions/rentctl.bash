@@ -145,9 +145,9 @@ _rentctl_flags() {
     'vehicle deactivate') REPLY='--where --concurrency --report --restart -h --help' ;;
     'vehicle calendar') REPLY='--block --unblock --clear-past --from --months --where --all --concurrency --report --restart -h --help' ;;
     'vehicle export') REPLY='--format --with-ids --names --where -h --help' ;;
-    'vehicle import') REPLY='--format --concurrency --skip-invalid --restart --report -h --help' ;;
+    'vehicle import') REPLY='--format --concurrency --skip-invalid --restart --report --no-dedupe -h --help' ;;
     'vehicle diff') REPLY='-f --file --format --prune --exact -h --help' ;;
-    'vehicle apply') REPLY='-f --file --format --prune --exact --allow-mass-delete --concurrency --restart --report -h --help' ;;
+    'vehicle apply') REPLY='-f --file --format --prune --exact --allow-mass-delete --concurrency --restart --report --no-dedupe -h --help' ;;
     'image') REPLY='-h --help' ;;
     'image upload') REPLY='--attach -h --help' ;;
     'extra') REPLY='-h --help' ;;
@@ -158,7 +158,7 @@ _rentctl_flags() {
     'extra update') REPLY='--replace --option --price --currency --period --quantity --set --from-file --strict -h --help' ;;
     'extra switch') REPLY='-h --help' ;;
     'extra delete') REPLY='-h --help' ;;
-    'undo') REPLY='--limit -h --help' ;;
+    'undo') REPLY='--limit --force --no-dedupe -h --help' ;;
     'api') REPLY='-X --method -f --field -F --file --list -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
     'sandbox serve') REPLY='--host --port --data --memory --latency --fail-rate --html502-rate --reset-rate --throttle-rate --retry-after --fault-first -h --help' ;;
@@ -169,7 +169,7 @@ _rentctl_flags() {
     'completion __complete') REPLY='--ids -h --help' ;;
     *) REPLY='' ;;
   esac
-  REPLY+=' -p --profile --env --base-url --user --locale -o --output --json --timeout --no-color -q --quiet -v --verbose -y --yes --dry-run --fields --raw'
+  REPLY+=' -p --profile --env --base-url --user --locale -o --output --json --timeout --no-color -q --quiet -v --verbose -y --yes --dry-run --fields --raw --settle --no-wait'
 }
 
 # _rentctl_takes_value PATH FLAG: succeeds when FLAG takes a value under PATH.
@@ -208,7 +208,7 @@ _rentctl_takes_value() {
     'sandbox info') case $2 in --data) return 0 ;; esac ;;
   esac
   case $2 in
-    -p | --profile | --env | --base-url | --user | --locale | -o | --output | --timeout | --fields) return 0 ;;
+    -p | --profile | --env | --base-url | --user | --locale | -o | --output | --timeout | --fields | --settle) return 0 ;;
   esac
   return 1
 }
@@ -347,7 +347,8 @@ _rentctl_flag_values() {
     *'|--base-url' |\
     *'|--user' |\
     *'|--timeout' |\
-    *'|--fields') : ;;
+    *'|--fields' |\
+    *'|--settle') : ;;
     *'|--locale') _rentctl_dynamic 'catalog' 'locales' ;;
     *'|-o' |\
     *'|--output') _rentctl_words 'table json ndjson csv yaml' ;;

@@ -227,7 +227,7 @@ function __rentctl_takes_value
         case 'sandbox info'
             contains -- $argv[2] '--data'; and return 0
     end
-    contains -- $argv[2] '-p' '--profile' '--env' '--base-url' '--user' '--locale' '-o' '--output' '--timeout' '--fields'; and return 0
+    contains -- $argv[2] '-p' '--profile' '--env' '--base-url' '--user' '--locale' '-o' '--output' '--timeout' '--fields' '--settle'; and return 0
     return 1
 end
 
@@ -634,6 +634,7 @@ complete -c rentctl -n '__rentctl_using \'vehicle import\'' -l concurrency -r -f
 complete -c rentctl -n '__rentctl_using \'vehicle import\'' -l skip-invalid -d 'import the valid rows and report the others (exit 7)'
 complete -c rentctl -n '__rentctl_using \'vehicle import\'' -l restart -d 'ignore the row log of an interrupted run of the same file'
 complete -c rentctl -n '__rentctl_using \'vehicle import\'' -l report -r -F -d 'write per-row results to FILE (format by extension)'
+complete -c rentctl -n '__rentctl_using \'vehicle import\'' -l no-dedupe -d 'skip the identity check after the creates (for accounts where one registration number is meant to exist twice)'
 complete -c rentctl -n '__rentctl_using \'vehicle import\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'vehicle diff\'' -s f -l file -r -F -d 'fleet file (.json, .ndjson, .yaml, .csv), or - for stdin with --format'
 complete -c rentctl -n '__rentctl_using \'vehicle diff\'' -l format -r -f -d 'json, ndjson, yaml or csv (default: by extension)'
@@ -648,6 +649,7 @@ complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -l allow-mass-delete 
 complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -l concurrency -r -f -d 'requests in flight at once, 1-16 (default 4)'
 complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -l restart -d 'ignore the row log of an interrupted run of the same file'
 complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -l report -r -F -d 'write per-row results to FILE (format by extension)'
+complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -l no-dedupe -d 'skip the identity check after the creates (for accounts where one registration number is meant to exist twice)'
 complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'image\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'image upload\'' -l attach -r -f -d 'add the new images to this vehicle\'s vehicle_images (safe edit)'
@@ -682,6 +684,8 @@ complete -c rentctl -n '__rentctl_using \'extra update\'' -s h -l help -d 'displ
 complete -c rentctl -n '__rentctl_using \'extra switch\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'extra delete\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'undo\'' -l limit -r -f -d 'entries to list (default 20)'
+complete -c rentctl -n '__rentctl_using \'undo\'' -l force -d 'undo of an apply: also undo vehicles changed since the apply (those changes are lost)'
+complete -c rentctl -n '__rentctl_using \'undo\'' -l no-dedupe -d 'skip the identity check after the creates (for accounts where one registration number is meant to exist twice)'
 complete -c rentctl -n '__rentctl_using \'undo\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'api\'' -s X -l method -r -f -d 'HTTP method (default GET, or POST when -F is given)'
 complete -c rentctl -n '__rentctl_using \'api\'' -s f -l field -r -f -d 'add a field: query for GET, form body for POST (repeat; a repeated key is an array)'
@@ -729,6 +733,8 @@ complete -c rentctl -n 'not __rentctl_using \'vehicle\' \'vehicle list\' \'vehic
 complete -c rentctl -n '__rentctl_using \'vehicle\' \'vehicle list\' \'vehicle get\' \'vehicle create\' \'vehicle wizard\' \'vehicle edit\' \'vehicle remove\' \'vehicle activate\' \'vehicle deactivate\' \'vehicle calendar\' \'vehicle export\' \'vehicle import\' \'vehicle diff\' \'vehicle apply\' \'vehicle help\'' -l fields -r -f -a '(__rentctl_list id user_id locale_id pickup_location vehicle_class_id vehicle_model_id vehicle_segment_id vehicle_year_of_issue_id vehicle_vin vehicle_odometer vehicle_reg_number_country vehicle_reg_number vehicle_activity price_per_day price_per_3days price_per_week price_per_14days vehicle_currency_id vehicle_protection_plans_insurance_price vehicle_protection_plans_insurance_exclude_security_deposit vehicle_protection_plans_no_deposit vehicle_protection_plans_third_party_insurance vehicle_protection_plans_deposit_price vehicle_protection_plans_deposit_pay_cash vehicle_protection_plans_deposit_pay_debit_card vehicle_protection_plans_deposit_pay_credit_card vehicle_protection_plans_deposit_return_period_cash vehicle_protection_plans_deposit_return_period_card vehicle_protection_plans_cdw1_price_day vehicle_protection_plans_cdw1_franchise vehicle_protection_plans_cdw1_security_deposit vehicle_protection_plans_cdw2_price_day vehicle_protection_plans_cdw2_franchise vehicle_protection_plans_cdw2_security_deposit vehicle_protection_plans_tire_windshield_price_day vehicle_protection_plans_theft_price_day vehicle_protection_plans_interior_price_day vehicle_protection_plans_roadside_price_day vehicle_tuning_text vehicle_delivery_address_fixed_place vehicle_delivery_address_fixed_location vehicle_delivery_address_fixed_price vehicle_delivery_return_fixed_place vehicle_delivery_return_fixed_location vehicle_delivery_return_fixed_price vehicle_distance_unit_id vehicle_distance_included vehicle_surcharge_for_excess price_surcharge_over_time vehicle_images vehicle_minimal_renting_period vehicle_minimal_age_to_rent vehicle_drivers_experience price_subscription_month price_subscription_3month price_subscription_6month price_subscription_year price_subscription_2years price_subscription_3years vehicle_description vehicle_benefits_id vehicle_options_id vehicle_payment_types vehicle_availability_calendar vehicle_passenger_capacity vehicle_luggage_capacity vehicle_extras vehicle_fuel_policy vehicle_booking_lead_time)' -d 'comma-separated columns / keys to show'
 complete -c rentctl -n '__rentctl_using \'extra\' \'extra options\' \'extra list\' \'extra get\' \'extra create\' \'extra update\' \'extra switch\' \'extra delete\' \'extra help\'' -l fields -r -f -a '(__rentctl_list id locale_id option_id price currency_id period quantity)' -d 'comma-separated columns / keys to show'
 complete -c rentctl -l raw -d 'print response bodies as received, meta included'
+complete -c rentctl -l settle -r -f -d 'a rerun of an interrupted bulk job waits this long for the requests the stopped run left in flight before it looks (default: --timeout)'
+complete -c rentctl -l no-wait -d 'when another rentctl on this machine runs the same bulk job (import, apply, a change to many vehicles, an undo), exit 9 at once instead of waiting for it'
 
 # Positional arguments
 complete -c rentctl -n '__rentctl_arg \'auth help\' 0' -f -a 'login status logout'

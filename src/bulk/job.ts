@@ -1,15 +1,17 @@
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { Writable } from "node:stream";
+import type { Identity } from "../contract/identity.js";
 import type { Deps } from "../deps.js";
 import { requireUser } from "../deps.js";
-import { type RentctlError, UsageError } from "../errors.js";
+import { RentctlError, UsageError } from "../errors.js";
 import { formatFor } from "../fleet/format.js";
 import { lock } from "../locks/lock.js";
 import { interruptOnCtrlC } from "./control.js";
+import { CreatedSet } from "./identity-check.js";
 import { createProgress } from "./progress.js";
 import { bulkExitError, type ReportSink, reportToFile, reportToStream, summaryLine } from "./report.js";
-import { RowLog, type RowLogKey, type RowRecord } from "./row-log.js";
+import { bootId, RowLog, type RowLogKey, type RowRecord, readPrevious } from "./row-log.js";
 import {
   type BulkRow,
   type BulkSummary,
@@ -88,10 +90,18 @@ export interface BulkJobRun<T> {
   startedAt?: number;
   /** Rows an earlier run finished that this run does not list again (apply plans from the account as it is now). */
   doneEarlier?: number;
+  /** false: rows are planned from the account as it is now, so a row finished earlier but planned again runs again. */
+  skipDone?: boolean;
   /** Said after the summary line, whatever the outcome (e.g. how to undo what was done). */
   after?(summary: BulkSummary): void;
   /** The job's own verdict after the summary (e.g. conflicts): the row log is kept when it returns an error. */
   verdict?(summary: BulkSummary): RentctlError | undefined;
+  /**
+   * The identity check after the sends (./identity-check.ts): rows whose
+   * status is one of `statuses` created the vehicle of `identity(row)`.
+   * Left out with --no-dedupe.
+   */
+  identityCheck?: { statuses: readonly string[]; identity(row: BulkRow<T>): Identity | undefined };
 }
 
 export interface BulkJobHandle {
@@ -131,6 +141,35 @@ export async function checkReportPath(path: string): Promise<void> {
     });
 }
 
+/**
+ * Take another job's row log (an apply being undone): wait for a run of it
+ * that is still going (bounded, exit 9 as any lock), then let the requests a
+ * stopped run of it left in flight land (or time out), so what follows sees
+ * every write that job made. Returns the release; hold it while working, so
+ * the job cannot be resumed meanwhile.
+ */
+export async function holdJobLog(deps: Deps, file: string, what: string): Promise<() => void> {
+  const unlock = await lock(file, {
+    what,
+    timeoutMs: deps.flags.wait === false ? 0 : undefined,
+    onWait: (holder) => deps.msg.info(`waiting for ${what}, running as ${holder}`),
+  });
+  try {
+    const text = await readFile(file, "utf8").catch(() => "");
+    const inFlight = [...readPrevious(text, bootId()).values()].filter(
+      (r) => r.state === "sending" || r.state === "unknown",
+    );
+    if (inFlight.length && !(await deps.target()).embeddedSandbox)
+      await settleInFlight(inFlight, Math.max(deps.settings().timeoutMs, (deps.flags.settle ?? 0) * 1000), (m) =>
+        deps.msg.info(m),
+      );
+    return unlock;
+  } catch (e) {
+    unlock();
+    throw e;
+  }
+}
+
 export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobHandle> {
   if (key.report) await checkReportPath(key.report);
   const logKey = await bulkJobKey(deps, key);
@@ -138,6 +177,7 @@ export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobH
   let waited = false;
   const unlock = await lock(RowLog.fileFor(deps.paths.dataDir, logKey), {
     what: `this ${key.what}`,
+    timeoutMs: deps.flags.wait === false ? 0 : undefined,
     onWait: (holder) => {
       waited = true;
       deps.msg.info(`waiting for the same ${key.what}, running as ${holder}`);
@@ -150,7 +190,12 @@ export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobH
     unlock();
     throw e;
   }
-  if (log.resumed) deps.msg.info(`resuming an interrupted ${key.what} (--restart to ${key.afresh ?? "start afresh"})`);
+  if (log.resumed)
+    deps.msg.info(
+      log.endedWithFailures !== undefined
+        ? `the last ${key.what} finished with ${log.endedWithFailures} failure${log.endedWithFailures === 1 ? "" : "s"}: running those rows again (--restart to ${key.afresh ?? "start afresh"})`
+        : `resuming an interrupted ${key.what} (--restart to ${key.afresh ?? "start afresh"})`,
+    );
   const inFlight = log.inFlight();
   let settled: Promise<void> | undefined;
   let ended = false;
@@ -161,7 +206,16 @@ export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobH
     inFlight,
     settle: () => {
       // A write of the stopped run may still be on its way: let it land (or time out) before looking.
-      settled ??= settleInFlight(inFlight, deps.settings().timeoutMs, (m) => deps.msg.info(m));
+      // Not on the embedded sandbox: its server ran inside the stopped run and ended with it.
+      settled ??= deps
+        .target()
+        .then((t) =>
+          t.embeddedSandbox
+            ? undefined
+            : settleInFlight(inFlight, Math.max(deps.settings().timeoutMs, (deps.flags.settle ?? 0) * 1000), (m) =>
+                deps.msg.info(m),
+              ),
+        );
       return settled;
     },
     finish: async () => {
@@ -186,6 +240,8 @@ export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobH
       spec.after?.(summary);
       const failed = bulkExitError(summary, spec.known?.length ?? 0);
       const verdict = failed ?? spec.verdict?.(summary);
+      if (verdict && !summary.interrupted && !summary.stoppedBy)
+        log.ended(summary.failed.length + (summary.counts.get("conflict") ?? 0));
       if (!verdict) await handle.finish();
       else await handle.close();
       if (verdict) throw verdict;
@@ -214,6 +270,8 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
   const progress = await createProgress(deps.io.stderr, deps.io.stderrTTY && !quiet, spec.total, spec.label);
   (await deps.client()).limitConnections(spec.concurrency);
   const control = interruptOnCtrlC(deps.io.stderr);
+  const check = spec.identityCheck;
+  const created = check ? new CreatedSet() : undefined;
   let summary: BulkSummary;
   try {
     summary = await runBulk<T>({
@@ -229,19 +287,103 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
         await spec.beforeReconcile?.(inFlight);
       },
       willWrite: spec.willWrite,
-      onResult: async (r) => {
+      skipDone: spec.skipDone,
+      onResult: async (r, row) => {
         progress.tick();
+        if (created && r.id !== undefined && check!.statuses.includes(r.status)) {
+          const identity = check!.identity(row);
+          if (identity)
+            created.add(identity, { row: r.row, key: r.key, id: r.id, status: r.status, resent: r.via === "resent" });
+        }
         await emit(r);
       },
     });
+    if (created?.size && !summary.interrupted && !summary.stoppedBy && !control.stopped)
+      await identityCheck(deps, job.log, created, summary, emit);
   } finally {
     control.uninstall();
     progress.stop();
     for (const s of sinks) await s.close();
   }
   if (spec.known?.length) summary.counts.set(spec.known[0]!.status, spec.known.length);
+  summary.earlierEnded = job.log.endedWithFailures !== undefined;
   if (spec.doneEarlier !== undefined) summary.fromJournal = Math.max(summary.fromJournal, spec.doneEarlier);
   summary.elapsedMs = Date.now() - started;
   deps.io.stderr.write(`${summaryLine(summary, spec.order)}\n`);
   return summary;
+}
+
+/**
+ * The identity check (./identity-check.ts) at the end of a create phase:
+ * copies of this run's vehicles that another run created first are removed,
+ * their rows counted and reported `deduplicated` (with the kept vehicle's
+ * id) and noted in the row log; a copy that could not be removed fails its
+ * row, so the run exits 7 and its rerun checks again.
+ */
+async function identityCheck(
+  deps: Deps,
+  log: RowLog,
+  created: CreatedSet,
+  summary: BulkSummary,
+  emit: (r: RowResult) => Promise<void>,
+): Promise<void> {
+  const [{ removeDuplicates }, { removeDuplicate }] = await Promise.all([
+    import("./identity-check.js"),
+    import("../gateway/vehicles.js"),
+  ]);
+  let found: Awaited<ReturnType<typeof removeDuplicates>>;
+  try {
+    found = await removeDuplicates(deps, created, (id) => removeDuplicate(deps, id));
+  } catch (e) {
+    if (!(e instanceof RentctlError)) throw e;
+    summary.stoppedBy = e;
+    return;
+  }
+  if (!found.length) return;
+  const count = (status: string, by: number) => summary.counts.set(status, (summary.counts.get(status) ?? 0) + by);
+  const removed = found.filter((d) => d.outcome !== "failed");
+  for (const d of found) {
+    if (d.late) {
+      // the stopped run's request landed after the rerun sent the row again: that copy goes, the row stays done
+      count("deduplicated", 1);
+      if (d.outcome === "failed") {
+        const r: RowResult = {
+          row: d.row,
+          key: d.key,
+          status: "failed",
+          id: d.id,
+          error: `vehicle ${d.id} is a late copy of vehicle ${d.kept} (the interrupted run's request landed after all); removing it failed: ${d.error}`,
+        };
+        count("failed", 1);
+        summary.failed.push(r);
+        await emit(r);
+      }
+      continue;
+    }
+    count(d.status, -1);
+    const copy = `a second vehicle ${d.key}: vehicle ${d.kept} has the same identity, created earlier by another run`;
+    if (d.outcome === "failed") {
+      const r: RowResult = {
+        row: d.row,
+        key: d.key,
+        status: "failed",
+        id: d.id,
+        error: `${copy}; removing this run's copy (${d.id}) failed: ${d.error}`,
+      };
+      count("failed", 1);
+      summary.failed.push(r);
+      await emit(r);
+      continue;
+    }
+    count("deduplicated", 1);
+    log.note({ row: d.row, key: d.key, state: "done", status: "deduplicated", id: d.kept });
+    await emit({ row: d.row, key: d.key, status: "deduplicated", id: d.kept });
+  }
+  if (removed.length)
+    deps.msg.info(
+      `identity check: ${removed.length} vehicle${removed.length === 1 ? "" : "s"} had a twin of the same identity (another run created it at the same time, or an interrupted run's request landed late); removed this job's copies (${removed
+        .map((d) => `${d.key}: ${d.id}`)
+        .slice(0, 5)
+        .join(", ")}${removed.length > 5 ? ", ..." : ""}), kept the earlier ones`,
+    );
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readFileSync, writeSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { mkdir, open, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
@@ -16,13 +17,22 @@ import { join } from "node:path";
  * and a write's promise resolves only after its line is on disk. Outcome
  * notes (`note`) ride along with the next group and never ask for an
  * `fdatasync` of their own.
+ *
+ * Start notes: right before a row's request is handed to the socket, a
+ * `started` line is written with a plain write() (no fsync): it survives the
+ * process being killed, not the machine losing power. Each run's header
+ * records the machine's boot id; a rerun under the same boot trusts the
+ * start notes of that run, so a row journaled `sending` (ahead, with its
+ * group) whose request never started is simply sent again: no settle wait,
+ * no reconcile. Without a boot id, or after a reboot, every `sending` row
+ * counts as in flight, as before.
  */
 
 /** Outcome notes are written when this many wait, or after NOTE_DELAY_MS, or with the next durable write. */
 const NOTE_BATCH = 64;
 const NOTE_DELAY_MS = 25;
 
-export type RowState = "sending" | "done" | "failed" | "unknown";
+export type RowState = "sending" | "started" | "done" | "failed" | "unknown";
 
 export interface RowRecord {
   row: number;
@@ -34,8 +44,19 @@ export interface RowRecord {
   error?: string;
   /** `unknown` only: the server did answer (a 5xx), so nothing of it is still on its way. */
   answered?: boolean;
-  /** When the line was written (ms since the epoch). */
+  /** When the line was written (ms since the epoch); for an in-flight row, when its request started, if known. */
   at?: number;
+  /** An in-flight row whose request did start, by a trusted start note (see the class comment). */
+  started?: boolean;
+}
+
+/** This boot of the machine (Linux); undefined where the system does not say. */
+export function bootId(): string | undefined {
+  try {
+    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface RowLogKey {
@@ -63,12 +84,21 @@ export class RowLog {
     this.previous = previous;
   }
 
+  /** The last run got through every row and ended with this many failed (it was not interrupted). */
+  endedWithFailures: number | undefined;
+
+  /** The run got through every row; `failed` of them failed (a rerun is told, instead of "interrupted"). */
+  ended(failed: number): void {
+    this.#queue.push({ line: JSON.stringify({ end: "failed", failed }) });
+    this.#startFlush();
+  }
+
   /** True when an earlier run of this job left rows behind. */
   get resumed(): boolean {
     return this.previous.size > 0;
   }
 
-  /** Rows an earlier run left with a request in flight or an unknown outcome. */
+  /** Rows an earlier run left with a request in flight (or maybe, without a trusted start note) or an unknown outcome. */
   inFlight(): RowRecord[] {
     return [...this.previous.values()].filter((r) => r.state === "sending" || r.state === "unknown");
   }
@@ -82,26 +112,39 @@ export class RowLog {
   static async open(dataDir: string, key: RowLogKey, opts: { restart?: boolean } = {}): Promise<RowLog> {
     const file = RowLog.fileFor(dataDir, key);
     await mkdir(join(dataDir, "bulk"), { recursive: true, mode: 0o700 });
-    const previous = new Map<number, RowRecord>();
-    if (opts.restart) {
-      await unlink(file).catch(() => {});
-    } else {
-      const text = await readFile(file, "utf8").catch(() => "");
-      for (const line of text.split("\n")) {
-        if (!line.trim()) continue;
-        try {
-          const r = JSON.parse(line) as RowRecord | { journal: number };
-          if ("row" in r) previous.set(r.row, r);
-        } catch {
-          // a torn last line (killed mid-write): its row is treated as not journaled
-        }
-      }
+    const boot = bootId();
+    let previous = new Map<number, RowRecord>();
+    let text = "";
+    if (opts.restart) await unlink(file).catch(() => {});
+    else {
+      text = await readFile(file, "utf8").catch(() => "");
+      previous = readPrevious(text, boot);
     }
     const fh = await open(file, "a", 0o600);
     const j = new RowLog(file, fh, previous);
-    if (previous.size === 0)
-      await j.#durable(JSON.stringify({ journal: 1, ...key, started: new Date().toISOString() }));
+    const end = /\{"end":"failed","failed":(\d+)\}\s*$/.exec(text);
+    if (end) j.endedWithFailures = Number(end[1]);
+    // Every run heads its lines with the boot it runs in: its start notes are trusted by a rerun in the same boot.
+    await j.#durable(
+      JSON.stringify(
+        previous.size === 0
+          ? { journal: 1, ...key, started: new Date().toISOString(), boot }
+          : { run: new Date().toISOString(), boot },
+      ),
+    );
     return j;
+  }
+
+  /**
+   * The row's request starts now: a plain write, no fsync, written before this
+   * returns (see the class comment). Call right after the durable `sending`.
+   */
+  started(row: number, key: string): void {
+    try {
+      writeSync(this.#fh.fd, `${lineOf({ row, key, state: "started" })}\n`);
+    } catch {
+      // lost: the row counts as in flight (settled and reconciled), as without start notes
+    }
   }
 
   /** Append one row state; resolves once it is on disk. */
@@ -180,6 +223,46 @@ export class RowLog {
     await this.close();
     await unlink(this.file).catch(() => {});
   }
+}
+
+/**
+ * The rows' last states from a journal's text. A `started` line marks the row's
+ * request as begun (its time is when). Under a header of this same boot, a row
+ * whose last line is `sending` without a start note after it never reached the
+ * socket: it reverts to the state it had before (none: it was never journaled).
+ */
+export function readPrevious(text: string, boot: string | undefined): Map<number, RowRecord> {
+  const previous = new Map<number, RowRecord>();
+  /** Rows `sending` with no start note yet, in a run whose start notes are trusted: their state before. */
+  const unstarted = new Map<number, RowRecord | undefined>();
+  let trusted = false;
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    let r: RowRecord | { journal?: number; run?: string; boot?: string };
+    try {
+      r = JSON.parse(line) as typeof r;
+    } catch {
+      continue; // a torn last line (killed mid-write): its row is treated as not journaled
+    }
+    if (!("row" in r)) {
+      trusted = boot !== undefined && r.boot === boot;
+      continue;
+    }
+    const before = previous.get(r.row);
+    if (r.state === "started") {
+      unstarted.delete(r.row);
+      if (before?.state === "sending") previous.set(r.row, { ...before, at: r.at, started: true });
+      continue;
+    }
+    if (r.state === "sending" && trusted) unstarted.set(r.row, unstarted.has(r.row) ? unstarted.get(r.row) : before);
+    else unstarted.delete(r.row);
+    previous.set(r.row, r);
+  }
+  for (const [row, before] of unstarted) {
+    if (before) previous.set(row, before);
+    else previous.delete(row);
+  }
+  return previous;
 }
 
 /**

@@ -23,8 +23,12 @@ export interface TaskOutcome {
 export interface RowResult extends TaskOutcome {
   row: number;
   key: string;
-  /** Set when the outcome comes from an earlier run (journal) or from reconciliation. */
-  via?: "journal" | "reconciled";
+  /**
+   * Set when the outcome comes from an earlier run (journal) or from
+   * reconciliation, or (`resent`) when the row was in flight in a stopped run,
+   * not found by reconcile, and sent again: that run's write may still land.
+   */
+  via?: "journal" | "reconciled" | "resent";
 }
 
 export interface TaskContext {
@@ -61,7 +65,7 @@ export interface BulkJob<T> {
    */
   beforeReconcile?(inFlight: RowRecord[]): Promise<void>;
   /** Every row's result, as it is known (stream it to reports). */
-  onResult?(result: RowResult): void | Promise<void>;
+  onResult?(result: RowResult, row: BulkRow<T>): void | Promise<void>;
   /** Ctrl-C: `stop` stops taking new rows; `abandon` (second Ctrl-C) aborts in-flight requests. */
   control?: BulkControl;
   /**
@@ -73,6 +77,11 @@ export interface BulkJob<T> {
   willWrite?(row: BulkRow<T>): boolean;
   /** Consecutive network failures that stop the run (default 3). */
   maxNetworkErrors?: number;
+  /**
+   * false: a row an earlier run finished is run again (its rows are planned from the account as it is
+   * now, so a planned row is never done: the account moved since, e.g. an undo). Default true.
+   */
+  skipDone?: boolean;
 }
 
 export interface BulkControl {
@@ -89,6 +98,8 @@ export interface BulkSummary {
   /** Rows reconciled against the server after an interrupted run. */
   reconciled: number;
   resumed: boolean;
+  /** The earlier run was not interrupted: it got through every row and some failed. */
+  earlierEnded?: boolean;
   interrupted: boolean;
   /** The error that stopped the run (auth, network): its exit code wins. */
   stoppedBy?: RentctlError;
@@ -121,8 +132,14 @@ export const MARK_FRESH_MS = 1_000;
  * stopped run is found instead of being sent again.
  */
 export function settleDeadline(inFlight: readonly RowRecord[], timeoutMs: number): number {
-  const open = inFlight.filter((r) => !r.answered);
-  return open.length ? Math.max(...open.map((r) => r.at ?? 0)) + MARK_FRESH_MS + timeoutMs : 0;
+  let last = 0;
+  for (const r of inFlight) {
+    if (r.answered) continue;
+    // a trusted start note is the request's own start; a `sending` line may precede it by MARK_FRESH_MS
+    const end = (r.at ?? 0) + timeoutMs + (r.started ? 0 : MARK_FRESH_MS);
+    if (end > last) last = end;
+  }
+  return last;
 }
 
 /**
@@ -175,28 +192,30 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   const maxNet = job.maxNetworkErrors ?? 3;
   let stop = false;
 
-  const emit = async (r: RowResult) => {
+  const emit = async (r: RowResult, row: BulkRow<T>) => {
     settleHeap();
     counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
     if (r.status === "failed") failed.push(r);
-    await job.onResult?.(r);
+    await job.onResult?.(r, row);
   };
 
   /** Rows journaled `sending` ahead with their group, and when (their lines' times are at least this). */
   const premarked = new Map<number, number>();
   const runOne = async (row: BulkRow<T>): Promise<void> => {
     const prior = job.log?.previous.get(row.row);
-    if (prior?.state === "done") {
+    if (prior?.state === "done" && job.skipDone !== false) {
       summary.fromJournal++;
-      return emit({ row: row.row, key: row.key, status: prior.status ?? "done", id: prior.id, via: "journal" });
+      return emit({ row: row.row, key: row.key, status: prior.status ?? "done", id: prior.id, via: "journal" }, row);
     }
+    let resent = false;
     if (prior && (prior.state === "sending" || prior.state === "unknown") && job.reconcile) {
       const found = await job.reconcile(row, prior);
       if (found) {
         summary.reconciled++;
         job.log?.note({ row: row.row, key: row.key, state: "done", status: found.status, id: found.id });
-        return emit({ ...found, row: row.row, key: row.key, via: "reconciled" });
+        return emit({ ...found, row: row.row, key: row.key, via: "reconciled" }, row);
       }
+      resent = !prior.answered;
     }
     let wrote = false;
     const rowAbort = new Cancel();
@@ -211,17 +230,23 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
         const markedAt = premarked.get(row.row);
         if (markedAt === undefined || Date.now() - markedAt > MARK_FRESH_MS)
           await job.log?.write({ row: row.row, key: row.key, state: "sending" });
+        job.log?.started(row.row, row.key);
       },
     };
     try {
-      return await attempt(row, ctx, () => wrote);
+      return await attempt(row, ctx, () => wrote, resent);
     } finally {
       rowAborts.delete(rowAbort);
       premarked.delete(row.row);
     }
   };
 
-  const attempt = async (row: BulkRow<T>, ctx: TaskContext, wroteNow: () => boolean): Promise<void> => {
+  const attempt = async (
+    row: BulkRow<T>,
+    ctx: TaskContext,
+    wroteNow: () => boolean,
+    resent: boolean,
+  ): Promise<void> => {
     try {
       const outcome = await job.task(row, ctx);
       const wrote = wroteNow();
@@ -235,7 +260,10 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
           status: outcome.status,
           id: outcome.id,
         });
-      return emit({ ...outcome, row: row.row, key: row.key });
+      return emit(
+        { ...outcome, row: row.row, key: row.key, ...(resent && wrote ? { via: "resent" as const } : {}) },
+        row,
+      );
     } catch (err) {
       const wrote = wroteNow();
       if (err instanceof AuthError) {
@@ -264,7 +292,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
             ? { answered: true }
             : {}),
         });
-      return emit({ row: row.row, key: row.key, status: "failed", error });
+      return emit({ row: row.row, key: row.key, status: "failed", error }, row);
     }
   };
 

@@ -22,6 +22,15 @@ export const GLOBAL_FLAGS = {
   dryRun: flag.bool("--dry-run", "show the request(s) a mutating command would send; send nothing"),
   fields: flag.string("--fields <list>", "comma-separated columns / keys to show"),
   raw: flag.bool("--raw", "print response bodies as received, meta included"),
+  settle: flag.number(
+    "--settle <seconds>",
+    "a rerun of an interrupted bulk job waits this long for the requests the stopped run left in flight before it looks (default: --timeout)",
+    { min: 0, max: 3600 },
+  ),
+  wait: flag.bool(
+    "--no-wait",
+    "when another rentctl on this machine runs the same bulk job (import, apply, a change to many vehicles, an undo), exit 9 at once instead of waiting for it",
+  ),
 };
 
 /** The global flags of a run, from commander's values with the program's (`optsWithGlobals()`). */

@@ -44,6 +44,10 @@ export interface GlobalFlags {
   dryRun?: boolean;
   fields?: string;
   raw?: boolean;
+  /** --settle: seconds a rerun waits for the stopped run's requests in flight (at least the timeout). */
+  settle?: number;
+  /** false with --no-wait: a bulk job held by another process is exit 9 at once. */
+  wait?: boolean;
 }
 
 export type Source = "flag" | "env" | "profile" | "default" | "sandbox";

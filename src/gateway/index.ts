@@ -9,7 +9,8 @@
  * - ./records.ts: one record as a person changes it (guarded replace = safe
  *   edit, create, remove, switch), vehicles and extras alike.
  * - ./vehicles.ts: the writes of bulk jobs (create, planned replace, planned
- *   removal, re-create, image upload).
+ *   removal, re-create, image upload, removal of a duplicate the identity
+ *   check found).
  * - ./undo.ts: how a write is recorded for undo (own entry, batch row,
  *   recorded with the plan, or none for the writes of an undo).
  * - ./send.ts: the two senders that hold the grant (and `rentctl api`'s raw request).
@@ -32,6 +33,7 @@ export {
   type ReplaceOutcome,
   type RowWrite,
   recreateVehicle,
+  removeDuplicate,
   removePlanned,
   replacePlanned,
   uploadImages,

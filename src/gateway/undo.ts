@@ -28,7 +28,13 @@ export const UNDOING: UndoScope = { kind: "none", reason: "undo" };
 /** A batch entry of the history; `row` records one vehicle's previous record under it. */
 export interface UndoBatch {
   readonly op: string;
-  row(action: HistoryAction, id: number, before: JsonObject): void;
+  /**
+   * `before`: the record to restore; `after`: what the row wrote (an undo
+   * refuses to overwrite a vehicle changed since). A create is recorded
+   * twice: before its request with id 0 (its identity, so an undo after a
+   * lost answer finds it) and with its id once answered.
+   */
+  row(action: HistoryAction, id: number, before: JsonObject, after?: JsonObject): void;
 }
 
 /** The history of the selected target, or undefined for a throw-away in-memory sandbox (nothing to undo there). */
@@ -51,8 +57,13 @@ export async function openBatch(
   let seq = 0;
   return {
     op: batch.op,
-    row: (rowAction, id, before) =>
-      h.history.recordInBatch(batch.op, ++seq, { action: rowAction, id, ...h.where, before }, deps.now()),
+    row: (rowAction, id, before, after) =>
+      h.history.recordInBatch(
+        batch.op,
+        ++seq,
+        { action: rowAction, id, ...h.where, before, ...(after ? { after } : {}) },
+        deps.now(),
+      ),
   };
 }
 
@@ -75,6 +86,7 @@ export async function recordWrite(
   action: HistoryAction,
   id: number,
   before: JsonObject,
+  after?: JsonObject,
 ): Promise<string | undefined> {
   switch (scope.kind) {
     case "entry": {
@@ -82,7 +94,7 @@ export async function recordWrite(
       return h?.history.record({ action, id, before, ...h.where }, deps.now()).op;
     }
     case "batch":
-      scope.batch.row(action, id, before);
+      scope.batch.row(action, id, before, after);
       return scope.batch.op;
     case "planned":
       return scope.op;

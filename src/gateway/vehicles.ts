@@ -68,6 +68,8 @@ async function checked(deps: Deps, values: Record<string, unknown>, what: string
  * job's to reconcile.
  */
 export async function createVehicle(deps: Deps, record: EncodableRecord, w: RowWrite): Promise<number> {
+  // An apply's undo must find a create whose answer never came: its identity is recorded first (id 0).
+  if (w.undo.kind === "batch") w.undo.batch.row("vehicle.create", 0, record as JsonObject);
   await w.beforeWrite?.();
   const res = await sendWrite(deps, "vehicles.create", record, { signal: w.signal });
   const id = createdId(res.decoded.body, "vehicle");
@@ -145,7 +147,7 @@ export async function replacePlanned(
     plan.check === "as-planned"
       ? ({ ...after, user_id: await requireUser(deps), locale_id: await deps.locale() } as EncodableRecord)
       : await checked(deps, after, `vehicle ${id}: the changed record is invalid`);
-  await recordWrite(deps, w.undo, "vehicle.edit", id, now.record);
+  await recordWrite(deps, w.undo, "vehicle.edit", id, now.record, record as JsonObject);
   await w.beforeWrite?.();
   await sendWrite(deps, "vehicles.edit", { ...record, vehicle_id: id }, { signal: w.signal });
   return { status: "changed" };
@@ -190,4 +192,20 @@ export async function removePlanned(
 export async function recreateVehicle(deps: Deps, saved: JsonObject, w: RowWrite): Promise<number> {
   const record = await checked(deps, currentInput(saved), "the saved record is invalid");
   return createVehicle(deps, record, w);
+}
+
+/**
+ * Remove a vehicle this run created that turned out to be a second copy of
+ * one another run created at the same time (the bulk job's identity check).
+ * Not recorded for undo: the run's own undo entry already names the created
+ * vehicle, and an undo that finds it gone counts it as done.
+ */
+export async function removeDuplicate(deps: Deps, id: number, signal?: CancelSignal): Promise<"removed" | "gone"> {
+  try {
+    await sendWrite(deps, "vehicles.remove", { user_id: await requireUser(deps), vehicle_id: id }, { signal });
+    return "removed";
+  } catch (e) {
+    if (e instanceof NotFoundError) return "gone";
+    throw e;
+  }
 }

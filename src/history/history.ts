@@ -41,6 +41,8 @@ export interface HistoryEntry {
   /** The embedded sandbox's data file the entry was taken on (its address changes every run). */
   dataFile?: string;
   before: JsonObject;
+  /** A row of an apply: what it wrote (an undo leaves a vehicle changed since alone, unless --force). */
+  after?: JsonObject;
   /** A change to many vehicles is one entry: every vehicle's previous record (undo restores them all). */
   items?: Array<{ id: number; before: JsonObject }>;
   /** Set once the entry has been undone. */

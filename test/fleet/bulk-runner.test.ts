@@ -234,6 +234,7 @@ describe("runBulk", () => {
     const durable = j.write({ row: 2, key: "R2", state: "sending" });
     j.note({ row: 1, key: "R1", state: "done", status: "created", id: 1 });
     await bounded(durable);
+    j.started(2, "R2");
     await new Promise((r) => setTimeout(r, 60));
     await bounded(j.write({ row: 3, key: "R3", state: "sending" }));
     j.note({ row: 3, key: "R3", state: "done", status: "created", id: 3 });
@@ -300,5 +301,76 @@ describe("journal lines", () => {
       expect(JSON.parse(line)).toEqual({ ...rec, at: 1700000000000 });
       expect(line).toBe(JSON.stringify({ ...rec, at: 1700000000000 }));
     }
+  });
+});
+
+describe("start notes (a rerun settles only rows whose request started)", () => {
+  const head = (boot: string | undefined) => JSON.stringify({ journal: 1, job: "t", boot });
+  const line = (o: object) => JSON.stringify(o);
+
+  it("under the same boot, a row journaled `sending` without a start note was never sent: it reverts to its state before", async () => {
+    const { readPrevious } = await import("../../src/bulk/row-log.js");
+    const text = [
+      head("B1"),
+      line({ row: 1, key: "A", state: "sending", at: 10 }),
+      line({ row: 1, key: "A", state: "started", at: 11 }),
+      line({ row: 2, key: "B", state: "sending", at: 12 }),
+      line({ row: 3, key: "C", state: "unknown", error: "lost", at: 5 }),
+      JSON.stringify({ run: "later", boot: "B1" }),
+      line({ row: 3, key: "C", state: "sending", at: 20 }),
+      line({ row: 3, key: "C", state: "sending", at: 25 }),
+    ].join("\n");
+    const prev = readPrevious(text, "B1");
+    expect(prev.get(1)).toMatchObject({ state: "sending", started: true, at: 11 });
+    expect(prev.has(2)).toBe(false); // never started, never journaled before: a plain new row
+    expect(prev.get(3)).toMatchObject({ state: "unknown", at: 5 }); // the unknown outcome of the earlier run stays
+  });
+
+  it("after a reboot (another boot id) or without one, every `sending` row counts as in flight", async () => {
+    const { readPrevious } = await import("../../src/bulk/row-log.js");
+    const text = [head("B1"), line({ row: 2, key: "B", state: "sending", at: 12 })].join("\n");
+    expect(readPrevious(text, "B2").get(2)).toMatchObject({ state: "sending" });
+    expect(readPrevious(text, undefined).get(2)).toMatchObject({ state: "sending" });
+    expect(
+      readPrevious([head(undefined), line({ row: 2, key: "B", state: "sending" })].join("\n"), undefined).get(2),
+    ).toBeDefined();
+  });
+
+  it("the settle deadline of a started row is its start plus the timeout (no allowance for a line written ahead)", async () => {
+    const { MARK_FRESH_MS, settleDeadline } = await import("../../src/bulk/runner.js");
+    expect(settleDeadline([{ row: 1, key: "A", state: "sending", at: 1000, started: true }], 2_000)).toBe(3000);
+    expect(settleDeadline([{ row: 1, key: "A", state: "sending", at: 1000 }], 2_000)).toBe(3000 + MARK_FRESH_MS);
+  });
+
+  it("the runner writes the start note after the durable `sending` line, before the request", async () => {
+    const dir = tmp();
+    const log = await RowLog.open(dir, KEY);
+    const order: string[] = [];
+    const write = log.write.bind(log);
+    log.write = async (rec) => {
+      await write(rec);
+      order.push(rec.state);
+    };
+    const started = log.started.bind(log);
+    log.started = (row, key) => {
+      started(row, key);
+      order.push("started");
+    };
+    await runBulk({
+      rows: (async function* () {
+        yield { row: 1, key: "R1", item: 1 };
+      })(),
+      concurrency: 1,
+      log,
+      task: async (_r, ctx) => {
+        await ctx.beforeWrite();
+        order.push("request");
+        return { status: "created", id: 1 };
+      },
+    });
+    await log.close();
+    expect(order).toEqual(["sending", "started", "request"]);
+    const { readFileSync } = await import("node:fs");
+    expect(readFileSync(log.file, "utf8")).toMatch(/"state":"started"/);
   });
 });

@@ -227,7 +227,7 @@ describe("vehicle export / import (built CLI, sandbox)", () => {
     const again = await cli(["vehicle", "import", f, "--user", "1003", "-o", "json"]);
     expect(again.code).toBe(0);
     expect(proxy.creates()).toBe(2);
-    expect(again.stderr).toMatch(/resumed an interrupted run: 10 rows done earlier/);
+    expect(again.stderr).toMatch(/continued the earlier run: 10 rows done earlier/);
     const res = json<Array<{ identity: string; status: string }>>(again.stdout);
     expect(res.filter((x) => x.status === "created")).toHaveLength(12);
     const regs = (await accountRegs(sandbox.env, 1003)).filter((x) => x.startsWith("SF-"));

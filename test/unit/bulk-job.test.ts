@@ -30,7 +30,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function fakeDeps(opts: { output?: string; quiet?: boolean; timeoutMs?: number } = {}): Fake {
+function fakeDeps(opts: { output?: string; quiet?: boolean; timeoutMs?: number; embedded?: boolean } = {}): Fake {
   const out = new PassThrough();
   const err = new PassThrough();
   let stdout = "";
@@ -42,7 +42,12 @@ function fakeDeps(opts: { output?: string; quiet?: boolean; timeoutMs?: number }
     stderr += String(b);
   });
   const connections: number[] = [];
-  const target = { env: "sandbox", baseUrl: "http://127.0.0.1:1", userId: 1001, embeddedSandbox: false };
+  const target = {
+    env: "sandbox",
+    baseUrl: "http://127.0.0.1:1",
+    userId: 1001,
+    embeddedSandbox: Boolean(opts.embedded),
+  };
   const deps = {
     io: { stdout: out, stderr: err, stdin: new PassThrough(), stdoutTTY: false, stderrTTY: false, stdinTTY: false },
     env: {},
@@ -141,9 +146,13 @@ describe("the bulk job shell (src/bulk/job.ts)", () => {
     const again = fakeDeps();
     server.sent.length = 0;
     expect(await runJob(again, spec(server.send()))).toBeUndefined();
-    expect(again.stderr()).toMatch(/resuming an interrupted test job \(--restart to start afresh\)/);
+    // not "interrupted": the run got through every row
+    expect(again.stderr()).toMatch(
+      /the last test job finished with 1 failure: running those rows again \(--restart to start afresh\)/,
+    );
     expect(server.sent).toEqual(["A-3"]);
-    expect(again.stderr()).toMatch(/resumed an interrupted run: 4 rows done earlier/);
+    expect(again.stderr()).toMatch(/continued the earlier run: 4 rows done earlier/);
+    expect(again.stderr()).not.toMatch(/interrupted/);
     expect(existsSync(await logFile(again))).toBe(false);
   });
 
@@ -152,6 +161,9 @@ describe("the bulk job shell (src/bulk/job.ts)", () => {
     // What a SIGKILL right after the write leaves: the row `sending`, the vehicle on the server.
     const log = await RowLog.open(dir, await bulkJobKey(f.deps, KEY));
     await log.write({ row: 2, key: "A-2", state: "sending" });
+    log.started(2, "A-2");
+    // row 4 was journaled ahead with its group, but its request never started: sent at once, not reconciled
+    await log.write({ row: 4, key: "A-4", state: "sending" });
     await log.close();
     const server = fakeServer();
     server.created.set("A-2", 42);
@@ -172,6 +184,29 @@ describe("the bulk job shell (src/bulk/job.ts)", () => {
     expect(e).toBeUndefined();
     expect(f.stderr()).toMatch(/1 row was in flight when the last run stopped: waiting \d+\.\d s/);
     expect(seen).toEqual(["before 2", "reconcile A-2"]);
+    expect(server.sent.sort()).toEqual(["A-1", "A-3", "A-4", "A-5"]);
+    expect(f.stderr()).toMatch(/1 reconciled/);
+  });
+
+  it("on the embedded sandbox a rerun does not wait (its server ended with the stopped run) and still reconciles", async () => {
+    const f = fakeDeps({ timeoutMs: 60_000, embedded: true });
+    const log = await RowLog.open(dir, await bulkJobKey(f.deps, KEY));
+    await log.write({ row: 2, key: "A-2", state: "sending" });
+    log.started(2, "A-2");
+    await log.close();
+    const server = fakeServer();
+    server.created.set("A-2", 42);
+    const e = await runJob(
+      f,
+      spec(server.send(), {
+        reconcile: async (row) => {
+          const id = server.created.get(row.item);
+          return id === undefined ? undefined : { status: "created", id };
+        },
+      }),
+    );
+    expect(e).toBeUndefined();
+    expect(f.stderr()).not.toMatch(/in flight when the last run stopped/);
     expect(server.sent.sort()).toEqual(["A-1", "A-3", "A-4", "A-5"]);
     expect(f.stderr()).toMatch(/1 reconciled/);
   });

@@ -13,14 +13,30 @@ import type { HistoryEntry } from "../../history/history.js";
  * flight is reconciled against the server (gone, restored, or re-created
  * under its registration number) instead of being sent again.
  */
-export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryEntry[]): Promise<void> {
+export interface UndoApplyOptions {
+  /** --force: undo rows whose vehicle changed since the apply too (those changes are lost). */
+  force?: boolean;
+  /** false with --no-dedupe: no identity check after the re-creations. */
+  dedupe?: boolean;
+}
+
+/** A create whose answer never came (recorded with id 0 before its request, no row with its id after). */
+const isPending = (e: HistoryEntry) => e.action === "vehicle.create" && e.id === 0;
+
+export async function undoApply(
+  deps: Deps,
+  batch: HistoryEntry,
+  items: HistoryEntry[],
+  opts: UndoApplyOptions = {},
+): Promise<void> {
   const [
-    { openBulkJob },
+    { openBulkJob, holdJobLog },
     gateway,
     { findByIdentity, listVehicles },
     { currentInput },
     { IdentityIndex, identityOf },
     { History },
+    { PartialFailureError },
   ] = await Promise.all([
     import("../../bulk/job.js"),
     import("../../gateway/index.js"),
@@ -28,27 +44,55 @@ export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryE
     import("../../fleet/plan.js"),
     import("../../contract/identity.js"),
     import("../../history/history.js"),
+    import("../../errors.js"),
   ]);
+  const identity = (e: HistoryEntry) => identityOf(e.before as Record<string, unknown>);
+  // Creates whose id is known: their intent rows (id 0) need no step of their own.
+  const answered = new IdentityIndex<true>();
+  for (const e of items)
+    if (e.action === "vehicle.create" && e.id > 0) {
+      const i = identity(e);
+      if (i) answered.add(i, true);
+    }
   // A row recorded twice (an interrupted apply resumed) is undone once, to its earliest record.
   const steps: BulkRow<HistoryEntry>[] = [];
   const seen = new Set<string>();
+  const keyOf = (e: HistoryEntry) => {
+    if (!isPending(e)) return `${e.action}:${e.id}`;
+    const i = identity(e);
+    return i ? `create:${i.reg}:${i.country ?? ""}` : undefined;
+  };
   for (const e of [...items].reverse()) {
-    const key = `${e.action}:${e.id}`;
-    if (seen.has(key)) continue;
+    const key = keyOf(e);
+    if (key === undefined || seen.has(key)) continue;
+    if (isPending(e) && answered.find(identity(e)!).length) continue;
     seen.add(key);
-    const earliest = items.find((x) => `${x.action}:${x.id}` === key) ?? e;
-    steps.push({ row: steps.length + 1, key: `vehicle ${e.id} (${e.action})`, item: earliest });
+    const earliest = items.find((x) => keyOf(x) === key) ?? e;
+    steps.push({
+      row: steps.length + 1,
+      key: isPending(e) ? `vehicle ${showReg(e)} (create, answer lost)` : `vehicle ${e.id} (${e.action})`,
+      item: earliest,
+    });
   }
   if (deps.flags.dryRun) return dryRun(deps, batch, steps);
   async function* rows(): AsyncGenerator<BulkRow<HistoryEntry>> {
     yield* steps;
   }
   const recreated: Array<{ from: number; id: number }> = [];
-  const job = await openBulkJob(deps, {
-    job: "undo.apply",
-    contentHash: createHash("sha256").update(`${batch.op}|${batch.time}`).digest("hex"),
-    what: `undo of apply ${batch.op}`,
-  });
+  // The apply itself: still running (wait for it), or killed with writes in flight (let them land first).
+  const applyLog = typeof batch.before.log === "string" ? batch.before.log : undefined;
+  const releaseApply = applyLog ? await holdJobLog(deps, applyLog, `apply ${batch.op}`) : () => {};
+  let job: Awaited<ReturnType<typeof openBulkJob>>;
+  try {
+    job = await openBulkJob(deps, {
+      job: "undo.apply",
+      contentHash: createHash("sha256").update(`${batch.op}|${batch.time}`).digest("hex"),
+      what: `undo of apply ${batch.op}`,
+    });
+  } catch (e) {
+    releaseApply();
+    throw e;
+  }
   try {
     // Another undo of the same apply ran meanwhile (this one waited for it): nothing is left to do.
     if (job.waited) {
@@ -59,18 +103,30 @@ export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryE
         return;
       }
     }
+    // Writes of a stopped undo may still be on their way: let them land before looking.
+    await job.settle();
     // Vehicles to re-create are first looked for by identity (an earlier, interrupted or concurrent
-    // undo may have re-created them): one listing, read once, and a vehicle found is adopted.
+    // undo may have re-created them), and so are creates whose answer was lost: one listing, read once.
     const present = new IdentityIndex<number>();
-    if (steps.some((s) => s.item.action === "vehicle.remove"))
+    if (steps.some((s) => s.item.action === "vehicle.remove" || isPending(s.item)))
       for await (const page of listVehicles(deps, { raw: true }))
         for (const v of page) {
-          const identity = identityOf(v as Record<string, unknown>);
-          if (identity && v.id !== undefined) present.add(identity, Number(v.id));
+          const i = identityOf(v as Record<string, unknown>);
+          if (i && v.id !== undefined) present.add(i, Number(v.id));
         }
-    const adopt = (e: HistoryEntry) => {
-      const identity = identityOf(e.before as Record<string, unknown>);
-      return identity ? present.find(identity)[0] : undefined;
+    const found = (e: HistoryEntry): number | undefined => {
+      const i = identity(e);
+      const ids = i ? present.find(i) : [];
+      return ids.length ? Math.max(...ids) : undefined;
+    };
+    const expect = (record: JsonObject | undefined) => (opts.force || !record ? undefined : currentInput(record));
+    const conflicts: Array<{ field: string; message: string }> = [];
+    const conflict = (e: HistoryEntry, moved: string[], gone = false) => {
+      const error = gone
+        ? "removed since the apply; nothing was sent"
+        : `changed since the apply (${moved.join(", ")}); left as it is`;
+      conflicts.push({ field: `vehicle ${e.id || showReg(e)}`, message: error });
+      return { status: "conflict", error };
     };
     const summary = await job.run<HistoryEntry>({
       rows: rows(),
@@ -82,7 +138,18 @@ export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryE
       order: ["restored", "removed", "recreated", "failed"],
       quietIds: ["restored", "removed", "recreated"],
       stdoutReport: false,
+      identityCheck:
+        opts.dedupe === false
+          ? undefined
+          : {
+              statuses: ["recreated"],
+              identity: ({ item }) => (item.action === "vehicle.remove" ? identity(item) : undefined),
+            },
       reconcile: async ({ item: e }) => {
+        if (isPending(e))
+          return (await findByIdentity(deps, e.before as Record<string, unknown>)).length
+            ? undefined
+            : { status: "removed" };
         if (e.action === "vehicle.create")
           return (await gateway.currentVehicle(deps, e.id)) ? undefined : { status: "removed", id: e.id };
         if (e.action === "vehicle.edit") {
@@ -91,32 +158,54 @@ export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryE
             ? { status: "restored", id: e.id }
             : undefined;
         }
-        const found = await findByIdentity(deps, e.before as Record<string, unknown>);
-        return found[0] === undefined ? undefined : { status: "recreated", id: found[0] };
+        const ids = await findByIdentity(deps, e.before as Record<string, unknown>);
+        return ids.length ? { status: "recreated", id: Math.max(...ids) } : undefined;
       },
       send: async ({ item: e }, ctx) => {
         const w = { undo: gateway.UNDOING, beforeWrite: ctx.beforeWrite, signal: ctx.signal };
         if (e.action === "vehicle.create") {
-          await gateway.removePlanned(deps, e.id, {}, w);
-          return { status: "removed", id: e.id };
+          // Its id, or (the answer lost) the vehicle of its identity, if the create landed at all.
+          const id = isPending(e) ? found(e) : e.id;
+          if (id === undefined) return { status: "already" };
+          const r = await gateway.removePlanned(deps, id, { expect: expect(e.before) }, w);
+          if (r.status === "conflict") return conflict(e, r.moved);
+          return { status: r.status === "gone" ? "already" : "removed", id };
         }
         if (e.action === "vehicle.edit") {
-          await gateway.replacePlanned(deps, e.id, { after: currentInput(e.before) }, w);
-          return { status: "restored", id: e.id };
+          const r = await gateway.replacePlanned(
+            deps,
+            e.id,
+            { before: expect(e.after), after: currentInput(e.before) },
+            w,
+          );
+          if (r.status === "conflict") return conflict(e, r.moved, r.gone);
+          return { status: r.status === "already" ? "already" : "restored", id: e.id };
         }
-        const found = adopt(e);
-        if (found !== undefined) return { status: "recreated", id: found }; // already there: adopted, not sent
-        const id = await gateway.recreateVehicle(deps, e.before as JsonObject, w);
-        recreated.push({ from: e.id, id });
-        return { status: "recreated", id };
+        const id = found(e);
+        if (id !== undefined) return { status: "already", id }; // already re-created: adopted, not sent
+        const made = await gateway.recreateVehicle(deps, e.before as JsonObject, w);
+        recreated.push({ from: e.id, id: made });
+        return { status: "recreated", id: made };
       },
       after: (s) => {
         for (const r of recreated)
           deps.msg.info(`vehicle ${r.from} re-created as vehicle ${r.id} (ids cannot be restored)`);
         // Only a complete undo says so (an interrupted or failed one ends with its error and a rerun hint).
-        if (s.interrupted || s.stoppedBy || s.failed.length) return;
+        if (s.interrupted || s.stoppedBy || s.failed.length || s.counts.get("conflict")) return;
+        const n = (k: string) => s.counts.get(k) ?? 0;
         deps.msg.success(
-          `apply ${batch.op} undone: ${s.counts.get("restored") ?? 0} restored, ${s.counts.get("removed") ?? 0} created vehicles removed, ${s.counts.get("recreated") ?? 0} removed vehicles re-created`,
+          `apply ${batch.op} undone: ${n("restored")} restored, ${n("removed")} created vehicles removed, ${n("recreated")} removed vehicles re-created${n("already") ? `, ${n("already")} already as before the apply` : ""}`,
+        );
+      },
+      verdict: (s) => {
+        const n = s.counts.get("conflict") ?? 0;
+        if (!n) return undefined;
+        return new PartialFailureError(
+          `${n} vehicle${n === 1 ? " was" : "s were"} changed since the apply and left as ${n === 1 ? "it is" : "they are"}; the rest was undone`,
+          {
+            details: conflicts.slice(0, 20),
+            hint: `\`rentctl undo ${batch.op} --force\` undoes them too (their later changes are lost)`,
+          },
         );
       },
     });
@@ -125,21 +214,28 @@ export async function undoApply(deps: Deps, batch: HistoryEntry, items: HistoryE
         op: batch.op,
         removed: summary.counts.get("removed") ?? 0,
         restored: summary.counts.get("restored") ?? 0,
+        already: summary.counts.get("already") ?? 0,
         recreated: recreated.map((r) => ({ was: r.from, id: r.id })),
       });
   } finally {
     await job.close();
+    releaseApply();
   }
 }
+
+const showReg = (e: HistoryEntry) =>
+  typeof e.before.vehicle_reg_number === "string" ? e.before.vehicle_reg_number : "(no registration number)";
 
 /** `undo OP --dry-run` of an apply: what each step would do, in order; nothing is sent or marked undone. */
 async function dryRun(deps: Deps, batch: HistoryEntry, steps: BulkRow<HistoryEntry>[]): Promise<void> {
   const what = (e: HistoryEntry) =>
-    e.action === "vehicle.create"
-      ? "remove (the apply created it)"
-      : e.action === "vehicle.edit"
-        ? "restore its record from before the apply"
-        : "create it again from its saved record (a new id)";
+    isPending(e)
+      ? "remove the vehicle of this registration number, if the apply's create landed (its answer never came)"
+      : e.action === "vehicle.create"
+        ? "remove (the apply created it)"
+        : e.action === "vehicle.edit"
+          ? "restore its record from before the apply"
+          : "create it again from its saved record (a new id)";
   const plan = steps.map(({ item: e }) => ({
     vehicle_id: e.id,
     reg: typeof e.before.vehicle_reg_number === "string" ? e.before.vehicle_reg_number : null,

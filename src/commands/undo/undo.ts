@@ -5,14 +5,22 @@ import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
 import type { History, HistoryEntry } from "../../history/history.js";
 import { arg, flag } from "../flags.js";
+import { noDedupeFlag } from "../vehicle/concurrency.js";
 import { defineVerb } from "../verb.js";
 
 export const verb = defineVerb({
   name: "undo",
   description: "List recent edits and removals, or restore one (a removed vehicle is re-created with a new id)",
   args: { op: arg.optional("undo entry to restore (an OP of the list)") },
-  flags: { limit: flag.int("--limit <n>", "entries to list (default 20)", { min: 1 }) },
-  examples: ["rentctl undo", "rentctl undo 12"],
+  flags: {
+    limit: flag.int("--limit <n>", "entries to list (default 20)", { min: 1 }),
+    force: flag.bool(
+      "--force",
+      "undo of an apply: also undo vehicles changed since the apply (those changes are lost)",
+    ),
+    dedupe: noDedupeFlag(),
+  },
+  examples: ["rentctl undo", "rentctl undo 12", "rentctl undo 14 --dry-run"],
   run: (deps, args, opts) => run(deps, args.op, opts),
 });
 
@@ -37,7 +45,11 @@ const load = () =>
   ]);
 
 /** `rentctl undo`: the recent entries of the undo history; `rentctl undo OP`: restore one. */
-export async function run(deps: Deps, op: string | undefined, opts: { limit?: number }): Promise<void> {
+export async function run(
+  deps: Deps,
+  op: string | undefined,
+  opts: { limit?: number; force?: boolean; dedupe?: boolean },
+): Promise<void> {
   const [{ History, sameTarget }, { createRecord, guardedReplace }, { EXTRA, inputOf, serverMembers, VEHICLE }] =
     await load();
   const journal = new History(deps.paths.dataDir);
@@ -86,6 +98,7 @@ export async function run(deps: Deps, op: string | undefined, opts: { limit?: nu
       deps,
       entry,
       entries.filter((e) => e.batch === op),
+      opts,
     );
     if (!deps.flags.dryRun) journal.markUndone(op, deps.now());
     return;

@@ -1,12 +1,13 @@
 import { existsSync } from "node:fs";
 import type { BulkRow } from "../../bulk/runner.js";
+import { identityOf } from "../../contract/identity.js";
 import type { Deps } from "../../deps.js";
 import { PartialFailureError, UsageError } from "../../errors.js";
 import type { PlanChange, PlanCreate, PlanRemove } from "../../fleet/plan.js";
 import type { UndoScope } from "../../gateway/undo.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
-import { concurrencyFlag, DEFAULT_CONCURRENCY } from "./concurrency.js";
+import { concurrencyFlag, DEFAULT_CONCURRENCY, noDedupeFlag } from "./concurrency.js";
 import { fleetFileFlags, planColors } from "./diff.js";
 
 export const verb = defineVerb({
@@ -21,6 +22,7 @@ export const verb = defineVerb({
     concurrency: concurrencyFlag("requests in flight at once, 1-16 (default 4)"),
     restart: flag.bool("--restart", "ignore the row log of an interrupted run of the same file"),
     report: flag.string("--report <file>", "write per-row results to FILE (format by extension)"),
+    dedupe: noDedupeFlag(),
   },
   examples: [
     "rentctl vehicle apply -f fleet.yaml",
@@ -41,6 +43,8 @@ export interface ApplyOptions {
   concurrency?: number;
   restart?: boolean;
   report?: string;
+  /** false with --no-dedupe. */
+  dedupe?: boolean;
 }
 
 type Step = { kind: "create"; c: PlanCreate } | { kind: "change"; c: PlanChange } | { kind: "remove"; c: PlanRemove };
@@ -159,6 +163,8 @@ async function runApply(
       create: plan.create.length,
       change: plan.change.length,
       remove: plan.remove.length,
+      // An undo waits for this apply (if it still runs) and for its writes in flight (if it was killed).
+      log: job.log.file,
     });
     const undo: UndoScope = batch ? { kind: "batch", batch } : gateway.OWN_ENTRY;
 
@@ -191,7 +197,17 @@ async function runApply(
       startedAt: started,
       // Rows an earlier run finished are no longer in this run's plan (it is made from the account as it is now).
       doneEarlier: [...job.log.previous.values()].filter((r) => r.state === "done").length,
+      // A planned row is not done, whatever an earlier run noted (the account moved since: an undo, a person).
+      skipDone: false,
       shown: (r) => (r.row < 0 ? { ...r, row: 0 } : r), // removals are not rows of the file
+      identityCheck:
+        opts.dedupe === false
+          ? undefined
+          : {
+              statuses: ["created"],
+              identity: (row) =>
+                row.item.kind === "create" ? identityOf(planned.createRecords.get(row.row) ?? {}) : undefined,
+            },
       send: async ({ row, item }, ctx) => {
         const w = { undo, beforeWrite: ctx.beforeWrite, signal: ctx.signal };
         const files = planned.uploads.get(row);
@@ -218,6 +234,8 @@ async function runApply(
             },
             w,
           );
+          // already as planned (the same apply ran elsewhere, or someone made the same change): done, not a conflict
+          if (r.status === "already") return { status: "unchanged", id: ch.vehicle_id };
           return r.status === "conflict" ? conflict(r.moved, r.gone) : { status: "changed", id: ch.vehicle_id };
         }
         const rm = item.c;

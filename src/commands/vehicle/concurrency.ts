@@ -5,3 +5,13 @@ export const concurrencyFlag = (description: string) => flag.int("--concurrency 
 
 /** Rows in flight at once when --concurrency is not given. */
 export const DEFAULT_CONCURRENCY = 4;
+
+/**
+ * `--no-dedupe` of the verbs that create vehicles (import, apply, undo): skip the identity check
+ * that removes this run's copy of a vehicle another run created at the same time (src/bulk/identity-check.ts).
+ */
+export const noDedupeFlag = () =>
+  flag.bool(
+    "--no-dedupe",
+    "skip the identity check after the creates (for accounts where one registration number is meant to exist twice)",
+  );

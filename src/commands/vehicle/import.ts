@@ -8,7 +8,7 @@ import type { CheckedRow, FleetSource } from "../../fleet/source.js";
 import type { UndoScope } from "../../gateway/undo.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
-import { concurrencyFlag, DEFAULT_CONCURRENCY } from "./concurrency.js";
+import { concurrencyFlag, DEFAULT_CONCURRENCY, noDedupeFlag } from "./concurrency.js";
 
 export const verb = defineVerb({
   name: "import",
@@ -20,6 +20,7 @@ export const verb = defineVerb({
     skipInvalid: flag.bool("--skip-invalid", "import the valid rows and report the others (exit 7)"),
     restart: flag.bool("--restart", "ignore the row log of an interrupted run of the same file"),
     report: flag.string("--report <file>", "write per-row results to FILE (format by extension)"),
+    dedupe: noDedupeFlag(),
   },
   examples: [
     "rentctl vehicle import fleet.csv",
@@ -54,6 +55,8 @@ export interface ImportOptions {
   skipInvalid?: boolean;
   restart?: boolean;
   report?: string;
+  /** false with --no-dedupe. */
+  dedupe?: boolean;
 }
 
 const ORDER = ["created", "exists", "failed", "invalid"] as const;
@@ -201,9 +204,13 @@ async function runImport(
         account = await listAccount();
       },
       willWrite: (row) => !(row.item.identity && account.find(row.item.identity).length),
+      identityCheck:
+        opts.dedupe === false ? undefined : { statuses: ["created"], identity: (row) => row.item.identity },
       reconcile: async (row) => {
         const found = row.item.identity ? account.find(row.item.identity) : [];
-        return found.length ? { status: "created", id: found[0] } : undefined;
+        // Two with its identity (another run created it too): the newer one is the lost answer's
+        // vehicle, and the identity check then keeps the older.
+        return found.length ? { status: "created", id: Math.max(...found) } : undefined;
       },
       send: async (row, ctx) => {
         const item = row.item;
