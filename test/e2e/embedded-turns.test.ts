@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { sampleVehicleInput } from "../../src/sandbox/seed.js";
 import { lockPath, Store } from "../../src/sandbox/store.js";
 import { type CliResult, json, ROOT, runBuilt, tempHome } from "../helpers/cli.js";
-import { type EmbeddedProcess, spawnEmbedded } from "../helpers/embedded.js";
+import { type EmbeddedProcess, removeEmbeddedBundle, spawnEmbedded } from "../helpers/embedded.js";
 import { Terminal } from "../helpers/pty.js";
 import { Api, allVehicles, KEY_1003, type ServeProcess, spawnServe } from "../sandbox/helpers.js";
 
@@ -35,6 +35,7 @@ afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn();
   home.cleanup();
 });
+afterAll(() => removeEmbeddedBundle());
 
 function wizard(reg: string): Terminal {
   const file = join(home.dir, `${reg}.json`);

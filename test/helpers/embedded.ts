@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -20,10 +20,19 @@ export interface EmbeddedProcess {
 }
 
 let bundled: Promise<string> | undefined;
+let bundleDir: string | undefined;
+
+/** Remove the bundle (in the test file's afterAll). */
+export function removeEmbeddedBundle(): void {
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+  bundleDir = undefined;
+  bundled = undefined;
+}
 
 function bundle(): Promise<string> {
   bundled ??= (async () => {
-    const out = join(mkdtempSync(join(tmpdir(), "rentctl-embedded-child-")), "child.mjs");
+    bundleDir = mkdtempSync(join(tmpdir(), "rentctl-embedded-child-"));
+    const out = join(bundleDir, "child.mjs");
     await build({
       entryPoints: [join(import.meta.dirname, "embedded-child.ts")],
       outfile: out,
