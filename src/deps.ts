@@ -116,6 +116,7 @@ export function createDeps(
           userAgent: "rentctl/0.1",
           // --raw: each body exactly as received (meta included) is the result; nothing is rendered.
           onBody: flags.raw ? (text) => io.stdout.write(text.endsWith("\n") ? text : `${text}\n`) : undefined,
+          serverFailure: target.sandboxFailure,
         });
         exitHooks.push(() => client.close());
         return client;

@@ -32,6 +32,12 @@ export interface ClientOptions {
   missingKeyHint?: string;
   /** Called with every final 2xx body exactly as received (`--raw` prints them). */
   onBody?: (text: string) => void;
+  /**
+   * Why the server cannot answer any more, when it knows (the embedded sandbox lost its data
+   * file): checked after each answer and thrown instead of it, so the command stops with that
+   * error (a busy lock, exit 9; a `sandbox serve` holding the file, exit 2).
+   */
+  serverFailure?: () => Error | undefined;
 }
 
 export interface RawRequest {
@@ -289,6 +295,8 @@ export class ApiClient {
           },
           attemptAbort,
         );
+        const failure = this.#opts.serverFailure?.();
+        if (failure) throw failure;
         const text = res.text;
         const ms = now() - started;
         trace?.(`← ${res.statusCode} ${method} ${url} ${ms}ms`);
@@ -309,7 +317,7 @@ export class ApiClient {
         return { status: res.statusCode, headers: res.headers, text, json, parseError, attempts: attempt };
       } catch (err) {
         clearTimeout(timer);
-        if (req.signal?.aborted) throw err;
+        if (req.signal?.aborted || err === this.#opts.serverFailure?.()) throw err;
         const timedOut = timedOutNow || isTimeoutCode(errCode(err));
         const code = errCode(err);
         const ms = now() - started;

@@ -22,6 +22,8 @@ export interface Target {
   embeddedSandbox: boolean;
   /** The embedded sandbox's data file (null: in memory); undefined when not embedded. */
   sandboxDataFile?: string | null;
+  /** Why the embedded sandbox can answer no more (it lost its data file): the command stops with it. */
+  sandboxFailure?: () => Error | undefined;
 }
 
 export interface TargetInputs {
@@ -54,7 +56,13 @@ export async function resolveTarget({ settings: s, env, paths, onExit, warn }: T
     const dataFile = env.RENTCTL_SANDBOX_MEMORY ? null : sandboxDataFile(paths);
     const sb = await startEmbedded(dataFile, env, warn);
     onExit(() => sb.close());
-    return { ...common, baseUrl: sb.url, embeddedSandbox: true, sandboxDataFile: dataFile };
+    let failure: Error | undefined;
+    const sandboxFailure = () => {
+      const lost = sb.unavailable();
+      if (lost) failure ??= asEmbeddedError(dataFile, lost);
+      return failure;
+    };
+    return { ...common, baseUrl: sb.url, embeddedSandbox: true, sandboxDataFile: dataFile, sandboxFailure };
   }
   if (!s.baseUrl) {
     if (s.env === undefined) {
@@ -88,45 +96,45 @@ export function requireUserOf(t: Target): number {
 }
 
 /**
- * The embedded sandbox on the data file. Another CLI command's embedded
- * sandbox holds the file only while that command runs: this one waits its
- * turn (bounded by RENTCTL_LOCK_TIMEOUT, then exit 9 naming the holder). A
- * running `rentctl sandbox serve` holds it for good: exit 2, talk to it instead.
+ * The embedded sandbox on the data file. It holds the file only while it
+ * answers a request, so commands share it: a request waits for another
+ * command's turn (bounded by RENTCTL_LOCK_TIMEOUT, then exit 9 naming the
+ * holder). A running `rentctl sandbox serve` holds it for good: exit 2 naming
+ * its pid and address, talk to it instead (at start, or at the next request
+ * when it started meanwhile).
  */
 async function startEmbedded(dataFile: string | null, env: NodeJS.ProcessEnv, warn: (text: string) => void) {
-  const [{ startSandbox }, { BusyError, lockTimeoutMs }] = await Promise.all([
+  const [{ startSandbox }, { lockTimeoutMs }] = await Promise.all([
     import("../sandbox/server.js"),
     import("../locks/lock.js"),
   ]);
-  const started = Date.now();
-  const timeout = lockTimeoutMs(env);
-  let told = false;
-  for (;;) {
-    try {
-      return await startSandbox({ host: "127.0.0.1", port: 0, dataFile, onWarning: warn, embedded: true });
-    } catch (err) {
-      const busy = err as { code?: string; pid?: number; role?: string };
-      if (busy.code !== "ESANDBOXBUSY") throw err;
-      if (busy.role !== "embedded") {
-        throw new UsageError(
-          `the sandbox data file ${dataFile} is in use by a running \`rentctl sandbox serve\` (pid ${busy.pid})`,
-          {
-            hint: "talk to that server instead: add --base-url with its address (it printed it when it started), or set RENTCTL_SANDBOX_MEMORY=1 for a throw-away in-memory sandbox",
-          },
-        );
-      }
-      if (Date.now() - started >= timeout)
-        throw new BusyError(
-          `the sandbox data file ${dataFile} is busy: another rentctl command (pid ${busy.pid}) uses it`,
-          {
-            hint: "run again once it is done, or raise RENTCTL_LOCK_TIMEOUT (seconds)",
-          },
-        );
-      if (!told && Date.now() - started > 1000) {
-        told = true;
-        warn(`waiting for the sandbox data file: another rentctl command (pid ${busy.pid}) uses it`);
-      }
-      await new Promise((r) => setTimeout(r, 20 + Math.random() * 40));
-    }
+  try {
+    return await startSandbox({
+      host: "127.0.0.1",
+      port: 0,
+      dataFile,
+      onWarning: warn,
+      embedded: true,
+      lockTimeoutMs: lockTimeoutMs(env),
+      onLockWait: (h) =>
+        warn(
+          `waiting for the sandbox data file: ${h.role === "embedded" ? "another rentctl command" : "another rentctl process"}${h.pid ? ` (pid ${h.pid})` : ""} uses it`,
+        ),
+    });
+  } catch (err) {
+    throw asEmbeddedError(dataFile, err);
   }
+}
+
+/** A server holding the data file, said to a command that wanted the embedded sandbox; other errors as they are. */
+function asEmbeddedError<E>(dataFile: string | null, err: E): E | UsageError {
+  const busy = err as { code?: string; pid?: number; role?: string; address?: string };
+  if (busy?.code !== "ESANDBOXBUSY" || busy.role !== "serve") return err;
+  const at = busy.address;
+  return new UsageError(
+    `the sandbox data file ${dataFile} is in use by a running \`rentctl sandbox serve\` (pid ${busy.pid}, ${at ? `address ${at}` : "address unknown"})`,
+    {
+      hint: `talk to that server instead: add --base-url ${at ?? "with its address (it printed it when it started)"}, or set RENTCTL_SANDBOX_MEMORY=1 for a throw-away in-memory sandbox`,
+    },
+  );
 }

@@ -5,6 +5,7 @@ import { API_VERSION, OPERATIONS } from "../contract/operations.js";
 import type { Operation } from "../contract/types.js";
 import { HANDLERS, SandboxHttpError } from "./handlers.js";
 import { DEMO_OWNERS, type DemoOwner } from "./owners.js";
+import type { LockHolder } from "./persistence/lock.js";
 import {
   BodyTooLarge,
   bodyLimit,
@@ -21,6 +22,7 @@ import { resetData, Store } from "./store.js";
 
 export type { DemoOwner } from "./owners.js";
 export { DEMO_OWNERS } from "./owners.js";
+export type { LockHolder } from "./persistence/lock.js";
 export type { RepairReport } from "./repair.js";
 export { repairData as repairSandboxData } from "./repair.js";
 export { sampleVehicleInput } from "./seed.js";
@@ -80,8 +82,15 @@ export interface SandboxOptions extends SandboxFaults {
   maxFormBodyBytes?: number;
   /** Compact the journal after this many lines (default: by size). */
   walLimit?: number;
-  /** Run inside a CLI command (its data file is held only while that command runs; others wait their turn). */
+  /**
+   * Run inside a CLI command: the data file is held only while a request is answered (others wait
+   * their turn, and each request sees every write answered before it, by any process).
+   */
   embedded?: boolean;
+  /** Bound on each wait for the data file held by another process (default RENTCTL_LOCK_TIMEOUT seconds, else 60 s). */
+  lockTimeoutMs?: number;
+  /** Called once when a wait for the data file has lasted a second, with who holds it. */
+  onLockWait?: (holder: LockHolder) => void;
   /** Compact the journal once it holds this many bytes (default: the snapshot's size, at least 1 MiB). */
   compactBytes?: number;
   /** On close, always fold the journal into the snapshot (default: only when it is an eighth of its size). */
@@ -102,6 +111,11 @@ export interface RunningSandbox {
   owners: DemoOwner[];
   /** What request bodies cost: the most bytes one body held in memory, and how many bodies were refused (413). */
   bodyStats(): { peakBufferedBytes: number; refused: number };
+  /**
+   * Embedded: why the sandbox lost its data file (a `sandbox serve` took it, the wait for another
+   * command ran out, it became unreadable); from then on every request is answered 503 at once.
+   */
+  unavailable(): Error | undefined;
   close(): Promise<void>;
 }
 
@@ -176,6 +190,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     walLimit: opts.walLimit,
     compactBytes: opts.compactBytes,
     compactOnClose: opts.compactOnClose,
+    lockTimeoutMs: opts.lockTimeoutMs,
+    onLockWait: opts.onLockWait,
     onError: opts.onError,
     onWarning: opts.onWarning,
   });
@@ -315,9 +331,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       }
       const handler = HANDLERS[op.id] as (typeof HANDLERS)[string];
       try {
-        const result = handler({ op, input, owner, store, now });
+        const result = await store.turn(() => handler({ op, input, owner, store, now }));
         send(200, { meta, ...result });
       } catch (err) {
+        if (err !== undefined && err === store.unavailable) {
+          sendError(503, `sandbox unavailable: ${(err as Error).message}`);
+          return;
+        }
         if (!(err instanceof SandboxHttpError)) throw err;
         sendError(err.status, err.message, err.fields);
       }
@@ -362,6 +382,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     port,
     owners: DEMO_OWNERS.map((o) => ({ ...o })),
     bodyStats: () => ({ ...bodyStats }),
+    unavailable: () => store.unavailable,
     close() {
       closing ??= (async () => {
         abort.abort();

@@ -59,6 +59,10 @@ class OwnerIndex {
   all(owner: number): readonly number[] {
     return this.byOwner.get(owner) ?? [];
   }
+
+  clear(): void {
+    this.byOwner.clear();
+  }
 }
 
 function lowerBound(a: readonly number[], x: number): number {
@@ -80,6 +84,17 @@ export class State {
   private readonly extraIndex = new OwnerIndex();
   protected next: SandboxState["next"] = { vehicle: 1, extra: 1, image: 1 };
   protected seq = 0;
+
+  /** Forget everything (before loading again from scratch). */
+  protected clear(): void {
+    this.vehicles.clear();
+    this.extras.clear();
+    this.images.clear();
+    this.vehicleIndex.clear();
+    this.extraIndex.clear();
+    this.next = { vehicle: 1, extra: 1, image: 1 };
+    this.seq = 0;
+  }
 
   protected load(snap: Snapshot): void {
     this.seq = snap.seq;

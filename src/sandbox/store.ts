@@ -1,11 +1,10 @@
-import { appendFileSync, readFileSync, truncateSync } from "node:fs";
+import { appendFileSync, readFileSync, statSync, truncateSync } from "node:fs";
 import { mkdir, readdir, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { SandboxDataInUseError } from "./persistence/errors.js";
 import { removeIfExists, removeStrayTemps } from "./persistence/files.js";
-import { acquireLock, lockHolder, releaseLock } from "./persistence/lock.js";
+import { acquireLock, acquireLockAsync, type LockHolder, type LockWait, releaseLock } from "./persistence/lock.js";
 import { parseSnapshot, writeSnapshot, writeSnapshotSync } from "./persistence/snapshot.js";
-import { readWal, WriteAheadLog, walPath } from "./persistence/wal.js";
+import { readWal, type ScannedWal, type WalEntry, WriteAheadLog, walPath } from "./persistence/wal.js";
 import { seedState } from "./seed.js";
 import { type Mutation, type Snapshot, State } from "./state.js";
 
@@ -15,7 +14,7 @@ import { type Mutation, type Snapshot, State } from "./state.js";
  * On disk, beside each other:
  * - `<dataFile>`          snapshot (persistence/snapshot.ts)
  * - `<dataFile>.journal`  append-only journal, one line per committed request (persistence/journal.ts)
- * - `<dataFile>.lock`     the pid of the process serving this file (persistence/lock.ts)
+ * - `<dataFile>.lock`     who holds this file: pid and role (persistence/lock.ts)
  *
  * A request appends one line (no fsync, no rewrite). When the journal grows
  * past a bound (as many bytes as the last snapshot and at least 1 MiB, or
@@ -27,6 +26,15 @@ import { type Mutation, type Snapshot, State } from "./state.js";
  * hold only the lines committed meanwhile. Replay skips lines whose seq the
  * snapshot already holds, so a crash at any point loses at most the lines
  * not yet written, and a torn last journal line is ignored.
+ *
+ * A server (role `serve`) holds the file from open to close. An embedded
+ * sandbox (role `embedded`, a CLI command's own) holds it only for a turn:
+ * each request takes the lock, first reads what other processes wrote since
+ * this one last held it (the journal's new lines, or everything when another
+ * process compacted or reset it), answers, appends its line, finishes any
+ * compaction it started, and lets go. Between requests nothing is held, so
+ * any number of commands share the file, each seeing every write answered
+ * before its request.
  */
 
 export { SandboxDataCorruptError, SandboxDataInUseError } from "./persistence/errors.js";
@@ -41,7 +49,10 @@ export const MIN_COMPACT_BYTES = 1024 * 1024;
 export interface StoreOptions {
   /** Compact once the journal holds this many lines (tests); default: by size only. */
   walLimit?: number;
-  /** Who holds the data file: a server (default) or a CLI command's embedded sandbox. */
+  /**
+   * Who holds the data file: a server (default), from open to close; or a CLI command's embedded
+   * sandbox, only for each turn (see `Store.turn`).
+   */
   role?: "serve" | "embedded";
   /** Compact once the journal holds this many bytes; default: the snapshot's size, at least 1 MiB. */
   compactBytes?: number;
@@ -51,10 +62,37 @@ export interface StoreOptions {
    * does not rewrite a large snapshot after every command.
    */
   compactOnClose?: boolean;
+  /** Bound on each wait for the data file held by another process (default RENTCTL_LOCK_TIMEOUT seconds, else 60 s). */
+  lockTimeoutMs?: number;
+  /** Called once when a wait for the data file has lasted a second, with who holds it. */
+  onLockWait?: (holder: LockHolder) => void;
   /** Called with background errors (a failed compaction); the store keeps working. */
   onError?: (err: unknown) => void;
   /** Called with things recovered on open (a torn last journal line dropped). */
   onWarning?: (message: string) => void;
+}
+
+/** What the data file and its journal looked like: another process's change shows as a difference. */
+interface FileMark {
+  snapshot: string;
+  journalIno: number;
+  journalBytes: number;
+}
+
+function fileMark(dataFile: string): FileMark {
+  const s = statSync(dataFile, { throwIfNoEntry: false });
+  const j = statSync(walPath(dataFile), { throwIfNoEntry: false });
+  return {
+    snapshot: s ? `${s.ino}:${s.size}:${s.mtimeMs}` : "",
+    journalIno: j ? j.ino : -1,
+    journalBytes: j ? j.size : 0,
+  };
+}
+
+interface Turn {
+  fn: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
 }
 
 export class Store extends State {
@@ -68,12 +106,21 @@ export class Store extends State {
   private closed = false;
   /** After a failed compaction, no new attempt before the journal has this many lines. */
   private retryCompactionAt = 0;
+  /** Embedded on a data file: the file is held only for a turn. */
+  private readonly byTurns: boolean;
+  private holding = false;
+  /** The files as this process left them when it last let go. */
+  private seen: FileMark | null = null;
+  private readonly turns: Turn[] = [];
+  private draining = false;
+  private lost: Error | undefined;
 
   private constructor(
     readonly dataFile: string | null,
     private readonly opts: StoreOptions,
   ) {
     super();
+    this.byTurns = opts.role === "embedded" && dataFile !== null;
   }
 
   /** Open (or create from the seed) the state in `dataFile`; `null` keeps it in memory only. */
@@ -84,7 +131,7 @@ export class Store extends State {
       return store;
     }
     await mkdir(dirname(dataFile), { recursive: true });
-    acquireLock(dataFile, opts.role);
+    await acquireLockAsync(dataFile, opts.role ?? "serve", store.lockWait());
     try {
       removeStrayTemps(dataFile); // a crash mid-compaction leaves one; the lock says none is being written
       store.openFile(dataFile);
@@ -92,7 +139,12 @@ export class Store extends State {
       releaseLock(dataFile);
       throw err;
     }
+    if (store.byTurns) store.letGo();
     return store;
+  }
+
+  private lockWait(): LockWait {
+    return { timeoutMs: this.opts.lockTimeoutMs, onWait: this.opts.onLockWait };
   }
 
   private openFile(dataFile: string): void {
@@ -111,29 +163,153 @@ export class Store extends State {
     } else {
       this.snapshotBytes = Buffer.byteLength(text);
       this.load(parseSnapshot(dataFile, text));
-      const { entries, bytes, goodBytes, torn, missingNewline } = readWal(dataFile);
-      this.walBytes = bytes;
-      if (torn) {
-        // A crash cut the last append short: that request was never answered. Cut it off the
-        // file too, or the next append would glue onto it and damage the journal for good.
-        truncateSync(walPath(dataFile), goodBytes);
-        this.walBytes = goodBytes;
-        this.opts.onWarning?.(
-          `${walPath(dataFile)} line ${torn.line} was cut off by a crash mid-write (${torn.bytes} bytes, ${torn.summary}); ` +
-            "dropped it: that request was never answered",
-        );
-      } else if (missingNewline) {
-        appendFileSync(walPath(dataFile), "\n");
-        this.walBytes++;
-      }
-      for (const entry of entries) {
-        this.walLines++;
-        if (entry.s <= this.seq) continue;
-        for (const m of entry.m) this.apply(m);
-        this.seq = entry.s;
-      }
+      this.replay(this.mendTail(dataFile, readWal(dataFile)));
     }
     this.wal = new WriteAheadLog(dataFile);
+  }
+
+  /**
+   * Cut a torn last line (a crash mid-append: that request was never answered) off the journal,
+   * or the next append would glue onto it and damage the journal for good; end a last line that
+   * lacks its newline. Returns the entries read.
+   */
+  private mendTail(dataFile: string, read: ScannedWal): WalEntry[] {
+    const { entries, bytes, goodBytes, torn, missingNewline } = read;
+    this.walBytes = bytes;
+    if (torn) {
+      truncateSync(walPath(dataFile), goodBytes);
+      this.walBytes = goodBytes;
+      this.opts.onWarning?.(
+        `${walPath(dataFile)} line ${torn.line} was cut off by a crash mid-write (${torn.bytes} bytes, ${torn.summary}); ` +
+          "dropped it: that request was never answered",
+      );
+    } else if (missingNewline) {
+      appendFileSync(walPath(dataFile), "\n");
+      this.walBytes++;
+    }
+    return entries;
+  }
+
+  /** Apply journal entries the state does not hold yet. */
+  private replay(entries: readonly WalEntry[]): void {
+    for (const entry of entries) {
+      this.walLines++;
+      if (entry.s <= this.seq) continue;
+      for (const m of entry.m) this.apply(m);
+      this.seq = entry.s;
+    }
+  }
+
+  // ------------------------------------------------------------ turns (embedded)
+
+  /**
+   * Run `fn` (one request: its reads and at most one commit) on the current state. An embedded
+   * store first takes the data file (waiting, bounded, for another process's turn) and reads what
+   * other processes wrote since it last held it; a compaction the request starts ends before the
+   * file is let go, and the turn settles after that. One process's turns run one after another
+   * (requests come concurrently); those queued while it waited for the file run in one hold.
+   * When the file cannot be had (a server holds it for good, the wait ran out, it became
+   * unreadable), this turn and every later one fail with that error: see `unavailable`.
+   */
+  turn<T>(fn: () => T): Promise<T> {
+    if (!this.byTurns) {
+      try {
+        return Promise.resolve(fn());
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    if (this.lost) return Promise.reject(this.lost);
+    if (this.closed) return Promise.reject(new Error("sandbox store is closed"));
+    return new Promise<T>((resolve, reject) => {
+      this.turns.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  /** Why this embedded store can no longer take a turn (it failed every request since). */
+  get unavailable(): Error | undefined {
+    return this.lost;
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.turns.length > 0) {
+        try {
+          await this.hold();
+        } catch (err) {
+          this.lost = err instanceof Error ? err : new Error(String(err));
+          for (const t of this.turns.splice(0)) t.reject(this.lost);
+          return;
+        }
+        const batch = this.turns.splice(0);
+        const settle: Array<() => void> = [];
+        try {
+          for (const t of batch) {
+            try {
+              const value = t.fn();
+              settle.push(() => t.resolve(value));
+            } catch (err) {
+              settle.push(() => t.reject(err));
+            }
+          }
+          await this.idle();
+        } finally {
+          this.letGo();
+          for (const s of settle) s();
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** Take the data file and catch up with what other processes wrote meanwhile. */
+  private async hold(): Promise<void> {
+    const dataFile = this.dataFile as string;
+    await acquireLockAsync(dataFile, "embedded", this.lockWait());
+    this.holding = true;
+    try {
+      this.catchUp(dataFile);
+    } catch (err) {
+      this.letGo();
+      throw err;
+    }
+  }
+
+  private letGo(): void {
+    const dataFile = this.dataFile as string;
+    this.holding = false;
+    try {
+      this.seen = fileMark(dataFile);
+    } catch {
+      this.seen = null; // cannot tell: the next turn loads it all again
+    }
+    releaseLock(dataFile);
+  }
+
+  /**
+   * Another process appended to the journal: replay its new lines. It compacted, reset or
+   * repaired the file (a new snapshot or journal), or cut the journal: load it all again.
+   */
+  private catchUp(dataFile: string): void {
+    const now = fileMark(dataFile);
+    const seen = this.seen;
+    if (seen && now.snapshot === seen.snapshot && now.journalIno === seen.journalIno) {
+      if (now.journalBytes === this.walBytes) return;
+      if (now.journalBytes > this.walBytes) {
+        this.replay(this.mendTail(dataFile, readWal(dataFile, this.walBytes, this.walLines + 1)));
+        return;
+      }
+    }
+    this.wal?.close();
+    this.wal = null;
+    this.clear();
+    this.walBytes = 0;
+    this.walLines = 0;
+    this.retryCompactionAt = 0;
+    this.openFile(dataFile);
   }
 
   // ------------------------------------------------------------ writes
@@ -141,6 +317,7 @@ export class Store extends State {
   /** Apply one request's mutations and record them in the journal (one line). */
   commit(mutations: Mutation[]): void {
     if (this.closed) throw new Error("sandbox store is closed");
+    if (this.byTurns && !this.holding) throw new Error("sandbox store: a change outside a turn");
     if (mutations.length === 0) return;
     const seq = this.seq + 1;
     if (this.wal !== null) {
@@ -203,30 +380,65 @@ export class Store extends State {
     if (this.closed) return;
     this.closed = true;
     await this.idle();
-    const worth = this.opts.compactOnClose === true || this.walBytes * 8 >= this.snapshotBytes;
-    if (this.wal !== null && this.walLines > 0 && worth) {
+    if (this.byTurns) await this.foldOnClose();
+    else if (this.wal !== null && this.walLines > 0 && this.worthFolding()) {
       this.startCompaction();
       await this.idle();
     }
     this.wal?.close();
     this.wal = null;
-    if (this.dataFile !== null) releaseLock(this.dataFile);
+    if (this.dataFile !== null && !this.byTurns) releaseLock(this.dataFile);
+  }
+
+  private worthFolding(): boolean {
+    return this.opts.compactOnClose === true || this.walBytes * 8 >= this.snapshotBytes;
+  }
+
+  /**
+   * An embedded store folds the journal on close in a turn of its own, from the current state
+   * (never from a stale one: that would drop other processes' writes). One try: a file another
+   * process holds is left for a later command to fold.
+   */
+  private async foldOnClose(): Promise<void> {
+    const dataFile = this.dataFile as string;
+    if (this.lost || this.wal === null) return;
+    try {
+      acquireLock(dataFile, "embedded", { timeoutMs: 0 });
+    } catch {
+      return;
+    }
+    this.holding = true;
+    try {
+      this.catchUp(dataFile);
+      if (this.walLines > 0 && this.worthFolding()) {
+        this.startCompaction();
+        await this.idle();
+      }
+    } catch (err) {
+      this.opts.onError?.(err);
+    } finally {
+      this.letGo();
+    }
   }
 }
 
 /**
  * Put `dataFile` back to the seed: a fresh snapshot, no journal, no stray
- * temp files. Refuses while a sandbox serves the file.
+ * temp files. Refused while a server holds the file; waits for a command's
+ * turn (embedded sandboxes load it again on their next request).
  */
 export async function resetData(dataFile: string): Promise<void> {
   await mkdir(dirname(dataFile), { recursive: true });
-  const holder = lockHolder(dataFile);
-  if (holder !== null) throw new SandboxDataInUseError(dataFile, holder);
-  writeSnapshotSync(dataFile, { seq: 0, ...seedState() });
-  removeIfExists(walPath(dataFile));
-  const dir = dirname(dataFile);
-  const base = basename(dataFile);
-  for (const name of await readdir(dir)) {
-    if (name.startsWith(`${base}.`) && name.endsWith(".tmp")) await unlink(join(dir, name)).catch(() => {});
+  await acquireLockAsync(dataFile, "serve");
+  try {
+    writeSnapshotSync(dataFile, { seq: 0, ...seedState() });
+    removeIfExists(walPath(dataFile));
+    const dir = dirname(dataFile);
+    const base = basename(dataFile);
+    for (const name of await readdir(dir)) {
+      if (name.startsWith(`${base}.`) && name.endsWith(".tmp")) await unlink(join(dir, name)).catch(() => {});
+    }
+  } finally {
+    releaseLock(dataFile);
   }
 }

@@ -1,6 +1,8 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BusyError } from "../../src/locks/lock.js";
+import { serverInfoPath } from "../../src/sandbox/persistence/lock.js";
 import { sampleVehicleInput } from "../../src/sandbox/seed.js";
 import { resetSandboxData, type SandboxOptions, startSandbox } from "../../src/sandbox/server.js";
 import { lockPath, SandboxDataCorruptError, SandboxDataInUseError, Store, walPath } from "../../src/sandbox/store.js";
@@ -231,5 +233,74 @@ describe("compaction on close", () => {
     expect(again.vehicleCount(1001)).toBe(3 + 21);
     expect(again.extras.get(1)?.is_active).toBe(0);
     await again.close();
+  });
+});
+
+describe("an embedded store holds the data file only for a turn", () => {
+  const embedded = (opts: Parameters<typeof Store.open>[1] = {}) => Store.open(file, { role: "embedded", ...opts });
+
+  it("the lock exists only while a turn runs; two stores of one file take turns and see each other's writes", async () => {
+    const a = await embedded();
+    const b = await embedded();
+    expect(existsSync(lockPath(file))).toBe(false);
+    const base = a.vehicles.get(1)!;
+    const put = (s: Store) => () => {
+      expect(readFileSync(lockPath(file), "utf8")).toBe(`${process.pid} embedded`);
+      const id = s.allocate("vehicle");
+      s.commit([{ op: "vehicle.put", row: { ...base, id } }]);
+      return id;
+    };
+    const ids = [await a.turn(put(a)), await b.turn(put(b)), await a.turn(put(a)), await b.turn(put(b))];
+    expect(new Set(ids).size).toBe(4);
+    expect(existsSync(lockPath(file))).toBe(false);
+    expect(await a.turn(() => a.vehicleCount(1001))).toBe(3 + 4);
+    expect(() => a.commit([])).toThrow(/outside a turn/);
+
+    // A reset between turns: the next turn loads the seed again.
+    await resetSandboxData(file);
+    expect(await b.turn(() => b.vehicleCount(1001))).toBe(3);
+    await a.close();
+    await b.close();
+  });
+
+  it("a live holder: the turn waits, bounded, then fails with exit 9 naming it, and so does every later request", async () => {
+    const { sb, api } = await open({ embedded: true, lockTimeoutMs: 300 });
+    expect((await api.get("vehicles/list", { user_id: 1001, locale_id: 40 })).status).toBe(200);
+    writeFileSync(lockPath(file), `${process.ppid} embedded`); // another command's turn (a live process)
+    const waited = Date.now();
+    const r = await api.get("vehicles/list", { user_id: 1001, locale_id: 40 });
+    expect(Date.now() - waited).toBeGreaterThanOrEqual(300);
+    expect(r.status).toBe(503);
+    const lost = sb.unavailable()!;
+    expect(lost).toBeInstanceOf(BusyError);
+    expect((lost as BusyError).exitCode).toBe(9);
+    expect(lost.message).toContain(`another rentctl command (pid ${process.ppid}) uses it`);
+    rmSync(lockPath(file));
+    expect((await api.get("vehicles/list", { user_id: 1001, locale_id: 40 })).status).toBe(503);
+    await sb.close();
+  });
+
+  it("a lock left by a dead process is taken over; one still being written is waited for", async () => {
+    const a = await embedded({ lockTimeoutMs: 5_000 });
+    writeFileSync(lockPath(file), "999999999 embedded");
+    expect(await a.turn(() => a.vehicleCount(1001))).toBe(3);
+    writeFileSync(lockPath(file), ""); // created, its holder not yet written
+    setTimeout(() => rmSync(lockPath(file)), 100);
+    const started = Date.now();
+    expect(await a.turn(() => a.vehicleCount(1001))).toBe(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    await a.close();
+  });
+
+  it("a server holding the file: an embedded store fails at once, naming its pid and the address it wrote", async () => {
+    const { sb } = await open(); // role serve
+    writeFileSync(serverInfoPath(file), JSON.stringify({ url: sb.url, pid: process.pid }));
+    const err = await embedded().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SandboxDataInUseError);
+    expect((err as SandboxDataInUseError).address).toBe(sb.url);
+    expect((err as Error).message).toContain(
+      `in use by process ${process.pid} (a running \`rentctl sandbox serve\` at ${sb.url})`,
+    );
+    await sb.close();
   });
 });

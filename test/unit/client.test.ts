@@ -14,6 +14,7 @@ import {
 } from "../../src/api/errors.js";
 import { WRITE_GRANT } from "../../src/api/write-grant.js";
 import { EXIT } from "../../src/errors.js";
+import { BusyError } from "../../src/locks/lock.js";
 
 interface Hit {
   method: string;
@@ -244,6 +245,21 @@ describe("ApiClient: retries", () => {
     expect(e).toBeInstanceOf(ServerError);
     expect((e as ServerError).exitCode).toBe(6);
     expect(e.message).toBe("server error (502): upstream down");
+  });
+
+  it("a server that says why it can answer no more (the embedded sandbox lost its data file): that error, no retry", async () => {
+    const lost = new BusyError("the sandbox data file x is busy: another rentctl command (pid 42) uses it");
+    let failure: Error | undefined;
+    const srv = await startServer((_h, res) => {
+      failure = lost;
+      json(res, 503, { is_success: false, errors: { message: "sandbox unavailable" } });
+    });
+    const { client, sleeps } = makeClient(srv.url, { serverFailure: () => failure });
+    const e = await caught(client.call("vehicles.list", { user_id: 7, locale_id: 40 }));
+    expect(e).toBe(lost);
+    expect((e as BusyError).exitCode).toBe(EXIT.busy);
+    expect(srv.hits).toHaveLength(1);
+    expect(sleeps).toEqual([]);
   });
 
   it("GET is not retried on 400, 401 or 404", async () => {

@@ -12,16 +12,18 @@ export class SandboxDataInUseError extends UsageError {
   constructor(
     readonly dataFile: string,
     readonly pid: number,
-    /** `serve`: a running `rentctl sandbox serve`; `embedded`: another CLI command's own sandbox. */
+    /** `serve`: a running `rentctl sandbox serve` (or a reset or repair); `embedded`: another CLI command's own sandbox. */
     readonly role: "serve" | "embedded" = "serve",
+    /** The server's address, when it wrote it beside the data file (`<dataFile>.server.json`). */
+    readonly address?: string,
   ) {
     super(
-      `sandbox data file ${dataFile} is in use by process ${pid} (${role === "embedded" ? "another rentctl command's embedded sandbox" : "a running `rentctl sandbox serve`"})`,
+      `sandbox data file ${dataFile} is in use by process ${pid} (${role === "embedded" ? "another rentctl command's embedded sandbox" : `a running \`rentctl sandbox serve\`${address ? ` at ${address}` : ""}`})`,
       {
         hint:
           role === "embedded"
             ? "run again once that command is done"
-            : "stop that sandbox first (Ctrl-C where it runs), or talk to it with --base-url (its address)",
+            : `stop that sandbox first (Ctrl-C where it runs), or talk to it with --base-url ${address ?? "(its address)"}`,
       },
     );
   }

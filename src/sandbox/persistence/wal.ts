@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from "node:fs";
 import type { Mutation } from "../state.js";
 import { type Damage, SandboxDataCorruptError } from "./errors.js";
 import { fsyncDir, tempPath, writeFileDurable } from "./files.js";
@@ -37,12 +37,34 @@ export interface ScannedWal {
   damage: Damage | null;
 }
 
-/** Read the journal of `dataFile` (empty when it does not exist), stopping at the first bad line. */
-export function scanWal(dataFile: string): ScannedWal {
+/** The bytes of `file` from `from` on (a file shorter than that reads as nothing). */
+function readFrom(file: string, from: number): Buffer {
+  const fd = openSync(file, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.max(0, size - from));
+    let read = 0;
+    while (read < buf.length) {
+      const n = readSync(fd, buf, read, buf.length - read, from + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buf.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Read the journal of `dataFile` (empty when it does not exist), stopping at
+ * the first bad line; from byte `from` on (a line start: what a reader
+ * already has), that being line `firstLine`. Byte counts are of the whole file.
+ */
+export function scanWal(dataFile: string, from = 0, firstLine = 1): ScannedWal {
   const jpath = walPath(dataFile);
   let buf: Buffer;
   try {
-    buf = readFileSync(jpath);
+    buf = readFrom(jpath, from);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT")
       return { entries: [], bytes: 0, goodBytes: 0, missingNewline: false, torn: null, damage: null };
@@ -66,14 +88,15 @@ export function scanWal(dataFile: string): ScannedWal {
       }
       if (!entry || typeof entry.s !== "number" || !Array.isArray(entry.m)) {
         const rest = lines.slice(i + 1).filter((l) => l.trim() !== "").length;
-        const base = { entries, bytes: buf.length, goodBytes, missingNewline: false };
+        const base = { entries, bytes: from + buf.length, goodBytes: from + goodBytes, missingNewline: false };
+        const line1 = i + firstLine;
         if (rest === 0) {
-          return { ...base, torn: { line: i + 1, bytes: buf.length - offset, summary: summarise(line) }, damage: null };
+          return { ...base, torn: { line: line1, bytes: buf.length - offset, summary: summarise(line) }, damage: null };
         }
         return {
           ...base,
           torn: null,
-          damage: { file: jpath, line: i + 1, detail: "not a valid journal entry (garbled)", dropped: rest + 1 },
+          damage: { file: jpath, line: line1, detail: "not a valid journal entry (garbled)", dropped: rest + 1 },
         };
       }
       entries.push(entry);
@@ -84,7 +107,7 @@ export function scanWal(dataFile: string): ScannedWal {
     offset += lineBytes + 1;
   }
   const missingNewline = text.length > 0 && !text.endsWith("\n");
-  return { entries, bytes: buf.length, goodBytes, missingNewline, torn: null, damage: null };
+  return { entries, bytes: from + buf.length, goodBytes: from + goodBytes, missingNewline, torn: null, damage: null };
 }
 
 /** A few words on what a fragment of a journal line held: `seq 12: vehicle.put id 4567`. */
@@ -101,8 +124,8 @@ function summarise(fragment: string): string {
  * The entries of the journal of `dataFile`. A torn last line (crash
  * mid-append) is dropped; a bad line before the last is corruption.
  */
-export function readWal(dataFile: string): ScannedWal {
-  const scanned = scanWal(dataFile);
+export function readWal(dataFile: string, from = 0, firstLine = 1): ScannedWal {
+  const scanned = scanWal(dataFile, from, firstLine);
   if (scanned.damage) throw new SandboxDataCorruptError(dataFile, scanned.damage);
   return scanned;
 }
