@@ -57,6 +57,8 @@ export class RentctlError extends Error {
   readonly kind: string = "internal";
   details: FieldDetail[] = [];
   hint?: string;
+  /** No later request of this command can succeed (the embedded sandbox lost its data file): a bulk job stops at it. */
+  stopsRun?: boolean;
   constructor(message: string, opts: { details?: FieldDetail[]; hint?: string; cause?: unknown } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = new.target.name;

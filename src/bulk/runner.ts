@@ -266,7 +266,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
       );
     } catch (err) {
       const wrote = wroteNow();
-      if (err instanceof AuthError) {
+      if (err instanceof AuthError || (err instanceof RentctlError && err.stopsRun)) {
         summary.stoppedBy ??= err;
         stop = true;
       } else if (err instanceof NetworkError && !signal.aborted) {

@@ -1,5 +1,5 @@
 import { NotConfiguredError } from "../api/errors.js";
-import { UsageError } from "../errors.js";
+import { RentctlError, UsageError } from "../errors.js";
 import { type Paths, sandboxDataFile } from "./paths.js";
 import type { Environment, Settings } from "./settings.js";
 
@@ -59,7 +59,10 @@ export async function resolveTarget({ settings: s, env, paths, onExit, warn }: T
     let failure: Error | undefined;
     const sandboxFailure = () => {
       const lost = sb.unavailable();
-      if (lost) failure ??= asEmbeddedError(dataFile, lost);
+      if (lost && !failure) {
+        failure = asEmbeddedError(dataFile, lost);
+        if (failure instanceof RentctlError) failure.stopsRun = true; // a bulk job stops here, with this exit code
+      }
       return failure;
     };
     return { ...common, baseUrl: sb.url, embeddedSandbox: true, sandboxDataFile: dataFile, sandboxFailure };

@@ -374,3 +374,26 @@ describe("start notes (a rerun settles only rows whose request started)", () => 
     expect(readFileSync(log.file, "utf8")).toMatch(/"state":"started"/);
   });
 });
+
+describe("a failure no later request can get past", () => {
+  it("stops the run at the first such error (stoppedBy, its exit code), as a 401 does, instead of failing row after row", async () => {
+    const { RentctlError } = await import("../../src/errors.js");
+    const lost = new RentctlError("the sandbox data file is in use by a running `rentctl sandbox serve`");
+    lost.stopsRun = true;
+    const ran: number[] = [];
+    const summary = await runBulk({
+      rows: (async function* () {
+        for (let i = 1; i <= 50; i++) yield { row: i, key: `R${i}`, item: i };
+      })(),
+      concurrency: 1,
+      task: async (r) => {
+        ran.push(r.item);
+        if (r.item >= 3) throw lost;
+        return { status: "created", id: r.item };
+      },
+    });
+    expect(summary.stoppedBy).toBe(lost);
+    expect(ran).toEqual([1, 2, 3]);
+    expect(bulkExitError(summary)).toBe(lost);
+  });
+});
