@@ -62,39 +62,60 @@ export async function findByIdentity(deps: Deps, values: Record<string, unknown>
 /** Items consecutive pages of a checked walk share (see scanVehicles). */
 export const SCAN_OVERLAP = 10;
 
+/** Pages of a checked walk requested ahead (the overlap check does not depend on the order they are answered in). */
+const SCAN_READ_AHEAD = 3;
+
 /**
  * Every vehicle of the owner (as the server sent it), read so that a vehicle
  * present through the whole walk is never missed, even while other processes
  * remove vehicles (offset paging shifts under removals): consecutive pages
  * overlap by SCAN_OVERLAP items, and a page that shares none of the previous
  * page's items means the listing moved by more than that between the two
- * requests. The walk then answers false (`visit` may have seen part of the
- * account): the caller starts it again. Assumes what offset paging assumes:
- * the server lists vehicles in a stable order.
+ * requests (in either order: pages are requested ahead). The walk then
+ * answers false (`visit` may have seen part of the account): the caller
+ * starts it again. Assumes what offset paging assumes: the server lists
+ * vehicles in a stable order.
  */
 export async function scanVehicles(deps: Deps, visit: (vehicle: JsonObject) => void): Promise<boolean> {
   const client = await deps.client();
   const params: EncodableRecord = { user_id: await requireUser(deps), locale_id: await deps.locale() };
+  const fetchAt = async (offset: number) => {
+    const r = await client.call("vehicles.list", { ...params, limit: WALK_PAGE_SIZE, offset });
+    if (r.decoded.kind !== "paginated") throw new RentctlError("vehicles.list did not answer with a page");
+    return r.decoded.page;
+  };
+  const ahead = new Map<number, ReturnType<typeof fetchAt>>();
   const seen = new Set<number | string>();
   let before: Set<number | string> | undefined;
   let offset = 0;
-  for (;;) {
-    const r = await client.call("vehicles.list", { ...params, limit: WALK_PAGE_SIZE, offset });
-    if (r.decoded.kind !== "paginated") throw new RentctlError("vehicles.list did not answer with a page");
-    const page = r.decoded.page;
-    const ids = page.items.map((v) => recordId(v, "vehicle") ?? JSON.stringify(v));
-    if (before && !ids.some((id) => before!.has(id))) return false;
-    let fresh = 0;
-    page.items.forEach((v, i) => {
-      if (seen.has(ids[i]!)) return;
-      seen.add(ids[i]!);
-      fresh++;
-      visit(v);
-    });
-    const full = Math.min(WALK_PAGE_SIZE, page.perPage ?? page.limit ?? WALK_PAGE_SIZE);
-    // the end; or a server that ignores offset (a full page of vehicles already seen)
-    if (page.items.length < full || page.items.length === 0 || (before && fresh === 0)) return true;
-    offset += page.items.length - Math.min(SCAN_OVERLAP, Math.floor(page.items.length / 2));
-    before = new Set(ids);
+  try {
+    for (;;) {
+      const page = await (ahead.get(offset) ?? fetchAt(offset));
+      ahead.delete(offset);
+      const ids = page.items.map((v) => recordId(v, "vehicle") ?? JSON.stringify(v));
+      if (before && !ids.some((id) => before!.has(id))) return false;
+      let fresh = 0;
+      page.items.forEach((v, i) => {
+        if (seen.has(ids[i]!)) return;
+        seen.add(ids[i]!);
+        fresh++;
+        visit(v);
+      });
+      const full = Math.min(WALK_PAGE_SIZE, page.perPage ?? page.limit ?? WALK_PAGE_SIZE);
+      // the end; or a server that ignores offset (a full page of vehicles already seen)
+      if (page.items.length < full || page.items.length === 0 || (before && fresh === 0)) return true;
+      const step = page.items.length - Math.min(SCAN_OVERLAP, Math.floor(page.items.length / 2));
+      offset += step;
+      before = new Set(ids);
+      // the next pages, where full pages will land, while this one is used (only within the total, if known)
+      for (let k = 0, at = offset; k < SCAN_READ_AHEAD; k++, at += step)
+        if (!ahead.has(at) && (page.total === undefined || at < page.total)) {
+          const p = fetchAt(at);
+          p.catch(() => {}); // thrown where the walk reaches it
+          ahead.set(at, p);
+        }
+    }
+  } finally {
+    ahead.clear();
   }
 }
