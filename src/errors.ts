@@ -35,7 +35,7 @@ export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   [EXIT.network]: "network/server",
   [EXIT.partial]: "bulk partly failed",
   [EXIT.drift]: "vehicle diff found changes",
-  [EXIT.busy]: "busy (a lock held too long)",
+  [EXIT.busy]: "busy (held by another rentctl process)",
   [EXIT.interrupted]: "interrupted",
   [EXIT.terminated]: "terminated",
 };

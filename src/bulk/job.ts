@@ -193,7 +193,7 @@ export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobH
   if (log.resumed)
     deps.msg.info(
       log.endedWithFailures !== undefined
-        ? `the last ${key.what} finished with ${log.endedWithFailures} failure${log.endedWithFailures === 1 ? "" : "s"}: running those rows again (--restart to ${key.afresh ?? "start afresh"})`
+        ? `the last ${key.what} finished with ${log.endedWithFailures} row${log.endedWithFailures === 1 ? "" : "s"} not done (failed, invalid or in conflict): running ${log.endedWithFailures === 1 ? "it" : "them"} again (--restart to ${key.afresh ?? "start afresh"})`
         : `resuming an interrupted ${key.what} (--restart to ${key.afresh ?? "start afresh"})`,
     );
   const inFlight = log.inFlight();
@@ -241,7 +241,7 @@ export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobH
       const failed = bulkExitError(summary, spec.known?.length ?? 0);
       const verdict = failed ?? spec.verdict?.(summary);
       if (verdict && !summary.interrupted && !summary.stoppedBy)
-        log.ended(summary.failed.length + (summary.counts.get("conflict") ?? 0));
+        log.ended(summary.failed.length + (summary.counts.get("conflict") ?? 0) + (spec.known?.length ?? 0));
       if (!verdict) await handle.finish();
       else await handle.close();
       if (verdict) throw verdict;

@@ -24,7 +24,7 @@ export const GLOBAL_FLAGS = {
   raw: flag.bool("--raw", "print response bodies as received, meta included"),
   settle: flag.number(
     "--settle <seconds>",
-    "a rerun of an interrupted bulk job waits this long for the requests the stopped run left in flight before it looks (default: --timeout)",
+    "a rerun of an interrupted bulk job waits this long (when longer than --timeout) for the requests the stopped run left in flight before it looks",
     { min: 0, max: 3600 },
   ),
   wait: flag.bool(

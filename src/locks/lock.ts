@@ -94,7 +94,12 @@ function readHolder(file: string): { text: string; holder?: Holder; mtimeMs: num
 }
 
 /** Take the lock now if it is free or stale; returns our content, or the current holder's state. */
-function tryTake(file: string, mine: string, staleMs: number): { ok: true } | { ok: false; holder?: Holder } {
+/** `retry`: the lock was free or stale a moment ago (released, or a dead holder's set aside): try again at once. */
+function tryTake(
+  file: string,
+  mine: string,
+  staleMs: number,
+): { ok: true } | { ok: false; holder?: Holder; retry?: boolean } {
   try {
     const fd = openSync(file, "wx", 0o600);
     try {
@@ -106,12 +111,12 @@ function tryTake(file: string, mine: string, staleMs: number): { ok: true } | { 
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") {
       mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      return { ok: false };
+      return { ok: false, retry: true };
     }
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
   }
   const seen = readHolder(file);
-  if (!seen) return { ok: false }; // released meanwhile: try again
+  if (!seen) return { ok: false, retry: true }; // released meanwhile: try again
   const h = seen.holder;
   const dead = h !== undefined && h.host === hostname() && h.pid !== process.pid && !pidAlive(h.pid);
   const old = Date.now() - seen.mtimeMs > staleMs;
@@ -119,14 +124,18 @@ function tryTake(file: string, mine: string, staleMs: number): { ok: true } | { 
   // Stale: set it aside under a name of our own (one process wins the rename), if it is still the one judged.
   const aside = `${file}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
-    if (readFileSync(file, "utf8") !== seen.text) return { ok: false, holder: h };
+    if (readFileSync(file, "utf8") !== seen.text) return { ok: false, retry: true }; // changed meanwhile: judge it again
     renameSync(file, aside);
     unlinkSync(aside);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
-  return { ok: false, holder: h };
+  // A killed run's lock is no one's: taken over at once, not waited for (nor blamed with --no-wait).
+  return { ok: false, retry: true };
 }
+
+/** Immediate retries of one attempt (a lock freed or set aside meanwhile), before it counts as busy. */
+const RETRIES = 5;
 
 function content(): string {
   const h: Holder = {
@@ -156,9 +165,9 @@ function releaser(file: string, mine: string, stop?: () => void): Release {
 function busy(o: LockOptions, holder: Holder | undefined, waitedMs: number): BusyError {
   return new BusyError(`${o.what} is busy: held by ${describe(holder)}`, {
     hint:
-      waitedMs > 0
-        ? `waited ${(waitedMs / 1000).toFixed(0)} s; run again once it is done, or raise RENTCTL_LOCK_TIMEOUT (seconds)`
-        : "run again once it is done",
+      o.timeoutMs === 0
+        ? "run again once it is done (--no-wait: this run did not wait for it)"
+        : `waited ${(waitedMs / 1000).toFixed(0)} s; run again once it is done, or raise RENTCTL_LOCK_TIMEOUT (seconds)`,
   });
 }
 
@@ -172,7 +181,8 @@ export function lockSync(path: string, o: LockOptions): Release {
   const started = Date.now();
   let told = false;
   for (let attempt = 0; ; attempt++) {
-    const r = tryTake(file, mine, o.staleMs ?? DEFAULT_STALE_MS);
+    let r = tryTake(file, mine, o.staleMs ?? DEFAULT_STALE_MS);
+    for (let k = 0; !r.ok && r.retry && k < RETRIES; k++) r = tryTake(file, mine, o.staleMs ?? DEFAULT_STALE_MS);
     if (r.ok) return releaser(file, mine);
     const waited = Date.now() - started;
     if (waited >= timeout) throw busy(o, r.holder, waited);
@@ -193,7 +203,8 @@ export async function lock(path: string, o: LockOptions): Promise<Release> {
   const started = Date.now();
   let told = false;
   for (let attempt = 0; ; attempt++) {
-    const r = tryTake(file, mine, staleMs);
+    let r = tryTake(file, mine, staleMs);
+    for (let k = 0; !r.ok && r.retry && k < RETRIES; k++) r = tryTake(file, mine, staleMs);
     if (r.ok) {
       const timer = setInterval(() => {
         try {

@@ -161,3 +161,30 @@ describe("--no-wait (one machine)", () => {
     expect(counts.size).toBe(5);
   }, 60_000);
 });
+
+describe("a killed run's lock", () => {
+  it("is taken over at once: a rerun with --no-wait after SIGKILL is not refused on behalf of the dead process", async () => {
+    const file = join(machines[1]!.dir, "killed.ndjson");
+    writeFileSync(file, ndjson(rowsOf("KL", 40)));
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    proxy.decide = (req) => (`${req.method} ${req.path}` === CREATE ? { kind: "wait", until: held } : { kind: "pass" });
+    const env = machine(1, 1002);
+    const first = spawnBuilt(["vehicle", "import", file, "--timeout", "2"], env);
+    const creates = proxy.creates();
+    await waitFor(() => proxy.creates() > creates);
+    first.child.kill("SIGKILL");
+    await first.done;
+    release();
+    proxy.decide = () => ({ kind: "pass" });
+    const again = await runBuilt(["vehicle", "import", file, "--no-wait", "--timeout", "2"], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/busy|waiting for the same/);
+    expect(again.stderr).toMatch(/resuming an interrupted import/);
+    const counts = await regCounts(1002, "KL-");
+    expect(counts.size).toBe(40);
+    expect([...counts.values()].filter((n) => n !== 1)).toEqual([]);
+  }, 60_000);
+});

@@ -148,7 +148,7 @@ describe("the bulk job shell (src/bulk/job.ts)", () => {
     expect(await runJob(again, spec(server.send()))).toBeUndefined();
     // not "interrupted": the run got through every row
     expect(again.stderr()).toMatch(
-      /the last test job finished with 1 failure: running those rows again \(--restart to start afresh\)/,
+      /the last test job finished with 1 row not done \(failed, invalid or in conflict\): running it again \(--restart to start afresh\)/,
     );
     expect(server.sent).toEqual(["A-3"]);
     expect(again.stderr()).toMatch(/continued the earlier run: 4 rows done earlier/);
