@@ -19,8 +19,8 @@ export interface InputSources {
   sets?: string[];
   /** Wire name → value(s) from the generated field flags. */
   flags?: Record<string, unknown>;
-  /** Refuse members that are not fields of the contract (default: warn and send them as given). */
-  strict?: boolean;
+  /** --allow-unknown: send members that are not fields of the contract as given (default: refuse them, exit 2). */
+  allowUnknown?: boolean;
 }
 
 export async function readRecordFile(deps: Deps, file: string): Promise<Record<string, unknown>> {
@@ -80,6 +80,13 @@ export async function gatherInput(
     const value = s.slice(i + 1);
     const spec = bySpec.get(name);
     if (!spec) unknown.push(`--set ${name}`);
+    // --set is absolute: a relative form here would be read as something else than meant
+    if (spec?.type === "integer" && /^\s*(\+|\*)|%\s*$/.test(value)) {
+      const flagName = `--${name.replace(/^vehicle_/, "").replace(/_/g, "-")}`;
+      throw new UsageError(`--set ${name}=${value}: --set takes absolute values only (nothing was sent)`, {
+        hint: `for a relative change use the field's flag, e.g. ${flagName} ${value}, if the command has it`,
+      });
+    }
     if (spec?.type.endsWith("[]")) {
       const prev = setArrays.has(name) ? (values[name] as unknown[]) : [];
       setArrays.add(name);
@@ -87,16 +94,24 @@ export async function gatherInput(
     } else values[name] = value;
   }
   if (unknown.length) {
-    if (sources.strict) {
+    // A typo must never be reported as a success: refused unless the user says the server knows the field.
+    if (!sources.allowUnknown) {
+      const { suggestFields } = await import("../fleet/where.js");
       throw new InputError(
         `${unknown.length} member${unknown.length === 1 ? " is" : "s are"} not a field of the v302 contract (nothing was sent)`,
         {
-          details: unknown.map((u) => ({ field: u, message: "not a contract field" })),
-          hint: "remove them, or leave out --strict to send them as given",
+          details: unknown.map((u) => {
+            const near = suggestFields(u.replace(/^.*?(--set |: )/, ""), specs);
+            return {
+              field: u,
+              message: `not a contract field${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`,
+            };
+          }),
+          hint: "fix the name, or pass --allow-unknown to send it as given (a field the server knows but the spec does not list)",
         },
       );
     }
-    for (const u of unknown) deps.msg.warn(`${u}: not a field of the v302 contract; sent as given (--strict refuses)`);
+    for (const u of unknown) deps.msg.warn(`${u}: not a field of the v302 contract; sent as given (--allow-unknown)`);
   }
   for (const [name, v] of Object.entries(sources.flags ?? {})) {
     if (v === undefined) continue;

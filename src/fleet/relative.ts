@@ -12,10 +12,14 @@ import { UsageError } from "../errors.js";
  * Decision: an absolute value never carries a sign, so `-5` always means
  * "subtract 5" (the contract's integer fields are all >= 0 anyway).
  *
- * Results are computed exactly (decimal arithmetic, no floating point),
- * rounded half up to a whole number and never below 0. A relative change of a
- * field that has no value leaves it without a value (there is nothing to
- * change); an absolute value sets it.
+ * Results are computed exactly (decimal arithmetic, no floating point) and
+ * rounded half up to a whole number (a price +10% stays a whole price; the
+ * rule is in the README). A result outside the field's range (below its
+ * minimum, 0 when the contract names none, or above its maximum) is never
+ * clamped silently: applyRelativeChecked reports it, and the command refuses
+ * the change unless --clamp. A relative change of a field that has no value
+ * leaves it without a value (there is nothing to change); an absolute value
+ * sets it.
  */
 
 export type NumericEdit =
@@ -59,23 +63,65 @@ export function parseNumericEdit(raw: string, field: string): NumericEdit {
   });
 }
 
-/** a / b rounded half up, for a >= 0, b > 0. */
-function roundHalfUp(a: bigint, b: bigint): bigint {
-  return (2n * a + b) / (2n * b);
-}
-
 /**
- * The new value: rounded half up, never below 0. `undefined` when the edit is
- * relative and the field has no current value.
+ * The new value, rounded half up (toward +infinity at .5), NOT clamped: it
+ * may leave the field's range (see applyRelativeChecked). `undefined` when
+ * the edit is relative and the field has no current value.
  */
 export function applyNumericEdit(edit: NumericEdit, current: number | undefined): number | undefined {
   if (edit.kind === "absolute") return edit.value;
   if (current === undefined || !Number.isFinite(current)) return undefined;
-  if (edit.kind === "add") return Math.max(0, current + edit.delta);
-  const v = BigInt(Math.trunc(current));
-  const product = v * edit.num;
-  if (product <= 0n) return 0;
-  return Number(roundHalfUp(product, edit.den));
+  if (edit.kind === "add") return current + edit.delta;
+  const product = BigInt(Math.trunc(current)) * edit.num;
+  // half up for negative results too (toward +infinity; they are refused or clamped by the caller); -0 is 0
+  const twice = 2n * product + edit.den;
+  const d = 2n * edit.den;
+  return Number(twice >= 0n ? twice / d : -((-twice + d - 1n) / d)) || 0;
+}
+
+/** A relative change whose result leaves its field's range, for one record. */
+export interface RangeMiss {
+  field: string;
+  current: number;
+  edit: string;
+  result: number;
+  /** The bound it crosses, e.g. `< 0`. */
+  bound: string;
+  /** The value it gets with --clamp. */
+  clamped: number;
+}
+
+/** `50 -100 = -50 < 0`: the arithmetic of a miss, as refusals and --clamp notes show it. */
+export function describeMiss(m: RangeMiss): string {
+  return `${m.field} ${m.current} ${m.edit} = ${m.result} ${m.bound}`;
+}
+
+/**
+ * applyRelative, with every result checked against its field's range (the
+ * contract's min, 0 when it names none, and max): the results outside are
+ * listed, and clamped into the range only with `clamp`.
+ */
+export function applyRelativeChecked(
+  relative: ReadonlyMap<string, NumericEdit>,
+  input: Readonly<Record<string, unknown>>,
+  opts: { clamp?: boolean; specs?: readonly ParamSpec[] } = {},
+): { values: Record<string, number | undefined>; misses: RangeMiss[] } {
+  const bySpec = specIndex(opts.specs ?? VEHICLE_FIELDS);
+  const values = applyRelative(relative, input);
+  const misses: RangeMiss[] = [];
+  for (const [name, result] of Object.entries(values)) {
+    if (result === undefined) continue;
+    const spec = bySpec.get(name);
+    const min = spec?.min ?? 0;
+    const max = spec?.max;
+    const bound = result < min ? `< ${min}` : max !== undefined && result > max ? `> ${max}` : undefined;
+    if (!bound) continue;
+    const clamped = result < min ? min : (max as number);
+    const cur = input[name];
+    misses.push({ field: name, current: Number(cur), edit: relative.get(name)!.text, result, bound, clamped });
+    if (opts.clamp) values[name] = clamped;
+  }
+  return { values, misses };
 }
 
 /** Describe an edit for plans and help (`+10%`, `*1.1`, `55`). */
@@ -99,11 +145,18 @@ export interface SplitValues {
 export function splitRelative(
   values: Record<string, unknown>,
   specs: readonly ParamSpec[] = VEHICLE_FIELDS,
+  /** The fields whose value may be relative (those given by a field flag; `--set` and files are absolute). */
+  mayBeRelative?: ReadonlySet<string>,
 ): SplitValues {
   const bySpec = specIndex(specs);
   const out: SplitValues = { absolute: {}, relative: new Map() };
   for (const [name, v] of Object.entries(values)) {
-    if (bySpec.get(name)?.type === "integer" && typeof v === "string" && isRelative(v)) {
+    if (
+      bySpec.get(name)?.type === "integer" &&
+      typeof v === "string" &&
+      isRelative(v) &&
+      (mayBeRelative === undefined || mayBeRelative.has(name))
+    ) {
       out.relative.set(name, parseNumericEdit(v, name));
     } else out.absolute[name] = v;
   }

@@ -1,36 +1,94 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FaultProxy, startProxy } from "../fleet/helpers.js";
 import { runBuilt, sandboxEnv } from "../helpers/cli.js";
 
-// Issue 16 item 10: a member that is not a contract field is treated alike
-// from --from-file and from --set: a warning naming it, or --strict refuses.
+/**
+ * Never misread the user (issue "strict input", Values): a member that is
+ * not a contract field is refused alike from --from-file and from --set (exit
+ * 2, did-you-mean, nothing sent) unless --allow-unknown; --set is always
+ * absolute; a relative change whose result leaves the field's range is
+ * refused with the arithmetic shown, never clamped, unless --clamp. Every
+ * refusal is proven to send nothing: the requests are counted by a proxy.
+ */
 let ctx: Awaited<ReturnType<typeof sandboxEnv>>;
+let proxy: FaultProxy;
+let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   ctx = await sandboxEnv();
+  proxy = await startProxy(ctx.sb.url);
+  env = { ...ctx.env, RENTCTL_BASE_URL: proxy.url };
 });
-afterAll(() => ctx.cleanup());
+afterAll(async () => {
+  await proxy.close();
+  await ctx.cleanup();
+});
+
+const writes = () => [...proxy.counts.entries()].filter(([k]) => k.startsWith("POST ")).reduce((n, [, c]) => n + c, 0);
+const price = async (id: number) =>
+  Number(JSON.parse((await runBuilt(["vehicle", "get", String(id), "-o", "json"], ctx.env)).stdout).price_per_day);
+
+/** Runs the command and checks it was refused: exit 2, no write sent, the price unchanged. */
+async function refused(args: string[], input?: string) {
+  const before = writes();
+  const was = await price(1);
+  const r = await runBuilt(args, env, input);
+  expect(r.code, r.stderr).toBe(2);
+  expect(writes() - before, "writes sent").toBe(0);
+  expect(await price(1)).toBe(was);
+  expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+  return r;
+}
 
 describe("members outside the contract", () => {
-  it("--from-file warns and names the member, like --set", async () => {
-    const r = await runBuilt(
-      ["vehicle", "edit", "1", "--from-file", "-", "--dry-run"],
-      ctx.env,
-      '{"price_per_day": 51, "turbo": 1}',
-    );
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/warning: stdin: turbo: not a field of the v302 contract/);
-    const s = await runBuilt(["vehicle", "edit", "1", "--set", "turbo=1", "--dry-run"], ctx.env);
-    expect(s.stderr).toMatch(/warning: --set turbo: not a field of the v302 contract/);
+  it("--set with a typo: exit 2, did you mean, nothing sent (it used to warn and report success)", async () => {
+    const r = await refused(["vehicle", "edit", "1", "--set", "price_per_dy=1"]);
+    expect(r.stderr).toMatch(/1 member is not a field of the v302 contract \(nothing was sent\)/);
+    expect(r.stderr).toMatch(/--set price_per_dy: not a contract field \(did you mean price_per_day/);
+    expect(r.stderr).toMatch(/--allow-unknown/);
   });
 
-  it("--strict refuses them with exit 2 and sends nothing", async () => {
-    const r = await runBuilt(
-      ["vehicle", "edit", "1", "--from-file", "-", "--strict"],
-      ctx.env,
-      '{"price_per_day": 51, "turbo": 1}',
-    );
-    expect(r.code).toBe(2);
+  it("--from-file: the same rule, naming the file's member", async () => {
+    const r = await refused(["vehicle", "edit", "1", "--from-file", "-"], '{"price_per_day": 51, "turbo": 1}');
     expect(r.stderr).toContain("stdin: turbo");
-    const after = JSON.parse((await runBuilt(["vehicle", "get", "1", "-o", "json"], ctx.env)).stdout);
-    expect(after.price_per_day).not.toBe(51);
+  });
+
+  it("--allow-unknown sends it as given, with a warning", async () => {
+    const s = await runBuilt(["vehicle", "edit", "1", "--set", "turbo=1", "--allow-unknown", "--dry-run"], env);
+    expect(s.code, s.stderr).toBe(0);
+    expect(s.stderr).toMatch(
+      /warning: --set turbo: not a field of the v302 contract; sent as given \(--allow-unknown\)/,
+    );
+    // --strict (the old opt-in) is still accepted and refuses, as the default does
+    await refused(["vehicle", "edit", "1", "--set", "turbo=1", "--strict"]);
+  });
+});
+
+describe("values mean one thing", () => {
+  it("--set is absolute: price_per_day=-5 is -5 (refused by the range), +5 and *1.1 are refused as relative forms", async () => {
+    const minus = await refused(["vehicle", "edit", "1", "--set", "price_per_day=-5"]);
+    expect(minus.stderr).toMatch(/price_per_day: must be at least 0, got -5/);
+    for (const v of ["+5", "*1.1", "+10%"]) {
+      const r = await refused(["vehicle", "edit", "1", "--set", `price_per_day=${v}`]);
+      expect(r.stderr).toMatch(/--set takes absolute values only/);
+      expect(r.stderr).toMatch(new RegExp(`--price-per-day \\${v[0]}`));
+    }
+  });
+
+  it("a relative change below 0 is refused with the arithmetic, never clamped", async () => {
+    const was = await price(1);
+    const r = await refused(["vehicle", "edit", "1", "--price-per-day", "-100000", "--yes"]);
+    expect(r.stderr).toMatch(new RegExp(`vehicle 1 \\(.+\\): price_per_day ${was} -100000 = ${was - 100000} < 0`));
+    expect(r.stderr).toMatch(/nothing was sent/);
+    expect(r.stderr).toMatch(/--clamp/);
+  });
+
+  it("--clamp sets the bound and says so per vehicle", async () => {
+    const was = await price(2);
+    const r = await runBuilt(["vehicle", "edit", "2", "--price-per-day", "-100000", "--clamp", "--yes"], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      new RegExp(`vehicle 2 \\(.+\\): price_per_day ${was} -100000 = ${was - 100000} < 0: clamped to 0 \\(--clamp\\)`),
+    );
+    expect(await price(2)).toBe(0);
   });
 });

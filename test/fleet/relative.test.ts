@@ -14,10 +14,44 @@ const apply = (raw: string, current: number | undefined) =>
   applyNumericEdit(parseNumericEdit(raw, "price_per_day"), current);
 
 describe("relative numeric values", () => {
-  it("adds and subtracts whole numbers, never below 0", () => {
+  it("adds and subtracts whole numbers; a result below 0 is not clamped (the command refuses it, or --clamp)", () => {
     expect(apply("+5", 50)).toBe(55);
     expect(apply("-5", 50)).toBe(45);
-    expect(apply("-80", 50)).toBe(0);
+    expect(apply("-80", 50)).toBe(-30);
+  });
+
+  it("applyRelativeChecked lists every result outside its field's range, and clamps only when asked", async () => {
+    const { applyRelativeChecked, describeMiss } = await import("../../src/fleet/relative.js");
+    const edits = new Map([
+      ["price_per_day", parseNumericEdit("-100", "price_per_day")],
+      ["price_per_week", parseNumericEdit("+5", "price_per_week")],
+    ]);
+    const input = { price_per_day: 50, price_per_week: 40 };
+    const plain = applyRelativeChecked(edits, input);
+    expect(plain.values).toEqual({ price_per_day: -50, price_per_week: 45 });
+    expect(plain.misses.map(describeMiss)).toEqual(["price_per_day 50 -100 = -50 < 0"]);
+    const clamped = applyRelativeChecked(edits, input, { clamp: true });
+    expect(clamped.values).toEqual({ price_per_day: 0, price_per_week: 45 });
+    expect(clamped.misses).toHaveLength(1);
+  });
+
+  it("property: a relative result is either inside the field's range or listed as a miss, never silently changed", async () => {
+    const { applyRelativeChecked } = await import("../../src/fleet/relative.js");
+    const forms = fc.oneof(
+      fc.integer({ min: -100_000, max: 100_000 }).map((n) => (n < 0 ? `${n}` : `+${n}`)),
+      fc.integer({ min: 0, max: 300 }).map((p) => `-${p}%`),
+      fc.integer({ min: 0, max: 300 }).map((p) => `+${p}%`),
+      fc.integer({ min: 0, max: 30 }).map((f) => `*${f / 10}`),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000 }), forms, (current, text) => {
+        const edits = new Map([["price_per_day", parseNumericEdit(text, "price_per_day")]]);
+        const { values, misses } = applyRelativeChecked(edits, { price_per_day: current });
+        const v = values.price_per_day!;
+        if (v < 0) return misses.length === 1 && misses[0]!.result === v;
+        return misses.length === 0 && Number.isInteger(v);
+      }),
+    );
   });
 
   it("applies percentages and factors, rounding half up", () => {
@@ -31,7 +65,7 @@ describe("relative numeric values", () => {
     expect(apply("*0.5", 5)).toBe(3); // 2.5
     expect(apply("*0", 5)).toBe(0);
     expect(apply("-100%", 70)).toBe(0);
-    expect(apply("-150%", 70)).toBe(0);
+    expect(apply("-150%", 70)).toBe(-35);
   });
 
   it("absolute values carry no sign and replace the value", () => {
@@ -61,8 +95,9 @@ describe("relative numeric values", () => {
         const exact = Math.floor((2 * v * (100 + p) + 100) / 200);
         expect(apply(`+${p}%`, v)).toBe(exact);
         expect(apply(`*${((100 + p) / 100).toFixed(2)}`, v)).toBe(exact);
-        const down = Math.max(0, Math.floor((2 * v * (100 - p) + 100) / 200));
-        expect(apply(`-${p}%`, v)).toBe(p >= 100 ? 0 : down);
+        // below 0 too (not clamped: the command refuses it, or --clamp), half up as well
+        const down = Math.floor((2 * v * (100 - p) + 100) / 200) || 0;
+        expect(apply(`-${p}%`, v)).toBe(down);
       }),
     );
   });

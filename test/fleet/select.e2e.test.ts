@@ -121,8 +121,11 @@ describe("edit --where with relative values", () => {
     expect(await prices()).toEqual(before);
   });
 
-  it("never below 0", async () => {
-    const r = await cli(["vehicle", "edit", "1", "--price-per-day", "-100000", "--dry-run"]);
+  it("below 0: refused with the arithmetic (never clamped silently); with --clamp the plan shows 0", async () => {
+    const refused = await cli(["vehicle", "edit", "1", "--price-per-day", "-100000", "--dry-run"]);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/price_per_day \d+ -100000 = -\d+ < 0/);
+    const r = await cli(["vehicle", "edit", "1", "--price-per-day", "-100000", "--clamp", "--dry-run"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/price_per_day: \d+ → 0/);
   });

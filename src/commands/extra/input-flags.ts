@@ -26,9 +26,13 @@ export const extraInputFlags = {
   fields: extraFieldFlags,
   set: flag.list("--set <name=value>", "send a member by its exact wire name (repeat)"),
   fromFile: flag.string("--from-file <file>", "read members (wire names) from a JSON or YAML file, or - for stdin"),
-  strict: flag.bool("--strict", "refuse members that are not contract fields (default: warn and send them as given)"),
+  allowUnknown: flag.bool(
+    "--allow-unknown",
+    "send --set / --from-file members that are not contract fields as given (default: refuse them, exit 2)",
+  ),
+  strict: flag.bool("--strict", "refuse members that are not contract fields (the default now; kept for scripts)"),
 };
 
 export function extraInput(o: FlagValues<typeof extraInputFlags>): InputSources {
-  return { fromFile: o.fromFile, sets: o.set, flags: o.fields, strict: o.strict };
+  return { fromFile: o.fromFile, sets: o.set, flags: o.fields, allowUnknown: o.allowUnknown };
 }

@@ -15,6 +15,10 @@ export const verb = defineVerb({
   args: { ids: arg.variadic("vehicle ids (or --where)") },
   flags: {
     replace: flag.bool("--replace", "send exactly the fields given (the API clears the rest; one id only)"),
+    clamp: flag.bool(
+      "--clamp",
+      "a relative change whose result leaves the field's range sets the bound instead, said per vehicle (default: refuse, nothing sent)",
+    ),
     ...vehicleInputFlags,
     ...selectionFlags(),
   },
@@ -24,6 +28,7 @@ export const verb = defineVerb({
     "rentctl vehicle edit 42 --set vehicle_benefits_id=   # clear an array",
     "rentctl vehicle edit --where segment=cars --price-per-day +10% --price-per-week +10% --dry-run",
     "rentctl vehicle edit 42 43 --price-per-day -5 --yes",
+    "rentctl vehicle edit --where segment=cars --price-per-day -20 --clamp --yes   # never below 0",
   ],
   run: async (deps, args, opts) => {
     const src = await vehicleInput(deps, opts);

@@ -76,7 +76,11 @@ export const vehicleInputFlags = {
   ),
   set: flag.list("--set <field=value>", "set a field by its wire name (repeat; arrays append; empty value clears)"),
   fromFile: flag.string("--from-file <file>", "read fields (wire names) from a JSON or YAML file, or - for stdin"),
-  strict: flag.bool("--strict", "refuse members that are not contract fields (default: warn and send them as given)"),
+  allowUnknown: flag.bool(
+    "--allow-unknown",
+    "send --set / --from-file members that are not contract fields as given (default: refuse them, exit 2)",
+  ),
+  strict: flag.bool("--strict", "refuse members that are not contract fields (the default now; kept for scripts)"),
 };
 
 export type VehicleInputOptions = FlagValues<typeof vehicleInputFlags>;
@@ -87,7 +91,7 @@ export type VehicleInputOptions = FlagValues<typeof vehicleInputFlags>;
  * numeric --model alone is the id itself.
  */
 export async function vehicleInput(deps: Deps, o: VehicleInputOptions): Promise<InputSources> {
-  return { strict: o.strict, fromFile: o.fromFile, sets: o.set, flags: await withModelRef(deps, o) };
+  return { allowUnknown: o.allowUnknown, fromFile: o.fromFile, sets: o.set, flags: await withModelRef(deps, o) };
 }
 
 async function withModelRef(deps: Deps, o: VehicleInputOptions): Promise<Record<string, FieldValue>> {
@@ -109,8 +113,11 @@ async function withModelRef(deps: Deps, o: VehicleInputOptions): Promise<Record<
 /** A value that changes a number relative to its current value: +5, -5, +10%, -10%, *1.1. */
 const RELATIVE = /^\s*([+-]\d|\*)/;
 
-/** Whether any field is given relative to its current value (edit then goes through the bulk path). */
+/**
+ * Whether any field flag gives a value relative to its current value (edit then goes through the
+ * bulk path). Only the field flags take relative values: `--set` and files are always absolute
+ * (`--set price_per_day=-5` is -5, refused by the field's range).
+ */
 export function hasRelative(src: InputSources): boolean {
-  const values = [...Object.values(src.flags ?? {}), ...(src.sets ?? []).map((s) => s.slice(s.indexOf("=") + 1))];
-  return values.some((v) => typeof v === "string" && RELATIVE.test(v));
+  return Object.values(src.flags ?? {}).some((v) => typeof v === "string" && RELATIVE.test(v));
 }

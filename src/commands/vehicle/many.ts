@@ -24,6 +24,8 @@ export interface ManyOptions extends SelectOptions {
   concurrency?: number;
   report?: string;
   restart?: boolean;
+  /** --clamp: a relative result outside its field's range is set to the bound (said per vehicle), not refused. */
+  clamp?: boolean;
 }
 
 const bulkOpts = (verb: string, opts: ManyOptions, intent: unknown): BulkChangeOptions => ({
@@ -45,8 +47,10 @@ export async function edit(deps: Deps, opts: ManyOptions & InputSources): Promis
       hint: "example: rentctl vehicle edit --where segment=cars --price-per-day +10%",
     });
   }
-  const { splitRelative, applyRelative } = await import("../../fleet/relative.js");
-  const { absolute, relative } = splitRelative(values);
+  const { splitRelative, applyRelativeChecked, describeMiss } = await import("../../fleet/relative.js");
+  // Only the field flags take relative values; --set and --from-file are absolute.
+  const byFlag = new Set(Object.entries(opts.flags ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [k])));
+  const { absolute, relative } = splitRelative(values, VEHICLE_FIELDS, byFlag);
   await resolveNamedRefs(deps, VEHICLE_FIELDS, absolute);
   const { validateRecord } = await import("../../contract/validate.js");
   const { record, problems } = validateRecord(absolute, VEHICLE_FIELDS, { requireRequired: false, allowUnknown: true });
@@ -58,8 +62,25 @@ export async function edit(deps: Deps, opts: ManyOptions & InputSources): Promis
   for (const [k, v] of Object.entries(absolute)) if (v === "" || (Array.isArray(v) && v.length === 0)) record[k] = v;
   const records = await selectedVehicles(deps, opts);
   const { planEdit } = await import("../../fleet/plan.js");
-  const plan = planEdit(records, (input) => ({ ...record, ...applyRelative(relative, input) }));
-  await runBulkChange(deps, plan, bulkOpts("edit", opts, { values }));
+  // A relative result outside its field's range is never clamped silently: refused (nothing sent), or --clamp.
+  const refused: Array<{ field: string; message: string }> = [];
+  const plan = planEdit(records, (input, rec) => {
+    const { values: changed, misses } = applyRelativeChecked(relative, input, { clamp: opts.clamp });
+    const who = `vehicle ${rec.id ?? rec.vehicle_id}${rec.vehicle_reg_number ? ` (${String(rec.vehicle_reg_number).trim()})` : ""}`;
+    for (const m of misses)
+      if (opts.clamp) deps.msg.warn(`${who}: ${describeMiss(m)}: clamped to ${m.clamped} (--clamp)`);
+      else refused.push({ field: who, message: describeMiss(m) });
+    return { ...record, ...changed };
+  });
+  if (refused.length)
+    throw new UsageError(
+      `${refused.length} relative change${refused.length === 1 ? "" : "s"} would leave the field's range; nothing was sent`,
+      {
+        details: refused.slice(0, 20),
+        hint: "change the value, narrow the selection, or pass --clamp to set such fields to the range's bound",
+      },
+    );
+  await runBulkChange(deps, plan, bulkOpts("edit", opts, { values, clamp: opts.clamp }));
 }
 
 /** `vehicle activate|deactivate ID... | --where EXPR`. */
