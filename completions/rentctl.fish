@@ -446,6 +446,7 @@ complete -c rentctl -n '__rentctl_using \'vehicle list\'' -s h -l help -d 'displ
 complete -c rentctl -n '__rentctl_using \'vehicle get\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'vehicle create\'' -s i -l interactive -d 'guided wizard (same as `rentctl vehicle wizard`)'
 complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l save -r -F -d 'with -i: also save the answers as a JSON file for --from-file'
+complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l allow-duplicate -d 'create it even when the account has a vehicle with this registration number (default: refuse, exit 2)'
 complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l pickup-location -r -f -d 'Vehicle location as free text [required on create] (alias --location)'
 complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l vehicle-class-id -r -f -a '(__rentctl_dynamic catalog classes --ids)' -d 'Vehicle class id [required on create] (alias --class)'
 complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l vehicle-model-id -r -f -a '(__rentctl_dynamic catalog equipments --ids)' -d 'Vehicle configuration id: the configuration (equipment) id, a leaf of brand -> model -> configuration; find one with `rentctl catalog equipments --brand B --model M`, or name it with --brand/--model/--configuration [required on create] (alias --model)'

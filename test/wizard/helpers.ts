@@ -309,6 +309,11 @@ export class StubClient {
       const f = this.create[Math.min(i, this.create.length - 1)]!;
       return f(params);
     }
+    if (opId === "vehicles.list") {
+      // an empty account (vehicle create looks for the registration number first)
+      const page = { items: [], total: 0, perPage: Number(params.limit ?? 15), limit: Number(params.limit ?? 15) };
+      return { body: { data: [] }, decoded: { kind: "paginated", page }, status: 200 } as unknown as CallResult;
+    }
     if (opId === "vehicles.upload") {
       const ids = (extra.files ?? []).map(() => this.#nextImage++);
       return flexible({ data: { image_ids: ids } });

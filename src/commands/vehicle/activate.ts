@@ -1,6 +1,5 @@
 import type { Deps } from "../../deps.js";
 import { arg } from "../flags.js";
-import { parseId } from "../ids.js";
 import { defineVerb } from "../verb.js";
 import { selectionFlags, wantsJob } from "./selection-flags.js";
 
@@ -27,7 +26,7 @@ export const activateVerb = activityVerb(true);
 export const deactivateVerb = activityVerb(false);
 
 export async function setActivity(deps: Deps, rawIds: string[], active: boolean): Promise<void> {
-  const ids = rawIds.map((r) => parseId(r, "vehicle"));
+  const ids = await (await import("./handles.js")).vehicleIds(deps, rawIds);
   const [{ runEach }, { guardedReplace }, { VEHICLE }] = await Promise.all([
     import("../per-id.js"),
     import("../../gateway/records.js"),

@@ -12,6 +12,10 @@ export const verb = defineVerb({
   flags: {
     interactive: flag.bool("-i, --interactive", "guided wizard (same as `rentctl vehicle wizard`)"),
     save: flag.string("--save <file>", "with -i: also save the answers as a JSON file for --from-file"),
+    allowDuplicate: flag.bool(
+      "--allow-duplicate",
+      "create it even when the account has a vehicle with this registration number (default: refuse, exit 2)",
+    ),
     ...vehicleInputFlags,
   },
   examples: [
@@ -24,10 +28,10 @@ export const verb = defineVerb({
   run: async (deps, _args, opts, host) =>
     opts.interactive
       ? host.wizard(deps, { fromFile: opts.fromFile, save: opts.save })
-      : create(deps, await vehicleInput(deps, opts)),
+      : create(deps, await vehicleInput(deps, opts), { allowDuplicate: opts.allowDuplicate }),
 });
 
-export async function create(deps: Deps, opts: InputSources): Promise<void> {
+export async function create(deps: Deps, opts: InputSources, o: { allowDuplicate?: boolean } = {}): Promise<void> {
   const [{ prepareVehicle, printCreated }, { VEHICLE }, { gatherInput, resolveNamedRefs }] = await Promise.all([
     import("../../resources/create.js"),
     import("../../resources/resource.js"),
@@ -37,6 +41,19 @@ export async function create(deps: Deps, opts: InputSources): Promise<void> {
   if (Object.keys(values).every((k) => k === "user_id" || k === "locale_id")) throw nothingToCreate();
   await resolveNamedRefs(deps, VEHICLE_FIELDS, values);
   const record = await prepareVehicle(deps, values);
+  // The tool's own identity rule (import, diff, apply) holds for what it creates one by one too.
+  if (!o.allowDuplicate) {
+    const { findByIdentity } = await import("../../resources/list.js");
+    const [existing] = await findByIdentity(deps, record as Record<string, unknown>);
+    if (existing !== undefined)
+      throw new UsageError(
+        `vehicle ${existing} already has registration number ${JSON.stringify(String(record.vehicle_reg_number).trim())}; nothing was sent`,
+        {
+          hint:
+            "edit that one (`rentctl vehicle edit " + existing + " ...`), or pass --allow-duplicate to create a second",
+        },
+      );
+  }
   const { createRecord } = await import("../../gateway/records.js");
   const result = await createRecord(deps, VEHICLE, record);
   if (result) await printCreated(deps, "vehicle", result);

@@ -2,7 +2,6 @@ import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
 import { arg, flag } from "../flags.js";
-import { parseId } from "../ids.js";
 import type { InputSources } from "../input.js";
 import { defineVerb } from "../verb.js";
 import { hasRelative, vehicleInput, vehicleInputFlags } from "./input-flags.js";
@@ -47,7 +46,7 @@ export interface EditOptions extends InputSources {
 }
 
 export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promise<void> {
-  const id = parseId(rawId, "vehicle");
+  const id = (await (await import("./handles.js")).vehicleIds(deps, [rawId]))[0]!;
   const [{ gatherInput, resolveNamedRefs }, { guardedReplace }, { VEHICLE }] = await Promise.all([
     import("../input.js"),
     import("../../gateway/records.js"),

@@ -5,15 +5,21 @@ import { defineVerb } from "../verb.js";
 export const verb = defineVerb({
   name: "get",
   description: "Show one vehicle",
-  args: { id: arg.required("vehicle id") },
-  examples: ["rentctl vehicle get 42", "rentctl vehicle get 42 -o json --fields id,vehicle_reg_number"],
+  args: { id: arg.required("vehicle id or registration number") },
+  examples: [
+    "rentctl vehicle get 42",
+    'rentctl vehicle get "B-SC 1001"',
+    "rentctl vehicle get 42 -o json --fields id,vehicle_reg_number",
+  ],
   run: (deps, args) => get(deps, args.id),
 });
 
 export async function get(deps: Deps, rawId: string): Promise<void> {
-  const [{ VEHICLE }, { showRecord }] = await Promise.all([
+  const [{ VEHICLE }, { showRecord }, { vehicleIds }] = await Promise.all([
     import("../../resources/safe-edit.js"),
     import("../resource.js"),
+    import("./handles.js"),
   ]);
-  return showRecord(deps, VEHICLE, rawId);
+  const id = (await vehicleIds(deps, [rawId]))[0]!;
+  return showRecord(deps, VEHICLE, String(id));
 }

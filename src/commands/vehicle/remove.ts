@@ -1,6 +1,5 @@
 import type { Deps } from "../../deps.js";
 import { arg } from "../flags.js";
-import { parseId } from "../ids.js";
 import { defineVerb } from "../verb.js";
 import { selectionFlags, wantsJob } from "./selection-flags.js";
 
@@ -22,7 +21,7 @@ export const verb = defineVerb({
 });
 
 export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
-  const ids = rawIds.map((r) => parseId(r, "vehicle"));
+  const ids = await (await import("./handles.js")).vehicleIds(deps, rawIds);
   const [{ requireUser }, { VEHICLE }, { confirmDestructive }] = await Promise.all([
     import("../../deps.js"),
     import("../../resources/resource.js"),

@@ -6,7 +6,6 @@ import { UsageError } from "../../errors.js";
 import { listVehicles } from "../../fleet/adapters.js";
 import { BRAND_PSEUDO_FIELD, type CatalogResolver, prepareWhere, type Selection } from "../../fleet/where.js";
 import { fetchRecord, VEHICLE } from "../../resources/safe-edit.js";
-import { parseId } from "../ids.js";
 
 /**
  * Which vehicles a command acts on: ids, or `--where` expressions matched in
@@ -75,7 +74,8 @@ export async function prepareSelection(deps: Deps, where: readonly string[]): Pr
 /** The selected vehicles, page by page (ids: one record each, in the order given). */
 export async function* selectedPages(deps: Deps, opts: SelectOptions): AsyncGenerator<JsonObject[]> {
   if (!isSelection(opts)) {
-    const ids = (opts.ids ?? []).map((r) => parseId(r, "vehicle"));
+    const { vehicleIds } = await import("./handles.js");
+    const ids = await vehicleIds(deps, opts.ids ?? []);
     if (ids.length === 0) {
       throw new UsageError(
         `name the vehicles: give ids or --where FIELD OP VALUE${opts.all !== undefined ? ", or --all" : ""}`,

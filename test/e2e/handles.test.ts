@@ -1,0 +1,72 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FaultProxy, startProxy } from "../fleet/helpers.js";
+import { runBuilt, sandboxEnv } from "../helpers/cli.js";
+
+/**
+ * Natural handles (issue "strict input", Handles): a vehicle is addressed by
+ * id or by registration number wherever an id is taken, through the one
+ * identity rule of import and diff; `vehicle create` refuses a registration
+ * number the account has (nothing sent) unless --allow-duplicate.
+ */
+let ctx: Awaited<ReturnType<typeof sandboxEnv>>;
+let proxy: FaultProxy;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  ctx = await sandboxEnv();
+  proxy = await startProxy(ctx.sb.url);
+  env = { ...ctx.env, RENTCTL_BASE_URL: proxy.url };
+});
+afterAll(async () => {
+  await proxy.close();
+  await ctx.cleanup();
+});
+const creates = () => proxy.creates();
+
+describe("a vehicle by its registration number", () => {
+  it("get, edit, deactivate and remove take it (trimmed, any case); an unknown one is exit 5", async () => {
+    const got = await runBuilt(["vehicle", "get", " b-sc 1001 ", "-o", "json"], env);
+    expect(got.code, got.stderr).toBe(0);
+    expect(JSON.parse(got.stdout).id).toBe(1);
+    const edited = await runBuilt(["vehicle", "edit", "B-SC 1001", "--price-per-day", "58"], env);
+    expect(edited.code, edited.stderr).toBe(0);
+    expect(edited.stderr).toMatch(/vehicle 1 updated/);
+    const off = await runBuilt(["vehicle", "deactivate", "B-SC 1001"], env);
+    expect(off.code, off.stderr).toBe(0);
+    const missing = await runBuilt(["vehicle", "get", "NOPE-404"], env);
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toMatch(/no vehicle with registration number "NOPE-404"/);
+    // digits alone are an id; reg: says it is a registration number
+    expect((await runBuilt(["vehicle", "get", "reg:12345"], env)).code).toBe(5);
+  });
+
+  it("a registration number two vehicles share is ambiguous: exit 2 listing both ids, nothing sent", async () => {
+    const car = JSON.parse((await runBuilt(["vehicle", "get", "1", "-o", "json"], env)).stdout);
+    const file = join(env.HOME!, "car.json");
+    writeFileSync(file, JSON.stringify({ ...car, vehicle_reg_number: "TWIN-1" }));
+    const a = await runBuilt(["vehicle", "create", "--from-file", file, "-q"], env);
+    expect(a.code, a.stderr).toBe(0);
+
+    // vehicle create refuses a second one, nothing sent
+    const before = creates();
+    const refused = await runBuilt(
+      ["vehicle", "create", "--from-file", file, "--set", "vehicle_reg_number=twin-1"],
+      env,
+    );
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/vehicle \d+ already has registration number "twin-1"; nothing was sent/);
+    expect(creates()).toBe(before);
+
+    const b = await runBuilt(["vehicle", "create", "--from-file", file, "--allow-duplicate", "-q"], env);
+    expect(b.code, b.stderr).toBe(0);
+    const ids = [a.stdout.trim(), b.stdout.trim()];
+    const writes = [...proxy.counts.entries()].filter(([k]) => k.startsWith("POST ")).reduce((n, [, c]) => n + c, 0);
+    const amb = await runBuilt(["vehicle", "remove", "TWIN-1", "--yes"], env);
+    expect(amb.code).toBe(2);
+    expect(amb.stderr).toMatch(new RegExp(`matches 2 vehicles \\(${ids[0]}, ${ids[1]}\\)`));
+    expect([...proxy.counts.entries()].filter(([k]) => k.startsWith("POST ")).reduce((n, [, c]) => n + c, 0)).toBe(
+      writes,
+    );
+  });
+});
