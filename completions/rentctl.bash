@@ -52,10 +52,13 @@ _rentctl_child() {
     'catalog|help') REPLY='catalog help' ;;
     'vehicle|list') REPLY='vehicle list' ;;
     'vehicle|get') REPLY='vehicle get' ;;
+    'vehicle|show') REPLY='vehicle get' ;;
     'vehicle|create') REPLY='vehicle create' ;;
     'vehicle|wizard') REPLY='vehicle wizard' ;;
     'vehicle|edit') REPLY='vehicle edit' ;;
     'vehicle|remove') REPLY='vehicle remove' ;;
+    'vehicle|delete') REPLY='vehicle remove' ;;
+    'vehicle|rm') REPLY='vehicle remove' ;;
     'vehicle|activate') REPLY='vehicle activate' ;;
     'vehicle|deactivate') REPLY='vehicle deactivate' ;;
     'vehicle|calendar') REPLY='vehicle calendar' ;;
@@ -69,10 +72,13 @@ _rentctl_child() {
     'extra|options') REPLY='extra options' ;;
     'extra|list') REPLY='extra list' ;;
     'extra|get') REPLY='extra get' ;;
+    'extra|show') REPLY='extra get' ;;
     'extra|create') REPLY='extra create' ;;
     'extra|update') REPLY='extra update' ;;
     'extra|switch') REPLY='extra switch' ;;
     'extra|delete') REPLY='extra delete' ;;
+    'extra|remove') REPLY='extra delete' ;;
+    'extra|rm') REPLY='extra delete' ;;
     'extra|help') REPLY='extra help' ;;
     'sandbox|serve') REPLY='sandbox serve' ;;
     'sandbox|reset') REPLY='sandbox reset' ;;

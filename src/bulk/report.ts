@@ -68,11 +68,21 @@ export function bulkExitError(s: BulkSummary, extraFailed = 0): RentctlError | u
   const failed = s.failed.length;
   const plural = (n: number) => `${n} row${n === 1 ? "" : "s"}`;
   if (failed > 0) {
+    // A rerun sends the same values again: it helps rows that met the network or the server's trouble,
+    // not rows the server refused (4xx), whose input must change first.
+    const refused = s.failed.filter((f) => f.retry === false).length;
+    const again = failed - refused;
+    const hint =
+      refused === 0
+        ? "rerun the same command to retry the failed rows"
+        : again === 0
+          ? "the server refused them (its reasons above and in the report): fix those rows, then run the command again (rows already done are not sent again)"
+          : `rerun the same command to retry the ${plural(again)} that met network or server trouble; fix the ${plural(refused)} the server refused first (reasons above)`;
     return new PartialFailureError(
       `${plural(failed)} failed${extraFailed ? `; ${plural(extraFailed)} invalid, skipped` : ""}`,
       {
         details: s.failed.slice(0, 20).map((f) => ({ field: `row ${f.row} (${f.key})`, message: f.error ?? "failed" })),
-        hint: "rerun the same command to retry the failed rows",
+        hint,
       },
     );
   }

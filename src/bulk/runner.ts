@@ -23,6 +23,8 @@ export interface TaskOutcome {
 export interface RowResult extends TaskOutcome {
   row: number;
   key: string;
+  /** A failed row that a rerun may fix (network, 5xx, unknown outcome); false: the input must change first (4xx). */
+  retry?: boolean;
   /**
    * Set when the outcome comes from an earlier run (journal) or from
    * reconciliation, or (`resent`) when the row was in flight in a stopped run,
@@ -113,8 +115,19 @@ export function outcomeUnknown(err: unknown): boolean {
   return !(err instanceof RentctlError);
 }
 
+/** A row's error as the report keeps it: the message and the server's field details (what to change). */
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  if (!(err instanceof Error)) return String(err);
+  const details = err instanceof RentctlError ? err.details : [];
+  return details.length
+    ? `${err.message}: ${details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join("; ")}`
+    : err.message;
+}
+
+/** Whether sending the same row again may succeed (network, timeout, 5xx, a lost answer), unlike a 4xx refusal. */
+export function retryable(err: unknown): boolean {
+  if (outcomeUnknown(err) || err instanceof NetworkError) return true;
+  return err instanceof ApiError && (err.status === 408 || err.status === 429);
 }
 
 /**
@@ -292,7 +305,10 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
             ? { answered: true }
             : {}),
         });
-      return emit({ row: row.row, key: row.key, status: "failed", error }, row);
+      return emit(
+        { row: row.row, key: row.key, status: "failed", error, retry: signal.aborted || retryable(err) },
+        row,
+      );
     }
   };
 

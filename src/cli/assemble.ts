@@ -42,6 +42,7 @@ const wizard: VerbHost["wizard"] = async (deps, opts) => (await import("../wizar
 /** A verb as a commander command; its action reads the typed flags and runs the verb. */
 export function verbCommand(ctx: CliContext, verb: Verb): Command {
   const cmd = new Command(verb.name).description(verb.description);
+  if (verb.aliases.length) cmd.aliases([...verb.aliases]);
   if (verb.usage !== undefined) cmd.usage(verb.usage);
   for (const a of verb.args) cmd.argument(argTerm(a), a.description);
   for (const d of verb.options) cmd.addOption(optionOf(d));

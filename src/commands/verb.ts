@@ -27,6 +27,8 @@ import { readGlobalFlags } from "./globals.js";
  */
 export interface VerbSpec<A extends Args, F extends Flags> {
   name: string;
+  /** Other names the verb answers to (`vehicle rm`, `vehicle show`); help lists them, completions offer them. */
+  aliases?: readonly string[];
   /** The one-line summary (help, and the noun's command list). */
   description: string;
   /** Positional arguments by name, in order: `{ id: arg.required("vehicle id") }` is `<id>`. */
@@ -69,6 +71,7 @@ export interface ArgDecl {
 /** A verb as the cli layer sees it: declarations as data, and one way to run it. */
 export interface Verb {
   readonly name: string;
+  readonly aliases: readonly string[];
   readonly description: string;
   readonly args: readonly ArgDecl[];
   readonly options: readonly OptionDecl[];
@@ -98,6 +101,7 @@ export function defineVerb<const A extends Args = NoArgs, const F extends Flags 
   const flags = spec.flags;
   return {
     name: spec.name,
+    aliases: spec.aliases ?? [],
     description: spec.description,
     args: Object.entries(args ?? {}).map(([name, a]) => ({
       name,

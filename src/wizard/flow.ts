@@ -159,7 +159,19 @@ export async function runWizard(
       import("../resources/resource.js"),
     ]);
     try {
-      await prepareVehicle(deps, answersRecord(state));
+      const checked = await prepareVehicle(deps, answersRecord(state));
+      // The identity rule of import and `vehicle create`: no second vehicle with a registration number the account has.
+      const { findByIdentity } = await import("../resources/list.js");
+      const [existing] = await findByIdentity(deps, checked as Record<string, unknown>);
+      if (existing !== undefined)
+        throw new InputError("not created: this registration number is taken", {
+          details: [
+            {
+              field: "vehicle_reg_number",
+              message: `vehicle ${existing} already has ${JSON.stringify(String(checked.vehicle_reg_number).trim())}`,
+            },
+          ],
+        });
       if (state.imageFiles.length) {
         const { uploadImages } = await import("../commands/image/upload.js");
         const ids = await uploadImages(deps, state.imageFiles);

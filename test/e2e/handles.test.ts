@@ -70,3 +70,22 @@ describe("a vehicle by its registration number", () => {
     );
   });
 });
+
+describe("verb aliases", () => {
+  it("vehicle show = get, vehicle delete / rm = remove, extra remove / rm = delete; a typo suggests the nearest", async () => {
+    const show = await runBuilt(["vehicle", "show", "2", "-q"], env);
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout.trim()).toBe("2");
+    for (const alias of ["delete", "rm"]) {
+      const r = await runBuilt(["vehicle", alias, "2", "--dry-run"], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/dry run: would remove vehicle 2/);
+    }
+    const extraRm = await runBuilt(["extra", "rm", "--help"], env);
+    expect(extraRm.code).toBe(0);
+    expect(extraRm.stdout).toMatch(/rentctl extra delete\|remove /); // commander shows the first alias
+    const typo = await runBuilt(["vehicle", "delet", "2"], env);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/Did you mean delete\?/);
+  });
+});

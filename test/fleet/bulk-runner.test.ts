@@ -397,3 +397,36 @@ describe("a failure no later request can get past", () => {
     expect(bulkExitError(summary)).toBe(lost);
   });
 });
+
+describe("a row the server refused (4xx)", () => {
+  it("keeps the server's field details in the row's error; the exit hint tells a 4xx from what a rerun can fix", async () => {
+    const { ApiValidationError } = await import("../../src/api/errors.js");
+    const refused = new ApiValidationError("request rejected (400): validation error", {
+      details: [{ field: "price_per_day", message: "must be at most 100000" }],
+    });
+    refused.status = 400;
+    const summary = await runBulk({
+      rows: (async function* () {
+        for (let i = 1; i <= 3; i++) yield { row: i, key: `R${i}`, item: i };
+      })(),
+      concurrency: 1,
+      task: async (r) => {
+        if (r.item === 2) throw refused;
+        if (r.item === 3) throw new ServerError("server error (503)");
+        return { status: "created", id: r.item };
+      },
+    });
+    const byRow = new Map(summary.failed.map((f) => [f.row, f]));
+    expect(byRow.get(2)).toMatchObject({
+      error: "request rejected (400): validation error: price_per_day: must be at most 100000",
+      retry: false,
+    });
+    expect(byRow.get(3)?.retry).toBe(true);
+    expect(bulkExitError(summary)?.hint).toMatch(
+      /rerun the same command to retry the 1 row that met network or server trouble; fix the 1 row the server refused first/,
+    );
+    const onlyRefused = { ...summary, failed: summary.failed.filter((f) => f.row === 2) };
+    expect(bulkExitError(onlyRefused)?.hint).toMatch(/^the server refused them/);
+    expect(bulkExitError(onlyRefused)?.hint).not.toMatch(/rerun the same command/);
+  });
+});

@@ -172,9 +172,9 @@ describe("vehicle wizard: the whole flow", () => {
       `${join(f.dir, "missing.jpg")} does not exist`,
     ]);
 
-    // Images first (after the confirmation), then the vehicle with their ids.
+    // The registration number looked up (not taken), images (after the confirmation), then the vehicle with their ids.
     const ops = f.client.sent.filter((x) => !x.opId.startsWith("catalog.")).map((x) => x.opId);
-    expect(ops).toEqual(["vehicles.upload", "vehicles.create"]);
+    expect(ops).toEqual(["vehicles.list", "vehicles.upload", "vehicles.create"]);
     expect(f.client.calls("vehicles.upload")[0]!.files).toEqual(["front.jpg"]);
     expect(f.client.calls("vehicles.create")[0]!.params).toEqual({
       user_id: 1001,
@@ -334,6 +334,24 @@ describe("vehicle wizard: the review screen", () => {
     expect(f.stderr().match(/Review: this is what will be sent/g)).toHaveLength(2);
     expect(f.client.calls("vehicles.create")).toHaveLength(1);
     expect(f.client.calls("vehicles.create")[0]!.params.price_per_day).toBe(99);
+  });
+
+  it("a registration number the account has: not created, the review names the vehicle that has it", async () => {
+    const f = setup();
+    const file = writeRecord(f);
+    const reg = String(JSON.parse(readFileSync(file, "utf8")).vehicle_reg_number);
+    f.client.account = [{ vehicle_id: 77, vehicle_reg_number: ` ${reg.toLowerCase()} ` }];
+    const s = scripted(
+      [
+        ["What now?", "create"],
+        ["What now?", "cancel"],
+      ],
+      "lenient",
+    );
+    const err = await run(f.deps, { fromFile: file }, s.prompts).catch((e) => e);
+    expect(err).toBeInstanceOf(AbortedError);
+    expect(f.client.calls("vehicles.create")).toHaveLength(0);
+    expect(f.stderr()).toMatch(/vehicle 77 already has/);
   });
 
   it("saves the answers to a file that `vehicle create --from-file` accepts, then cancels", async () => {

@@ -286,6 +286,8 @@ export class StubClient {
   ];
   /** Catalog operations that fail (e.g. to test the fallback to typed ids). */
   failing = new Set<string>();
+  /** The owner's vehicles, as vehicles.list answers them (the wizard looks for the registration number). */
+  account: JsonObject[] = [];
   #nextImage = 900;
 
   get hasKey(): boolean {
@@ -310,8 +312,10 @@ export class StubClient {
       return f(params);
     }
     if (opId === "vehicles.list") {
-      // an empty account (vehicle create looks for the registration number first)
-      const page = { items: [], total: 0, perPage: Number(params.limit ?? 15), limit: Number(params.limit ?? 15) };
+      // the account (vehicle create and the wizard look for the registration number first)
+      const limit = Number(params.limit ?? 15);
+      const items = this.account.slice(Number(params.offset ?? 0), Number(params.offset ?? 0) + limit);
+      const page = { items, total: this.account.length, perPage: limit, limit };
       return { body: { data: [] }, decoded: { kind: "paginated", page }, status: 200 } as unknown as CallResult;
     }
     if (opId === "vehicles.upload") {

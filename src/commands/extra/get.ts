@@ -4,6 +4,7 @@ import { defineVerb } from "../verb.js";
 
 export const verb = defineVerb({
   name: "get",
+  aliases: ["show"],
   description: "Show one extra",
   args: { id: arg.required("extra id") },
   run: (deps, args) => get(deps, args.id),

@@ -6,6 +6,7 @@ import { dryRunExtra } from "./switch.js";
 
 export const verb = defineVerb({
   name: "delete",
+  aliases: ["remove", "rm"],
   description: "Delete an extra (asks on a terminal; --yes in scripts; undo with `rentctl undo`)",
   args: { id: arg.required("extra id") },
   run: (deps, args) => remove(deps, args.id),

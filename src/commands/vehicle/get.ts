@@ -4,6 +4,7 @@ import { defineVerb } from "../verb.js";
 
 export const verb = defineVerb({
   name: "get",
+  aliases: ["show"],
   description: "Show one vehicle",
   args: { id: arg.required("vehicle id or registration number") },
   examples: [

@@ -5,6 +5,7 @@ import { selectionFlags, wantsJob } from "./selection-flags.js";
 
 export const verb = defineVerb({
   name: "remove",
+  aliases: ["delete", "rm"],
   description: "Remove vehicles (asks on a terminal; --yes in scripts; undo with `rentctl undo`)",
   args: { ids: arg.variadic("vehicle ids (or --where)") },
   flags: selectionFlags(),
