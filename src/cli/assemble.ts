@@ -1,4 +1,4 @@
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { type Flags, type OptionDecl, optionsOf } from "../commands/flags.js";
 import type { ArgDecl, Verb, VerbHost } from "../commands/verb.js";
 import { type CliContext, collect, examples } from "./shared.js";
@@ -14,7 +14,18 @@ import { type CliContext, collect, examples } from "./shared.js";
 export function optionOf(d: OptionDecl): Option {
   const o = new Option(d.flags, d.description);
   if (d.repeatable && d.choices) throw new Error(`${d.name}: a repeatable flag cannot have choices`);
-  if (d.choices) o.choices(d.choices);
+  if (d.choices) {
+    o.choices(d.choices);
+    // Case does not matter where no two choices differ only by it (`-o JSON`, `--env Sandbox`): the canonical word is kept.
+    const byCase = new Map(d.choices.map((c) => [c.toLowerCase(), c]));
+    const choices = d.choices;
+    if (byCase.size === choices.length)
+      o.argParser((v: string) => {
+        const c = byCase.get(v.toLowerCase());
+        if (c === undefined) throw new InvalidArgumentError(`Allowed choices are ${choices.join(", ")}.`);
+        return c;
+      });
+  }
   if (d.repeatable) o.argParser(collect);
   if (d.defaultValue !== undefined) o.default(d.defaultValue);
   if (d.hidden) o.hideHelp();

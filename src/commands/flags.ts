@@ -214,7 +214,7 @@ function choice<const C extends string>(
   return single(d, (values) => {
     const v = text(d, values);
     if (v === undefined) return undefined;
-    const c = choices.find((x) => x === v);
+    const c = choices.find((x) => x === v) ?? choices.find((x) => x.toLowerCase() === v.toLowerCase());
     if (c === undefined)
       throw new UsageError(`${d.name}: expected one of ${choices.join(", ")}, got ${JSON.stringify(v)}`);
     return c;

@@ -92,3 +92,20 @@ describe("values mean one thing", () => {
     expect(await price(2)).toBe(0);
   });
 });
+
+describe("option values", () => {
+  it("are case-insensitive where no two differ only by case: -o JSON, --env Sandbox", async () => {
+    const r = await runBuilt(["vehicle", "get", "1", "-o", "JSON"], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).id).toBe(1);
+    const e = await runBuilt(["catalog", "currencies", "--env", "Sandbox", "-o", "Json", "-q"], {
+      ...env,
+      RENTCTL_ENV: undefined,
+      RENTCTL_BASE_URL: undefined,
+    });
+    expect(e.code, e.stderr).toBe(0);
+    const bad = await runBuilt(["vehicle", "get", "1", "-o", "jsn"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/Allowed choices are table, json, ndjson, csv, yaml/);
+  });
+});
