@@ -617,7 +617,7 @@ complete -c rentctl -n '__rentctl_using \'vehicle deactivate\'' -l concurrency -
 complete -c rentctl -n '__rentctl_using \'vehicle deactivate\'' -l report -r -F -d 'write per-vehicle results to FILE (format by extension)'
 complete -c rentctl -n '__rentctl_using \'vehicle deactivate\'' -l restart -d 'ignore the row log of an interrupted run of the same command'
 complete -c rentctl -n '__rentctl_using \'vehicle deactivate\'' -s h -l help -d 'display help for command'
-complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l block -r -f -d 'make dates unavailable: 2026-12-24, 2026-12-24..2026-12-26 or 2026-12 (repeat)'
+complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l block -r -f -d 'make dates unavailable: 2026-12-24 (or 24.12.2026), 2026-12-24..2026-12-26 or 2026-12 (repeat)'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l unblock -r -f -d 'make dates available again (same forms; repeat)'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l clear-past -d 'drop blocked dates before today'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l from -r -f -d 'first month shown (default: this month)'

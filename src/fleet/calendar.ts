@@ -105,16 +105,28 @@ const MONTH = /^(\d{4})-(\d{2})$/;
 /** Longest span accepted in one range (about ten years). */
 const MAX_RANGE_DAYS = 3700;
 
-function parseIsoDay(s: string, raw: string): string {
+/**
+ * THE date parser of what a person types (calendar ranges, and any other date
+ * the tool takes): ISO `2026-12-24` or the contract's own `24.12.2026`
+ * (d.m.Y). Returns the ISO day, or undefined when it is neither (or no real
+ * day, such as 31.02.2026).
+ */
+export function parseDay(text: string): string | undefined {
+  const s = text.trim();
   const m = DAY.exec(s);
-  const iso = m ? isoOf(Number(m[1]), Number(m[2]), Number(m[3])) : undefined;
+  if (m) return isoOf(Number(m[1]), Number(m[2]), Number(m[3]));
+  return parseStoredDate(s);
+}
+
+function parseIsoDay(s: string, raw: string): string {
+  const iso = parseDay(s);
   if (!iso) throw rangeError(raw, `${JSON.stringify(s)} is not a date`);
   return iso;
 }
 
 function rangeError(raw: string, why: string): UsageError {
   return new UsageError(`date range ${JSON.stringify(raw)}: ${why}`, {
-    hint: "use ISO dates: 2026-12-24, 2026-12-24..2026-12-26 or 2026-12 (a whole month)",
+    hint: "use dates as 2026-12-24 or 24.12.2026, ranges as 2026-12-24..2026-12-26, or 2026-12 (a whole month)",
   });
 }
 

@@ -65,9 +65,21 @@ describe("ranges", () => {
     ]);
   });
 
-  it("anything but ISO is a usage error", () => {
+  it("dates: ISO or the contract's d.m.Y, one parser (parseDay); ranges may mix them", async () => {
+    const { parseDay } = await import("../../src/fleet/calendar.js");
+    expect(parseDay("2026-12-24")).toBe("2026-12-24");
+    expect(parseDay(" 24.12.2026 ")).toBe("2026-12-24");
+    expect(parseDay("1.1.2027")).toBe("2027-01-01");
+    expect(parseDay("31.02.2026")).toBeUndefined();
+    expect(parseDay("12/24/2026")).toBeUndefined();
+    expect(parseRange("24.12.2026")).toEqual({ from: "2026-12-24", to: "2026-12-24" });
+    expect(parseRange("24.12.2026..2026-12-26")).toEqual({ from: "2026-12-24", to: "2026-12-26" });
+  });
+
+  it("anything else is a usage error", () => {
     for (const bad of [
-      "24.12.2026",
+      "31.02.2026",
+      "12/24/2026",
       "2026-13",
       "2026-02-30",
       "2026-12-26..2026-12-24",

@@ -166,10 +166,21 @@ describe("vehicle calendar", () => {
     expect(r.stdout).toMatch(/blocked \(unavailable\)/);
   });
 
-  it("a date that is not ISO is a usage error; nothing is sent", async () => {
-    const r = await cli(["vehicle", "calendar", "2", "--block", "24.12.2026"]);
-    expect(r.code).toBe(2);
+  it("a date neither ISO nor d.m.Y (or no real day) is a usage error; nothing is sent", async () => {
+    for (const bad of ["12/24/2026", "31.02.2026"]) {
+      const r = await cli(["vehicle", "calendar", "2", "--block", bad]);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toMatch(/2026-12-24 or 24\.12\.2026/);
+    }
     expect(writes()).toBe(0);
+  });
+
+  it("the contract's own d.m.Y form is taken as well as ISO (--dry-run shows the same plan)", async () => {
+    const a = await cli(["vehicle", "calendar", "2", "--block", "24.12.2027", "--dry-run"]);
+    const b = await cli(["vehicle", "calendar", "2", "--block", "2027-12-24", "--dry-run"]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout).toMatch(/\+24\.12\.2027/);
   });
 
   it("over a selection: the plan, --yes, one change per vehicle", async () => {

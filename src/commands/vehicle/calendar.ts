@@ -12,7 +12,7 @@ export const verb = defineVerb({
   flags: {
     block: flag.list(
       "--block <range>",
-      "make dates unavailable: 2026-12-24, 2026-12-24..2026-12-26 or 2026-12 (repeat)",
+      "make dates unavailable: 2026-12-24 (or 24.12.2026), 2026-12-24..2026-12-26 or 2026-12 (repeat)",
     ),
     unblock: flag.list("--unblock <range>", "make dates available again (same forms; repeat)"),
     clearPast: flag.bool("--clear-past", "drop blocked dates before today"),
@@ -23,6 +23,7 @@ export const verb = defineVerb({
   examples: [
     "rentctl vehicle calendar 42",
     "rentctl vehicle calendar 42 --block 2026-12-24..2026-12-26",
+    'rentctl vehicle calendar "B-SC 1001" --block 24.12.2026',
     "rentctl vehicle calendar --where segment=boats --block 2027-01 --dry-run",
     "rentctl vehicle calendar --all --clear-past --yes",
     "rentctl vehicle calendar 42 -o json",
