@@ -54,6 +54,8 @@ export interface ResolveOptions {
   flag?: string;
   /** The catalog's parameters (`segment_id`, `brand_id`, …); the locale is filled in. */
   params?: EncodableRecord;
+  /** A number is a name too (a year of issue), not an id. */
+  byName?: boolean;
 }
 
 const takesLocale = (opId: string) => operation(opId).params.some((p) => p.name === "locale_id");
@@ -222,7 +224,7 @@ export class Catalogs {
   ): Promise<number | undefined> {
     if (value === undefined || value === "") return undefined;
     const s = String(value).trim();
-    if (/^\d+$/.test(s)) return Number(s);
+    if (/^\d+$/.test(s) && !opts.byName) return Number(s);
     const p = await this.params(opId, opts.params);
     const flag = opts.flag ?? nounOf(opId);
     const key = `${opId}?${JSON.stringify(cacheParams(p))}#${s.toLowerCase()}`;

@@ -128,8 +128,16 @@ export async function resolveNamedRefs(
   values: Record<string, unknown>,
 ): Promise<void> {
   for (const spec of specs) {
-    const v = values[spec.name];
-    if (!spec.catalog || typeof v !== "string" || /^\s*\d*\s*$/.test(v) || spec.type.endsWith("[]")) continue;
+    let v = values[spec.name];
+    if (typeof v === "number" && spec.namesFrom !== undefined) v = String(v);
+    if (!spec.catalog || typeof v !== "string" || spec.type.endsWith("[]")) continue;
+    const id = /^\s*id:\s*(\d+)\s*$/i.exec(v);
+    if (id) {
+      values[spec.name] = id[1];
+      continue;
+    }
+    // A number is an id, except where the catalog's names are numbers (a year): see ParamSpec.namesFrom.
+    if (/^\s*\d*\s*$/.test(v) && !(spec.namesFrom !== undefined && Number(v) >= spec.namesFrom)) continue;
     const op = operation(spec.catalog);
     const params: EncodableRecord = {};
     let resolvable = true;
@@ -138,6 +146,6 @@ export async function resolveNamedRefs(
       else if (p.required === true && p.name !== "locale_id") resolvable = false;
     }
     if (!resolvable || op.envelope !== "list") continue;
-    values[spec.name] = await deps.catalogs().resolve(spec.catalog, v, { flag: spec.name, params });
+    values[spec.name] = await deps.catalogs().resolve(spec.catalog, v, { flag: spec.name, params, byName: true });
   }
 }

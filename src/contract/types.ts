@@ -21,6 +21,11 @@ export interface ParamSpec {
   maxLength?: number;
   /** Catalog (operation id) whose ids this value refers to, for name resolution, completions and the wizard. */
   catalog?: string;
+  /**
+   * The catalog's names are numbers (years of issue: "2024"): a whole number from this value up is a
+   * name (the year), a smaller one an id, and `id:N` always an id. One rule, so `--year 2024` is never id 2024.
+   */
+  namesFrom?: number;
 }
 
 /** Declare one parameter or field: the single helper behind the operation table and the field tables. */

@@ -24,7 +24,11 @@ export const VEHICLE_FIELDS: readonly ParamSpec[] = [
   field("vehicle_class_id", "integer", true, "Vehicle class id", { min: 1, catalog: "catalog.classes_or_types" }),
   field("vehicle_model_id", "integer", true, "Vehicle configuration id", { min: 1, catalog: "catalog.equipments" }),
   field("vehicle_segment_id", "integer", true, "Segment id", { min: 1, catalog: "catalog.segments" }),
-  field("vehicle_year_of_issue_id", "integer", true, "Year-of-issue id", { min: 1, catalog: "catalog.years_of_issue" }),
+  field("vehicle_year_of_issue_id", "integer", true, "Year of issue: the year (2024), or its catalog id (id:17)", {
+    min: 1,
+    catalog: "catalog.years_of_issue",
+    namesFrom: 1000,
+  }),
   field("vehicle_vin", "string", "conflicting", "VIN"),
   field("vehicle_odometer", "string", "conflicting", "Recorded odometer reading"),
   field(

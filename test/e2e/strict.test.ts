@@ -109,3 +109,25 @@ describe("option values", () => {
     expect(bad.stderr).toMatch(/Allowed choices are table, json, ndjson, csv, yaml/);
   });
 });
+
+describe("a year is a year", () => {
+  it("--year 2024 is the year (its catalog id), id:N an id, an unknown year exit 2 with nothing sent", async () => {
+    const year = async () =>
+      Number(
+        JSON.parse((await runBuilt(["vehicle", "get", "3", "-o", "json"], ctx.env)).stdout).vehicle_year_of_issue_id,
+      );
+    const r = await runBuilt(["vehicle", "edit", "3", "--year", "2024"], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await year()).toBe(17); // the sandbox's year ids: 1 = 2008 ... 19 = 2026
+    expect((await runBuilt(["vehicle", "edit", "3", "--year", "id:3"], env)).code).toBe(0);
+    expect(await year()).toBe(3);
+    const s = await runBuilt(["vehicle", "edit", "3", "--set", "vehicle_year_of_issue_id=2020"], env);
+    expect(s.code, s.stderr).toBe(0);
+    expect(await year()).toBe(13);
+    const before = writes();
+    const bad = await runBuilt(["vehicle", "edit", "3", "--year", "1999"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/no year named "1999"/);
+    expect(writes()).toBe(before);
+  });
+});
