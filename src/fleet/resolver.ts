@@ -108,10 +108,22 @@ export async function resolveRowNames(resolver: NameResolver, values: Record<str
   const problems: RowProblem[] = [];
   // The segment first, then the row's other fields in their order (only the fields the row has: this runs per row).
   const names: string[] = typeof values[SEGMENT] === "string" ? [SEGMENT] : [];
-  for (const field in values) if (field !== SEGMENT && typeof values[field] === "string") names.push(field);
+  for (const field in values)
+    if (field !== SEGMENT && (typeof values[field] === "string" || fieldSpec(field)?.namesFrom !== undefined))
+      names.push(field);
   for (const field of names) {
-    const v = values[field];
-    if (typeof v !== "string" || /^\s*\d+\s*$/.test(v) || !resolvable(resolver, field)) continue;
+    const namesFrom = fieldSpec(field)?.namesFrom;
+    let v = values[field];
+    if (typeof v === "number" && namesFrom !== undefined) v = String(v);
+    if (typeof v !== "string") continue;
+    const id = /^\s*id:\s*(\d+)\s*$/i.exec(v);
+    if (id) {
+      values[field] = Number(id[1]);
+      continue;
+    }
+    // A number is an id, except where the catalog's names are numbers (a year; ParamSpec.namesFrom).
+    if (/^\s*\d+\s*$/.test(v) && !(namesFrom !== undefined && Number(v) >= namesFrom)) continue;
+    if (!resolvable(resolver, field)) continue;
     try {
       values[field] = await resolver.toId(field, v, values);
     } catch (e) {

@@ -1,5 +1,7 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FaultProxy, startProxy } from "../fleet/helpers.js";
+import { type FaultProxy, ndjson, startProxy, vehicleRow } from "../fleet/helpers.js";
 import { runBuilt, sandboxEnv } from "../helpers/cli.js";
 
 /**
@@ -129,5 +131,28 @@ describe("a year is a year", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/no year named "1999"/);
     expect(writes()).toBe(before);
+  });
+
+  it("in a fleet file too: 2024 (number or text) is the year, 16 an id (exported files keep working)", async () => {
+    const file = join(ctx.env.HOME!, "years.ndjson");
+    writeFileSync(
+      file,
+      ndjson([
+        vehicleRow("YR-1", { vehicle_year_of_issue_id: 2024 }),
+        vehicleRow("YR-2", { vehicle_year_of_issue_id: "2020" }),
+        vehicleRow("YR-3", { vehicle_year_of_issue_id: 16 }),
+      ]),
+    );
+    const r = await runBuilt(["vehicle", "import", file, "--user", "1003"], env);
+    expect(r.code, r.stderr).toBe(0);
+    const list = await runBuilt(["vehicle", "list", "--all", "-o", "ndjson", "--user", "1003"], ctx.env);
+    const years = Object.fromEntries(
+      list.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { vehicle_reg_number: string; vehicle_year_of_issue_id: number })
+        .map((v) => [v.vehicle_reg_number, Number(v.vehicle_year_of_issue_id)]),
+    );
+    expect(years).toMatchObject({ "YR-1": 17, "YR-2": 13, "YR-3": 16 });
   });
 });
