@@ -77,7 +77,17 @@ export async function pagedList(deps: Deps, spec: PagedListSpec, opts: PagedList
   await emit(page.items);
   if (!quiet) await writer.end();
   if (format === "table" && !quiet) {
-    if (page.items.length === 0) deps.msg.info(`no ${spec.noun}${offset > 0 ? " on this page" : " yet"}`);
-    deps.msg.info(deps.color.dim(pageFooter(page, offset, page.items.length, spec.noun)));
+    const last = page.lastPage ?? (page.total !== undefined ? Math.ceil(page.total / limit) : undefined);
+    if (page.items.length === 0 && offset > 0 && page.total !== undefined && page.total > 0)
+      deps.msg.info(
+        `${pageArg !== undefined ? `page ${pageArg}` : `offset ${offset}`} is past the end: there ${page.total === 1 ? "is" : "are"} ${page.total} ${spec.noun}${last !== undefined ? ` on ${last} page${last === 1 ? "" : "s"} of ${limit}` : ""} (try --page ${Math.max(1, last ?? 1)})`,
+      );
+    else if (page.items.length === 0) deps.msg.info(`no ${spec.noun}${offset > 0 ? " on this page" : " yet"}`);
+    // The next step, when there is more: the next page, or everything at once.
+    const more = page.total !== undefined ? offset + page.items.length < page.total : page.items.length === limit;
+    const next = more
+      ? ` · next: --page ${Math.floor(offset / limit) + 2}${limitArg !== undefined ? ` --limit ${limit}` : ""}, or --all`
+      : "";
+    deps.msg.info(deps.color.dim(pageFooter(page, offset, page.items.length, spec.noun) + next));
   }
 }

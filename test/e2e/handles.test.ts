@@ -89,3 +89,35 @@ describe("verb aliases", () => {
     expect(typo.stderr).toMatch(/Did you mean delete\?/);
   });
 });
+
+describe("lists a person pages through", () => {
+  it("--limit with --sort shows the first N after sorting; the footer names the next step; a page past the end says so", async () => {
+    const sorted = await runBuilt(["vehicle", "list", "--sort", "price_per_day:desc", "-o", "json"], ctx.env);
+    const all = JSON.parse(sorted.stdout) as Array<{ id: number }>;
+    const top = await runBuilt(
+      ["vehicle", "list", "--sort", "price_per_day:desc", "--limit", "2", "-o", "json"],
+      ctx.env,
+    );
+    expect(top.code, top.stderr).toBe(0);
+    expect((JSON.parse(top.stdout) as Array<{ id: number }>).map((v) => v.id)).toEqual(
+      all.slice(0, 2).map((v) => v.id),
+    );
+    const second = await runBuilt(
+      ["vehicle", "list", "--sort", "price_per_day:desc", "--limit", "2", "--page", "2", "-o", "json"],
+      ctx.env,
+    );
+    expect((JSON.parse(second.stdout) as Array<{ id: number }>).map((v) => v.id)).toEqual(
+      all.slice(2, 4).map((v) => v.id),
+    );
+
+    const paged = await runBuilt(["vehicle", "list", "--limit", "1"], ctx.env);
+    expect(paged.code).toBe(0);
+    expect(paged.stderr).toMatch(/next: --page 2 --limit 1, or --all/);
+    const past = await runBuilt(["vehicle", "list", "--page", "99"], ctx.env);
+    expect(past.code).toBe(0);
+    expect(past.stdout).toBe("");
+    expect(past.stderr).toMatch(
+      /page 99 is past the end: there are \d+ vehicles on \d+ pages? of 15 \(try --page \d+\)/,
+    );
+  });
+});

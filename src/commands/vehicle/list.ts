@@ -26,7 +26,12 @@ export const verb = defineVerb({
   ],
   run: async (deps, _args, opts) =>
     opts.where.length > 0 || opts.sort
-      ? (await import("./list-where.js")).run(deps, { where: opts.where, sort: opts.sort })
+      ? (await import("./list-where.js")).run(deps, {
+          where: opts.where,
+          sort: opts.sort,
+          limit: opts.all ? undefined : opts.limit,
+          offset: opts.page !== undefined ? (opts.page - 1) * (opts.limit ?? 15) : opts.offset,
+        })
       : list(deps, opts),
 });
 
