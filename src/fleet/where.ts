@@ -1,6 +1,7 @@
 import type { ParamSpec } from "../contract/types.js";
 import { VEHICLE_FIELD_ALIASES, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import { UsageError } from "../errors.js";
+import { nearest } from "../nearest.js";
 
 /**
  * Client-side selections (`--where FIELD OP VALUE`) and sorting (`--sort
@@ -63,36 +64,12 @@ function fieldIndex(specs: readonly ParamSpec[]): Map<string, ParamSpec> {
   return index;
 }
 
-function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0] as number;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = prev[j] as number;
-      prev[j] = Math.min(up + 1, (prev[j - 1] as number) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return prev[b.length] as number;
-}
-
 /** The closest known field names to a mistyped one (at most 3). */
 export function suggestFields(name: string, specs: readonly ParamSpec[] = VEHICLE_FIELDS): string[] {
-  const n = name.toLowerCase().replaceAll("-", "_");
-  const scored = specs
-    .map((s) => ({
-      name: s.name,
-      d: Math.min(
-        editDistance(n, s.name),
-        s.name.includes(n) && n.length >= 3 ? 1 : 99,
-        // a mistyped start of a long name (`prise` for `price_per_day`)
-        n.length >= 4 ? editDistance(n, s.name.slice(0, n.length)) + 1 : 99,
-      ),
-    }))
-    .filter((x) => x.d <= Math.max(2, Math.floor(n.length / 3)))
-    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name));
-  return scored.slice(0, 3).map((x) => x.name);
+  return nearest(
+    name,
+    specs.map((s) => s.name),
+  );
 }
 
 /** The field a name stands for, or a UsageError with a "did you mean" / field list hint. */

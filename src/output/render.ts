@@ -2,6 +2,7 @@ import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { Json, JsonObject } from "../contract/records.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import { UsageError } from "../errors.js";
+import { nearest } from "../nearest.js";
 
 const CONTRACT_FIELD_NAMES = [...VEHICLE_FIELDS, ...EXTRA_FIELDS].map((f) => f.name);
 
@@ -72,8 +73,17 @@ export function resolveFieldNames(
   });
   if (unknown.length) {
     const headers = (columns ?? []).filter((c) => c.header).map((c) => `${c.header} (${c.key})`);
+    // The fields of these records (or the columns), not every name of the contract: a vehicle's list names no extra fields.
+    const own = new Set<string>([
+      ...(columns ?? []).map((c) => c.key),
+      ...items.flatMap((i) => Object.keys(i)),
+      ...known,
+    ]);
+    const near = [...new Set(unknown.flatMap((u) => nearest(u, own.size ? own : keys)))];
     throw new UsageError(`--fields: unknown field${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}`, {
-      hint: `valid fields: ${[...keys].join(", ")}${headers.length ? `; column headers: ${headers.join(", ")}` : ""}`,
+      hint: near.length
+        ? `did you mean ${near.join(", ")}?`
+        : `fields: ${[...(own.size ? own : keys)].join(", ")}${headers.length ? `; column headers: ${headers.join(", ")}` : ""}`,
     });
   }
   return out;

@@ -90,7 +90,11 @@ describe("every output format through dist/", () => {
     expect(JSON.parse(plain.stdout).id).toBe(1);
     const bad = await cli(["vehicle", "list", "--fields", "nope"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("valid fields");
+    expect(bad.stderr).toMatch(/hint: fields: id, /); // nothing close: the fields of these records
+    const typo = await cli(["vehicle", "list", "--fields", "id,price_per_dya"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/did you mean price_per_day/);
+    expect(typo.stderr).not.toMatch(/option_id/); // no extra fields suggested for a vehicle
   });
 });
 
