@@ -1,11 +1,11 @@
-import { readFile, stat } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { readFile } from "node:fs/promises";
 import type { Writable } from "node:stream";
 import type { Identity } from "../contract/identity.js";
 import type { Deps } from "../deps.js";
 import { requireUser } from "../deps.js";
-import { RentctlError, UsageError } from "../errors.js";
+import { RentctlError } from "../errors.js";
 import { formatFor } from "../fleet/format.js";
+import { checkTargetDir } from "../fleet/write.js";
 import { lock } from "../locks/lock.js";
 import { interruptOnCtrlC } from "./control.js";
 import { CreatedSet } from "./identity-check.js";
@@ -133,12 +133,7 @@ export async function bulkJobKey(deps: Deps, key: Pick<BulkJobKey, "job" | "cont
 /** --report FILE must be writable where it is asked for, in a known format: said before anything else happens. */
 export async function checkReportPath(path: string): Promise<void> {
   formatFor(path, undefined, undefined, "--report");
-  const dir = dirname(resolve(path));
-  const s = await stat(dir).catch(() => undefined);
-  if (!s?.isDirectory())
-    throw new UsageError(`--report: ${s ? `${dir} is not a directory` : `directory ${dir} does not exist`}`, {
-      hint: "create the directory first, or give the report another path",
-    });
+  await checkTargetDir(path, "--report");
 }
 
 /**

@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import type { Writable } from "node:stream";
+import { UsageError } from "../errors.js";
 import type { FleetFormat } from "./format.js";
 
 /**
@@ -59,4 +60,19 @@ export async function createRecordWriter(
     },
     end: () => (header ? Promise.resolve() : put(out, stringify([columns as string[]]))),
   };
+}
+
+/**
+ * The directory a file is to be written in must exist (a report, an export):
+ * said before anything is read, planned or sent, as one clear line (exit 2).
+ */
+export async function checkTargetDir(path: string, what: string): Promise<void> {
+  const { stat } = await import("node:fs/promises");
+  const { dirname, resolve } = await import("node:path");
+  const dir = dirname(resolve(path));
+  const s = await stat(dir).catch(() => undefined);
+  if (!s?.isDirectory())
+    throw new UsageError(`${what}: ${s ? `${dir} is not a directory` : `directory ${dir} does not exist`}`, {
+      hint: "create the directory first, or give the file another path",
+    });
 }

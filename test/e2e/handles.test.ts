@@ -121,3 +121,12 @@ describe("lists a person pages through", () => {
     );
   });
 });
+
+describe("file errors name the cause", () => {
+  it("vehicle export into a directory that does not exist: exit 2, one line, no stack, no temp file", async () => {
+    const r = await runBuilt(["vehicle", "export", join(env.HOME!, "no-such-dir", "fleet.csv")], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/vehicle export: directory .*no-such-dir does not exist/);
+    expect(r.stderr).not.toMatch(/ENOENT|at .*\.js:\d+|node:events/);
+  });
+});

@@ -58,7 +58,22 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
   const toInput = await vehicleInputMapper();
   const resolver = opts.names ? createNameResolver(await catalogPort(deps)) : undefined;
   const tmp = path === "-" ? undefined : join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  if (tmp) await (await import("../../fleet/write.js")).checkTargetDir(path, "vehicle export");
   const out: Writable = tmp ? createWriteStream(tmp, { mode: 0o644 }) : (deps.io.stdout as Writable);
+  if (tmp) {
+    // a file that cannot be created (permissions) is one clear line, never an unhandled stream error
+    const { UsageError } = await import("../../errors.js");
+    await new Promise<void>((res, rej) => {
+      out.once("open", () => res());
+      out.once("error", (e: NodeJS.ErrnoException) =>
+        rej(
+          new UsageError(
+            `vehicle export: cannot write ${path}: ${e.code === "EACCES" ? "permission denied" : (e.code ?? e.message)}`,
+          ),
+        ),
+      );
+    });
+  }
   let count = 0;
   let lastId = 0;
   let ordered = true;
