@@ -58,8 +58,15 @@ export async function* readRows(path: string, format: FleetFormat): AsyncGenerat
   }
   if (format === "csv") {
     const { parse } = await import("csv-parse");
+    const delimiter = await csvDelimiter(path);
     const parser = createReadStream(path).pipe(
-      parse({ columns: (h: string[]) => h.map((c) => c.trim()), bom: true, skip_empty_lines: true, trim: false }),
+      parse({
+        columns: (h: string[]) => h.map((c) => c.trim()),
+        bom: true,
+        skip_empty_lines: true,
+        trim: false,
+        delimiter,
+      }),
     );
     let n = 0;
     try {
@@ -94,4 +101,32 @@ export async function* readRows(path: string, format: FleetFormat): AsyncGenerat
     if (!isPlainObject(v)) throw notObject(n, v);
     yield { row: n, data: v, textual: false };
   }
+}
+
+/**
+ * The separator of a csv file, from its header line: `,` when the header has
+ * one; else `;` (what spreadsheet programs write in many locales) or a tab
+ * when the header has those. A header names fields, which hold no separators,
+ * so this cannot misread a file that reads as comma-separated.
+ */
+export async function csvDelimiter(path: string): Promise<string> {
+  const { open } = await import("node:fs/promises");
+  let head = "";
+  try {
+    const fh = await open(path, "r");
+    try {
+      const buf = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      head = buf.subarray(0, bytesRead).toString("utf8");
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return ","; // the parser's own read says what is wrong with the file
+  }
+  const line = head.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
+  if (line.includes(",")) return ",";
+  if (line.includes(";")) return ";";
+  if (line.includes("\t")) return "\t";
+  return ",";
 }

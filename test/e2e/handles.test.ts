@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FaultProxy, startProxy } from "../fleet/helpers.js";
+import { type FaultProxy, startProxy, vehicleRow } from "../fleet/helpers.js";
 import { runBuilt, sandboxEnv } from "../helpers/cli.js";
 
 /**
@@ -128,5 +128,21 @@ describe("file errors name the cause", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/vehicle export: directory .*no-such-dir does not exist/);
     expect(r.stderr).not.toMatch(/ENOENT|at .*\.js:\d+|node:events/);
+  });
+
+  it("a csv written with `;` (spreadsheets in many locales) is read as such", async () => {
+    const rows = ["SC-1", "SC-2"].map((reg) => vehicleRow(reg));
+    const keys = Object.keys(rows[0]!).filter((k) =>
+      rows.every((r) => !/[;"]/.test(Array.isArray(r[k]) ? (r[k] as unknown[]).join("|") : String(r[k]))),
+    );
+    const cell = (v: unknown) => {
+      const t = Array.isArray(v) ? v.join("|") : String(v);
+      return t.includes(",") ? `"${t}"` : t;
+    };
+    const file = join(env.HOME!, "semicolons.csv");
+    writeFileSync(file, [keys.join(";"), ...rows.map((r) => keys.map((k) => cell(r[k])).join(";"))].join("\n") + "\n");
+    const r = await runBuilt(["vehicle", "import", file, "--user", "1003", "-q"], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split("\n")).toHaveLength(2);
   });
 });
