@@ -128,16 +128,8 @@ export async function resolveNamedRefs(
   values: Record<string, unknown>,
 ): Promise<void> {
   for (const spec of specs) {
-    let v = values[spec.name];
-    if (typeof v === "number" && spec.namesFrom !== undefined) v = String(v);
-    if (!spec.catalog || typeof v !== "string" || spec.type.endsWith("[]")) continue;
-    const id = /^\s*id:\s*(\d+)\s*$/i.exec(v);
-    if (id) {
-      values[spec.name] = id[1];
-      continue;
-    }
-    // A number is an id, except where the catalog's names are numbers (a year): see ParamSpec.namesFrom.
-    if (/^\s*\d*\s*$/.test(v) && !(spec.namesFrom !== undefined && Number(v) >= spec.namesFrom)) continue;
+    const v = values[spec.name];
+    if (!spec.catalog || v === undefined || v === null || v === "") continue;
     const op = operation(spec.catalog);
     const params: EncodableRecord = {};
     let resolvable = true;
@@ -146,6 +138,16 @@ export async function resolveNamedRefs(
       else if (p.required === true && p.name !== "locale_id") resolvable = false;
     }
     if (!resolvable || op.envelope !== "list") continue;
-    values[spec.name] = await deps.catalogs().resolve(spec.catalog, v, { flag: spec.name, params, byName: true });
+    const one = async (member: unknown): Promise<unknown> => {
+      const text = typeof member === "number" && spec.namesFrom !== undefined ? String(member) : member;
+      if (typeof text !== "string") return member;
+      const id = /^\s*id:\s*(\d+)\s*$/i.exec(text);
+      if (id) return id[1];
+      // A number is an id, except where the catalog's names are numbers (a year): see ParamSpec.namesFrom.
+      if (/^\s*\d*\s*$/.test(text) && !(spec.namesFrom !== undefined && Number(text) >= spec.namesFrom)) return member;
+      return deps.catalogs().resolve(spec.catalog!, text, { flag: spec.name, params, byName: true });
+    };
+    // Arrays by name too: `--vehicle-benefits-id "Unlimited mileage"`, each member resolved alike.
+    values[spec.name] = Array.isArray(v) ? await Promise.all(v.map(one)) : await one(v);
   }
 }

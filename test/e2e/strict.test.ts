@@ -156,3 +156,24 @@ describe("a year is a year", () => {
     expect(years).toMatchObject({ "YR-1": 17, "YR-2": 13, "YR-3": 16 });
   });
 });
+
+describe("catalog values by name in arrays", () => {
+  it("--vehicle-benefits-id and --set take names for each member; an unknown name is exit 2 with nothing sent", async () => {
+    const r = await runBuilt(
+      ["vehicle", "edit", "2", "--vehicle-benefits-id", "Unlimited mileage", "--vehicle-benefits-id", "3"],
+      env,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const benefits = async () =>
+      JSON.parse((await runBuilt(["vehicle", "get", "2", "-o", "json"], ctx.env)).stdout).vehicle_benefits_id;
+    expect(await benefits()).toEqual([2, 3]); // the sandbox's benefits: 2 Unlimited mileage, 3 Free delivery
+    const s = await runBuilt(["vehicle", "edit", "2", "--set", "vehicle_benefits_id=free cancellation"], env);
+    expect(s.code, s.stderr).toBe(0);
+    expect(await benefits()).toEqual([1]);
+    const before = writes();
+    const bad = await runBuilt(["vehicle", "edit", "2", "--vehicle-benefits-id", "Jetpack"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/no item named "Jetpack"/);
+    expect(writes()).toBe(before);
+  });
+});
