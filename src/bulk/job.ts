@@ -11,7 +11,7 @@ import { interruptOnCtrlC } from "./control.js";
 import { CreatedSet } from "./identity-check.js";
 import { createProgress } from "./progress.js";
 import { bulkExitError, type ReportSink, reportToFile, reportToStream, summaryLine } from "./report.js";
-import { bootId, RowLog, type RowLogKey, type RowRecord, readPrevious } from "./row-log.js";
+import { bootId, inFlightOf, RowLog, type RowLogKey, type RowRecord, readPrevious } from "./row-log.js";
 import {
   type BulkRow,
   type BulkSummary,
@@ -151,18 +151,22 @@ export async function holdJobLog(deps: Deps, file: string, what: string): Promis
   });
   try {
     const text = await readFile(file, "utf8").catch(() => "");
-    const inFlight = [...readPrevious(text, bootId()).values()].filter(
-      (r) => r.state === "sending" || r.state === "unknown",
-    );
-    if (inFlight.length && !(await deps.target()).embeddedSandbox)
-      await settleInFlight(inFlight, Math.max(deps.settings().timeoutMs, (deps.flags.settle ?? 0) * 1000), (m) =>
-        deps.msg.info(m),
-      );
+    await settle(deps, inFlightOf(readPrevious(text, bootId())));
     return unlock;
   } catch (e) {
     unlock();
     throw e;
   }
+}
+
+/**
+ * Wait until a stopped run's requests in flight can no longer land: their start plus the
+ * timeout (or --settle, if longer). Not on the embedded sandbox: its server ended with that run.
+ */
+async function settle(deps: Deps, inFlight: readonly RowRecord[]): Promise<void> {
+  if (!inFlight.length || (await deps.target()).embeddedSandbox) return;
+  const ms = Math.max(deps.settings().timeoutMs, (deps.flags.settle ?? 0) * 1000);
+  await settleInFlight(inFlight, ms, (m) => deps.msg.info(m));
 }
 
 export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobHandle> {
@@ -202,15 +206,7 @@ export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobH
     settle: () => {
       // A write of the stopped run may still be on its way: let it land (or time out) before looking.
       // Not on the embedded sandbox: its server ran inside the stopped run and ended with it.
-      settled ??= deps
-        .target()
-        .then((t) =>
-          t.embeddedSandbox
-            ? undefined
-            : settleInFlight(inFlight, Math.max(deps.settings().timeoutMs, (deps.flags.settle ?? 0) * 1000), (m) =>
-                deps.msg.info(m),
-              ),
-        );
+      settled ??= settle(deps, inFlight);
       return settled;
     },
     finish: async () => {
@@ -338,32 +334,19 @@ async function identityCheck(
   const count = (status: string, by: number) => summary.counts.set(status, (summary.counts.get(status) ?? 0) + by);
   const removed = found.filter((d) => d.outcome !== "failed");
   for (const d of found) {
-    if (d.late) {
-      // the stopped run's request landed after the rerun sent the row again: that copy goes, the row stays done
-      count("deduplicated", 1);
-      if (d.outcome === "failed") {
-        const r: RowResult = {
-          row: d.row,
-          key: d.key,
-          status: "failed",
-          id: d.id,
-          error: `vehicle ${d.id} is a late copy of vehicle ${d.kept} (the interrupted run's request landed after all); removing it failed: ${d.error}`,
-        };
-        count("failed", 1);
-        summary.failed.push(r);
-        await emit(r);
-      }
-      continue;
-    }
-    count(d.status, -1);
-    const copy = `a second vehicle ${d.key}: vehicle ${d.kept} has the same identity, created earlier by another run`;
+    // A late copy (the stopped run's request landed after the row was sent again) is not the row's vehicle:
+    // the row stays done. Any other copy is the row's own vehicle, and the row's outcome changes.
+    if (!d.late) count(d.status, -1);
     if (d.outcome === "failed") {
+      const what = d.late
+        ? `vehicle ${d.id} is a late copy of vehicle ${d.kept} (the interrupted run's request landed after all)`
+        : `a second vehicle ${d.key}: vehicle ${d.kept} has the same identity, created earlier by another run`;
       const r: RowResult = {
         row: d.row,
         key: d.key,
         status: "failed",
         id: d.id,
-        error: `${copy}; removing this run's copy (${d.id}) failed: ${d.error}`,
+        error: `${what}; removing this job's copy (${d.id}) failed: ${d.error}`,
       };
       count("failed", 1);
       summary.failed.push(r);
@@ -371,6 +354,7 @@ async function identityCheck(
       continue;
     }
     count("deduplicated", 1);
+    if (d.late) continue;
     log.note({ row: d.row, key: d.key, state: "done", status: "deduplicated", id: d.kept });
     await emit({ row: d.row, key: d.key, status: "deduplicated", id: d.kept });
   }

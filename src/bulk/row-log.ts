@@ -100,7 +100,7 @@ export class RowLog {
 
   /** Rows an earlier run left with a request in flight (or maybe, without a trusted start note) or an unknown outcome. */
   inFlight(): RowRecord[] {
-    return [...this.previous.values()].filter((r) => r.state === "sending" || r.state === "unknown");
+    return inFlightOf(this.previous);
   }
 
   static fileFor(dataDir: string, key: RowLogKey): string {
@@ -223,6 +223,11 @@ export class RowLog {
     await this.close();
     await unlink(this.file).catch(() => {});
   }
+}
+
+/** The rows of a journal's last states that were in flight (`sending`) or of unknown outcome. */
+export function inFlightOf(previous: ReadonlyMap<number, RowRecord>): RowRecord[] {
+  return [...previous.values()].filter((r) => r.state === "sending" || r.state === "unknown");
 }
 
 /**
