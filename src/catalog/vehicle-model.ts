@@ -113,3 +113,42 @@ async function refuseModelId(catalogs: Catalogs, ref: ModelRef, id: number): Pro
       : `vehicle_model_id is a configuration id; ${FIND}`,
   });
 }
+
+/** Lower case, accents folded, for matching what a person types against catalog names. */
+const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+
+/**
+ * The configurations a model name stands for (`--where model=corolla`,
+ * `model="toyota corolla hybrid"`): each word of the text must appear in
+ * "brand model configuration" (case-insensitive, accents folded), and at
+ * least one in the brand or model name (a configuration's equipment words
+ * alone, "hybrid", would mean listing every model's configurations). One
+ * request per brand's models and per matching model's configurations, each
+ * cached by the catalog service like any catalog.
+ */
+export async function configurationsNamed(
+  catalogs: Catalogs,
+  text: string,
+  segment?: string | number,
+): Promise<number[]> {
+  const words = fold(text).split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [];
+  const ids: number[] = [];
+  for (const brand of await catalogs.items("catalog.brands", await segmentParams(catalogs, segment))) {
+    const brandId = itemId(brand);
+    if (brandId === undefined) continue;
+    const brandName = fold(itemLabel(brand));
+    for (const model of await catalogs.items("catalog.models", { brand_id: brandId })) {
+      const modelId = itemId(model);
+      if (modelId === undefined) continue;
+      const named = `${brandName} ${fold(itemLabel(model))}`;
+      if (!words.some((w) => named.includes(w))) continue;
+      for (const c of await catalogs.items("catalog.equipments", { model_id: modelId })) {
+        const id = itemId(c);
+        const full = `${named} ${fold(itemLabel(c))}`;
+        if (id !== undefined && words.every((w) => full.includes(w))) ids.push(id);
+      }
+    }
+  }
+  return ids;
+}

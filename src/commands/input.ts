@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { EncodableRecord } from "../api/encode.js";
+import { recordToWire } from "../contract/human.js";
 import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
 import { isObject, READ_ONLY_MEMBERS } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
@@ -118,6 +119,8 @@ export async function gatherInput(
     const spec = bySpec.get(name);
     values[name] = spec?.type.endsWith("[]") ? splitArray(spec, v) : v;
   }
+  // dates in either form (2026-12-24, 24.12.2026) become the contract's own
+  recordToWire(values);
   return values;
 }
 

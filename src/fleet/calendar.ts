@@ -1,5 +1,8 @@
+import { daysInMonth, isoOf, parseDay, wireDay } from "../contract/dates.js";
 import { AVAILABILITY_DATE } from "../contract/vehicle-fields.js";
 import { UsageError } from "../errors.js";
+
+export { daysInMonth, parseDay };
 
 /**
  * The availability calendar. On the wire `vehicle_availability_calendar` is
@@ -9,8 +12,9 @@ import { UsageError } from "../errors.js";
  * those are kept as they are (never dropped), reported as warnings and written
  * back after the valid dates.
  *
- * Input ranges are ISO only: a day `2026-12-24`, an inclusive span
- * `2026-12-24..2026-12-26`, or a whole month `2026-12`.
+ * Input ranges: a day (`2026-12-24` or `24.12.2026`, read by the one date
+ * parser in src/dates.ts), an inclusive span `2026-12-24..2026-12-26`, or a
+ * whole month `2026-12`.
  */
 
 export interface Calendar {
@@ -34,16 +38,6 @@ export interface YearMonth {
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
-
-function isoOf(y: number, m: number, d: number): string | undefined {
-  if (y < 1 || y > 9999 || m < 1 || m > 12 || d < 1) return undefined;
-  if (d > daysInMonth(y, m)) return undefined;
-  return `${pad(y, 4)}-${pad(m)}-${pad(d)}`;
-}
-
-export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
 
 /** The ISO day of a Date in local time (today as the user sees it) or UTC. */
 export function isoDay(date: Date, utc = false): string {
@@ -88,11 +82,7 @@ export function malformedWarning(cal: Calendar, what = "calendar"): string | und
 
 /** The wire value: valid dates sorted as `dd.mm.yyyy`, then the malformed entries as stored. */
 export function serializeCalendar(cal: Calendar): string {
-  const valid = [...new Set(cal.dates)].sort().map((iso) => {
-    const [y, m, d] = iso.split("-");
-    return `${d}.${m}.${y}`;
-  });
-  return [...valid, ...cal.malformed].join(",");
+  return [...[...new Set(cal.dates)].sort().map(wireDay), ...cal.malformed].join(",");
 }
 
 /** The stored value in canonical form (for comparing two stored values: order and padding do not matter). */
@@ -100,23 +90,9 @@ export function normalizeCalendarValue(value: unknown): string {
   return serializeCalendar(parseStoredCalendar(value));
 }
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MONTH = /^(\d{4})-(\d{2})$/;
 /** Longest span accepted in one range (about ten years). */
 const MAX_RANGE_DAYS = 3700;
-
-/**
- * THE date parser of what a person types (calendar ranges, and any other date
- * the tool takes): ISO `2026-12-24` or the contract's own `24.12.2026`
- * (d.m.Y). Returns the ISO day, or undefined when it is neither (or no real
- * day, such as 31.02.2026).
- */
-export function parseDay(text: string): string | undefined {
-  const s = text.trim();
-  const m = DAY.exec(s);
-  if (m) return isoOf(Number(m[1]), Number(m[2]), Number(m[3]));
-  return parseStoredDate(s);
-}
 
 function parseIsoDay(s: string, raw: string): string {
   const iso = parseDay(s);

@@ -1,4 +1,5 @@
 import type { EncodableRecord } from "../api/encode.js";
+import { recordToWire } from "../contract/human.js";
 import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
 import type { JsonObject } from "../contract/records.js";
 import { RentctlError } from "../errors.js";
@@ -55,7 +56,7 @@ export function createNameResolver(port: CatalogPort): NameResolver {
   };
   const resolvable = (field: string) => {
     const spec = fieldSpec(field);
-    if (!spec?.catalog || spec.type.endsWith("[]")) return false;
+    if (!spec?.catalog) return false;
     const op = operation(spec.catalog);
     return op.envelope === "list" && paramsFor(spec.catalog, {}) !== undefined;
   };
@@ -106,26 +107,32 @@ const SEGMENT = "vehicle_segment_id";
 /** Replace the names of a row's catalog fields by ids (segment first: other catalogs depend on it). */
 export async function resolveRowNames(resolver: NameResolver, values: Record<string, unknown>): Promise<RowProblem[]> {
   const problems: RowProblem[] = [];
+  // a person's forms first (dates as 2026-12-24 or 24.12.2026), then names
+  recordToWire(values);
   // The segment first, then the row's other fields in their order (only the fields the row has: this runs per row).
   const names: string[] = typeof values[SEGMENT] === "string" ? [SEGMENT] : [];
-  for (const field in values)
-    if (field !== SEGMENT && (typeof values[field] === "string" || fieldSpec(field)?.namesFrom !== undefined))
-      names.push(field);
+  for (const field in values) {
+    const v = values[field];
+    const named = typeof v === "string" || (Array.isArray(v) && v.some((m) => typeof m === "string"));
+    if (field !== SEGMENT && (named || fieldSpec(field)?.namesFrom !== undefined)) names.push(field);
+  }
   for (const field of names) {
     const namesFrom = fieldSpec(field)?.namesFrom;
-    let v = values[field];
-    if (typeof v === "number" && namesFrom !== undefined) v = String(v);
-    if (typeof v !== "string") continue;
-    const id = /^\s*id:\s*(\d+)\s*$/i.exec(v);
-    if (id) {
-      values[field] = Number(id[1]);
-      continue;
-    }
-    // A number is an id, except where the catalog's names are numbers (a year; ParamSpec.namesFrom).
-    if (/^\s*\d+\s*$/.test(v) && !(namesFrom !== undefined && Number(v) >= namesFrom)) continue;
-    if (!resolvable(resolver, field)) continue;
+    // one member (a scalar field, or each member of a list: `benefits: [Unlimited mileage, 3]`)
+    const one = async (given: unknown): Promise<unknown> => {
+      let v = given;
+      if (typeof v === "number" && namesFrom !== undefined) v = String(v);
+      if (typeof v !== "string") return given;
+      const id = /^\s*id:\s*(\d+)\s*$/i.exec(v);
+      if (id) return Number(id[1]);
+      // A number is an id, except where the catalog's names are numbers (a year; ParamSpec.namesFrom).
+      if (/^\s*\d+\s*$/.test(v) && !(namesFrom !== undefined && Number(v) >= namesFrom)) return given;
+      if (!resolvable(resolver, field)) return given;
+      return resolver.toId(field, v, values);
+    };
     try {
-      values[field] = await resolver.toId(field, v, values);
+      const v = values[field];
+      values[field] = Array.isArray(v) ? await Promise.all(v.map(one)) : await one(v);
     } catch (e) {
       if (!(e instanceof RentctlError)) throw e;
       problems.push({ field, message: e.message.replace(/^[a-z_]+: /, "") + (e.hint ? ` (${e.hint})` : "") });

@@ -2,6 +2,7 @@ import type { ParamSpec } from "../contract/types.js";
 import { VEHICLE_FIELD_ALIASES, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import { UsageError } from "../errors.js";
 import { nearest } from "../nearest.js";
+import { type DateRange, daysOf, parseRange, parseStoredCalendar } from "./calendar.js";
 
 /**
  * Client-side selections (`--where FIELD OP VALUE`) and sorting (`--sort
@@ -22,12 +23,24 @@ import { nearest } from "../nearest.js";
  * - Catalog fields also match by catalog name: names are resolved once (before
  *   filtering) to the ids they stand for, through an injected resolver.
  * - An absent field matches only `= ` with an empty value (or `!=` a value).
+ * - Pseudo-fields: `id` (the vehicle id); `model=corolla` (a model name:
+ *   brand, model and configuration words, resolved to configuration ids; a
+ *   number is the configuration id itself); `available=DATE|RANGE` (free on
+ *   every day of it: `2026-12-24`, `24.12.2026`, `2026-12-24..2026-12-26`,
+ *   `2026-12`), `available!=DATE` (blocked on some day of it).
  */
 
 export type WhereOp = "=" | "!=" | "<" | "<=" | ">" | ">=" | "~";
 
 /** The pseudo-field `brand`: a catalog name standing for many `vehicle_model_id` values. */
 export const BRAND_PSEUDO_FIELD = "brand";
+/** `model=NAME`: model words standing for many `vehicle_model_id` (configuration) values. */
+export const MODEL_PSEUDO_FIELD = "model";
+
+/** `id`: the vehicle's id (records carry it as `id`), not a contract field but the first thing a person selects by. */
+const ID_FIELD: ParamSpec = { name: "id", type: "integer", required: false, description: "Vehicle id", min: 1 };
+/** `available` / `free`: a date or range the vehicle is free on, matched against its availability calendar. */
+const AVAILABLE_NAMES = new Set(["available", "free", "free_on", "free-on"]);
 
 const kebab = (s: string) => s.replaceAll("_", "-");
 
@@ -77,10 +90,13 @@ export function requireField(name: string, what: string, specs: readonly ParamSp
   const spec = lookupField(name, specs);
   if (spec) return spec;
   const near = suggestFields(name, specs);
+  // the nearest names, never a list of 70: the fields are the wire names `get -o json` shows
   throw new UsageError(`${what}: unknown field ${JSON.stringify(name)}`, {
     hint: near.length
       ? `did you mean ${near.join(", ")}?`
-      : `fields: ${specs.map((s) => s.name).join(", ")}${specs === VEHICLE_FIELDS ? `, ${BRAND_PSEUDO_FIELD}` : ""}`,
+      : specs === VEHICLE_FIELDS
+        ? "fields are the wire names of `rentctl vehicle get ID -o json` (or their flag names), and id, brand, model, available"
+        : `fields: ${specs.map((s) => s.name).join(", ")}`,
   });
 }
 
@@ -99,6 +115,8 @@ export interface WhereClause {
   regex?: RegExp;
   /** Catalog ids the value stands for (set by `prepareWhere`). */
   ids?: number[];
+  /** `available`: the days (ISO) the vehicle must be free on. */
+  days?: string[];
 }
 
 const EXPR = /^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(!=|<=|>=|=|<|>|~)(.*)$/s;
@@ -116,15 +134,22 @@ export function parseWhere(expr: string, specs: readonly ParamSpec[] = VEHICLE_F
   }
   const [, name = "", op = "=", rawValue = ""] = m;
   const value = rawValue.trim();
-  const isBrand = name.toLowerCase() === BRAND_PSEUDO_FIELD && specs === VEHICLE_FIELDS;
+  const lower = name.toLowerCase();
+  const vehicles = specs === VEHICLE_FIELDS;
+  if (vehicles && AVAILABLE_NAMES.has(lower)) return availableClause(expr, op as WhereOp, value);
+  const isBrand = lower === BRAND_PSEUDO_FIELD && vehicles;
   const field = isBrand
     ? (VEHICLE_FIELDS.find((s) => s.name === "vehicle_model_id") as ParamSpec)
-    : requireField(name, `--where ${JSON.stringify(expr)}`, specs);
+    : vehicles && (lower === "id" || lower === "vehicle_id")
+      ? ID_FIELD
+      : requireField(name, `--where ${JSON.stringify(expr)}`, specs);
+  // A model given by name (not a configuration id): its words stand for configurations, as brand does.
+  const isModel = vehicles && !isBrand && field.name === "vehicle_model_id" && !NUMBER.test(value) && value !== "";
   const numeric = field.type === "integer" || field.type === "flag" || field.type === "integer[]";
   const clause: WhereClause = {
     text: expr,
     field,
-    resolveAs: isBrand ? BRAND_PSEUDO_FIELD : field.name,
+    resolveAs: isBrand ? BRAND_PSEUDO_FIELD : isModel ? MODEL_PSEUDO_FIELD : field.name,
     op: op as WhereOp,
     value,
     numeric,
@@ -146,10 +171,31 @@ export function parseWhere(expr: string, specs: readonly ParamSpec[] = VEHICLE_F
   } else if (numeric && value !== "" && clause.number === undefined && !field.catalog) {
     throw new UsageError(`--where ${JSON.stringify(expr)}: ${field.name} is a number, got ${JSON.stringify(value)}`);
   }
-  if (isBrand && op !== "=" && op !== "!=") {
-    throw new UsageError(`--where ${JSON.stringify(expr)}: brand takes = or != only`);
+  if ((isBrand || isModel) && op !== "=" && op !== "!=") {
+    throw new UsageError(`--where ${JSON.stringify(expr)}: ${isBrand ? "brand" : "a model name"} takes = or != only`);
   }
   return clause;
+}
+
+/** `available=DATE|RANGE` (free on every day) / `available!=DATE|RANGE` (blocked on some day). */
+function availableClause(expr: string, op: WhereOp, value: string): WhereClause {
+  if (op !== "=" && op !== "!=")
+    throw new UsageError(`--where ${JSON.stringify(expr)}: available takes = (free on) or != (blocked on) only`, {
+      hint: "example: --where available=2026-12-24, or --free-on 24.12.2026..26.12.2026",
+    });
+  let range: DateRange;
+  try {
+    range = parseRange(value);
+  } catch (e) {
+    throw new UsageError(
+      `--where ${JSON.stringify(expr)}: ${(e as Error).message.replace(/^date range "[^"]*": /, "")}`,
+      {
+        hint: "use a date as 2026-12-24 or 24.12.2026, a range as 2026-12-24..2026-12-26, or a month as 2026-12",
+      },
+    );
+  }
+  const field = VEHICLE_FIELDS.find((s) => s.name === "vehicle_availability_calendar") as ParamSpec;
+  return { text: expr, field, resolveAs: field.name, op, value, numeric: false, days: daysOf(range) };
 }
 
 /**
@@ -175,7 +221,10 @@ export async function prepareWhere(
 ): Promise<Selection> {
   const clauses = exprs.map((e) => parseWhere(e, opts.specs));
   for (const c of clauses) {
-    const byName = c.resolveAs === BRAND_PSEUDO_FIELD || (c.field.catalog && c.number === undefined && c.value !== "");
+    const byName =
+      c.resolveAs === BRAND_PSEUDO_FIELD ||
+      c.resolveAs === MODEL_PSEUDO_FIELD ||
+      (c.field.catalog && c.number === undefined && c.value !== "");
     if (!byName || c.op === "~") continue;
     if (c.op !== "=" && c.op !== "!=") continue;
     if (!opts.resolve) {
@@ -184,7 +233,10 @@ export async function prepareWhere(
     const ids = await opts.resolve(c.resolveAs, c.value);
     if (!ids) {
       throw new UsageError(`--where ${JSON.stringify(c.text)}: no ${c.resolveAs} named ${JSON.stringify(c.value)}`, {
-        hint: `list the names with: rentctl catalog ${c.field.catalog?.replace(/^catalog\./, "") ?? ""}`.trim(),
+        hint:
+          c.resolveAs === MODEL_PSEUDO_FIELD
+            ? 'give brand or model words (e.g. model=corolla, model="toyota corolla"), or the configuration id; list them with: rentctl catalog models --brand BRAND'
+            : `list the names with: rentctl catalog ${c.field.catalog?.replace(/^catalog\./, "") ?? ""}`.trim(),
       });
     }
     c.ids = ids;
@@ -248,6 +300,11 @@ function memberHolds(c: WhereClause, m: unknown): boolean {
 
 /** Does one clause hold for a record's value (array fields: any member)? */
 export function matchClause(c: WhereClause, value: unknown): boolean {
+  if (c.days) {
+    const blocked = new Set(parseStoredCalendar(value).dates);
+    const free = c.days.every((d) => !blocked.has(d));
+    return c.op === "=" ? free : !free;
+  }
   const ms = members(value);
   if (c.op === "=" && c.value === "") return ms.length === 0;
   if (c.op === "!=" && c.value === "") return ms.length > 0;

@@ -4,7 +4,15 @@ import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import { UsageError } from "../errors.js";
 import { nearest } from "../nearest.js";
 
-const CONTRACT_FIELD_NAMES = [...VEHICLE_FIELDS, ...EXTRA_FIELDS].map((f) => f.name);
+/**
+ * The contract fields of the resource a listing shows, told by its columns: a vehicle's list
+ * takes no extra fields and an extra's list no vehicle fields (both when the columns say neither).
+ */
+function contractFieldNames(columns: Column[] | undefined): string[] {
+  const keys = new Set((columns ?? []).map((c) => c.key));
+  const tables = [VEHICLE_FIELDS, EXTRA_FIELDS].filter((t) => t.some((f) => keys.has(f.name)));
+  return (tables.length ? tables : [VEHICLE_FIELDS, EXTRA_FIELDS]).flatMap((t) => t.map((f) => f.name));
+}
 
 import type { IO } from "../io.js";
 import { csvRow } from "./csv.js";
@@ -57,7 +65,7 @@ export function resolveFieldNames(
   known: readonly string[] = [],
 ): string[] {
   // Every contract field is a valid name, present in these records or not (an absent one prints as null).
-  const keys = new Set<string>(["id", ...CONTRACT_FIELD_NAMES, ...known]);
+  const keys = new Set<string>(["id", ...contractFieldNames(columns), ...known]);
   for (const c of columns ?? []) keys.add(c.key);
   for (const i of items) for (const k of Object.keys(i)) keys.add(k);
   const byHeader = new Map((columns ?? []).filter((c) => c.header).map((c) => [norm(c.header!), c.key]));

@@ -1,3 +1,4 @@
+import { humanToWire } from "../contract/human.js";
 import { DEFAULT_SEGMENT } from "../contract/operations.js";
 import type { ParamSpec } from "../contract/types.js";
 import { coerce, isEmpty } from "../contract/validate.js";
@@ -89,7 +90,7 @@ export class Ask {
   check(field: string, raw: string, required: boolean): true | string {
     const text = raw.trim();
     if (text === "") return required ? `${field} is required` : true;
-    const r = coerce(this.spec(field), text);
+    const r = coerce(this.spec(field), humanToWire(field, text));
     return r.problems.length ? `${field} ${r.problems.join("; ")}` : true;
   }
 
@@ -125,7 +126,7 @@ export class Ask {
       validate: (s) => (clearable && s.trim() === CLEAR ? true : this.check(field, s, required)),
     });
     const t = text.trim();
-    return t === "" || (clearable && t === CLEAR) ? undefined : t;
+    return t === "" || (clearable && t === CLEAR) ? undefined : String(humanToWire(field, t));
   }
 
   async text(field: string, message: string, o: AskOptions = {}): Promise<void> {

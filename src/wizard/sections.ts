@@ -403,13 +403,9 @@ const availability: Section = {
   fields: ["vehicle_availability_calendar"],
   async ask(q) {
     if (await q.group("Block dates when the vehicle is not available?", ["vehicle_availability_calendar"])) {
-      await q.text(
-        "vehicle_availability_calendar",
-        "Unavailable dates, d.m.Y, comma-separated (e.g. 24.12.2026,25.12.2026)",
-        {
-          required: true,
-        },
-      );
+      await q.text("vehicle_availability_calendar", "Unavailable dates, comma-separated (24.12.2026 or 2026-12-24)", {
+        required: true,
+      });
     }
   },
 };

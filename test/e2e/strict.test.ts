@@ -177,3 +177,145 @@ describe("catalog values by name in arrays", () => {
     expect(writes()).toBe(before);
   });
 });
+
+describe("one member of a list: --add / --remove", () => {
+  const benefitsOf = async (id: number) =>
+    JSON.parse((await runBuilt(["vehicle", "get", String(id), "-o", "json"], ctx.env)).stdout).vehicle_benefits_id ??
+    [];
+
+  it("adds and removes by name or id, keeping the other members; a rerun changes nothing", async () => {
+    await runBuilt(["vehicle", "edit", "3", "--set", "vehicle_benefits_id=1", "--set", "vehicle_benefits_id=4"], env);
+    expect(await benefitsOf(3)).toEqual([1, 4]);
+    const dry = await runBuilt(
+      ["vehicle", "edit", "HH-SC 3003", "--add", "benefits=Unlimited mileage", "--remove", "benefit=1", "--dry-run"],
+      env,
+    );
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/vehicle_benefits_id: \+2 -1/);
+    expect(await benefitsOf(3)).toEqual([1, 4]);
+    const r = await runBuilt(
+      ["vehicle", "edit", "3", "--add", "benefits=Unlimited mileage", "--remove", "benefit=1"],
+      env,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(await benefitsOf(3)).toEqual([4, 2]);
+    const before = writes();
+    const again = await runBuilt(["vehicle", "edit", "3", "--add", "vehicle_benefits_id=2"], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/nothing to edit/);
+    expect(writes()).toBe(before);
+  });
+
+  it("over a --where selection: only the vehicles that lack the member are planned", async () => {
+    const r = await runBuilt(
+      ["vehicle", "edit", "--where", "id>=1", "--add", "benefits=24/7 roadside assistance", "--dry-run"],
+      env,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout, r.stdout).toMatch(/1 to change, 0 to remove, 2 unchanged/); // vehicles 1 and 3 have it already
+    expect(r.stdout).toMatch(/vehicle 2\)\n\s+vehicle_benefits_id: \+4/);
+  });
+
+  it("refuses, with nothing sent: an unknown list, a one-value field, a parallel delivery list, an unknown name, whole and by member", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["--add", "benefts=2"], /not a list field of a vehicle[\s\S]*did you mean vehicle_benefits_id/],
+      [["--add", "price_per_day=3"], /holds one value, not a list[\s\S]*--set price_per_day=VALUE/],
+      [["--add", "vehicle_delivery_address_fixed_place=1"], /three parallel lists/],
+      [["--add", "benefits=Jetpack"], /no item named "Jetpack"/],
+      [["--add", "benefits=2", "--set", "vehicle_benefits_id=1"], /given whole and by --add\/--remove/],
+      [["--add", "benefits=2", "--remove", "benefits=2"], /both added and removed/],
+      [["--add", "benefits"], /expected FIELD=VALUE/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await refused(["vehicle", "edit", "1", ...args]);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+});
+
+describe("selections a person writes", () => {
+  const ids = async (...args: string[]) => {
+    const r = await runBuilt(["vehicle", "list", ...args, "-q"], env);
+    expect(r.code, r.stderr).toBe(0);
+    return r.stdout.split("\n").filter(Boolean).map(Number);
+  };
+
+  it("--where model=NAME resolves model words (brand, model, configuration); an unknown one is exit 2", async () => {
+    expect(await ids("--where", "model=corolla")).toEqual([1]);
+    expect(await ids("--where", "model=Toyota Corolla hybrid")).toEqual([1]);
+    expect(await ids("--where", "model!=corolla")).toEqual([2, 3]);
+    const r = await runBuilt(["vehicle", "list", "--where", "model=zeppelin"], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no model named "zeppelin"[\s\S]*hint: give brand or model words/);
+  });
+
+  it("--where id, and an unknown field suggests the nearest instead of listing 70", async () => {
+    expect(await ids("--where", "id>=2")).toEqual([2, 3]);
+    const near = await runBuilt(["vehicle", "list", "--where", "prise_per_day<50"], env);
+    expect(near.code).toBe(2);
+    expect(near.stderr).toMatch(/did you mean price_per_day/);
+    const far = await runBuilt(["vehicle", "list", "--where", "colour=red"], env);
+    expect(far.code).toBe(2);
+    expect(far.stderr).not.toMatch(/vehicle_protection_plans/);
+    expect(far.stderr).toMatch(/id, brand, model, available/);
+  });
+
+  it("--free-on DATE / --where available=…: free on every day, in either date form; available!= is blocked", async () => {
+    const block = await runBuilt(["vehicle", "calendar", "2", "--block", "24.12.2026..26.12.2026", "--yes"], env);
+    expect(block.code, block.stderr).toBe(0);
+    expect(await ids("--free-on", "25.12.2026")).toEqual([1, 3]);
+    expect(await ids("--where", "available=2026-12-26")).toEqual([1, 3]);
+    expect(await ids("--where", "available=2026-12-27")).toEqual([1, 2, 3]);
+    expect(await ids("--free-on", "2026-12")).toEqual([1, 3]);
+    expect(await ids("--where", "available!=2026-12-20..2026-12-24")).toEqual([2]);
+    const bad = await runBuilt(["vehicle", "list", "--free-on", "31.02.2026"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/"31.02.2026" is not a date/);
+  });
+});
+
+describe("dates and names in every input", () => {
+  const get = async (id: number) =>
+    JSON.parse((await runBuilt(["vehicle", "get", String(id), "-o", "json"], ctx.env)).stdout);
+
+  it("--set and field flags take ISO or d.m.Y dates; the wire gets the contract's form", async () => {
+    const r = await runBuilt(
+      ["vehicle", "edit", "1", "--set", "vehicle_availability_calendar=2026-12-31,1.1.2027"],
+      env,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect((await get(1)).vehicle_availability_calendar).toBe("31.12.2026,01.01.2027");
+    await refused(["vehicle", "edit", "1", "--set", "vehicle_availability_calendar=2026-02-30"]);
+  });
+
+  it("a fleet file: dates in either form and as a list, list members by name", async () => {
+    const file = join(ctx.env.HOME!, "dates-names.yaml");
+    writeFileSync(
+      file,
+      [
+        "- vehicle_reg_number: B-SC 1001",
+        "  vehicle_availability_calendar: [2027-01-02, 3.1.2027]",
+        "  vehicle_benefits_id: [Unlimited mileage, Free delivery]",
+        "",
+      ].join("\n"),
+    );
+    const dry = await runBuilt(["vehicle", "diff", "-f", file], env);
+    expect(dry.code, dry.stderr).toBe(8);
+    expect(dry.stdout).toMatch(/vehicle_availability_calendar: \+02\.01\.2027 \+03\.01\.2027/);
+    const r = await runBuilt(["vehicle", "apply", "-f", file, "--yes"], env);
+    expect(r.code, r.stderr).toBe(0);
+    const v = await get(1);
+    expect(v.vehicle_availability_calendar).toBe("02.01.2027,03.01.2027");
+    expect(v.vehicle_benefits_id).toEqual([2, 3]);
+    const again = await runBuilt(["vehicle", "diff", "-f", file], env);
+    expect(again.code, again.stdout).toBe(0);
+  });
+
+  it("--fields takes only the resource's own fields: no vehicle field in an extra's list", async () => {
+    const r = await runBuilt(["extra", "list", "--fields", "vehicle_reg_number"], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--fields: unknown field vehicle_reg_number/);
+    const v = await runBuilt(["vehicle", "list", "--fields", "option_id"], env);
+    expect(v.code).toBe(2);
+  });
+});

@@ -127,7 +127,9 @@ describe("--where", () => {
     expect(unknown.hint).toMatch(/did you mean price_per_day/);
     // a mistyped start of a long name is suggested too, not answered with the whole field list
     expect(usage(() => parseWhere("prise<5")).hint).toMatch(/did you mean .*price_per_day/);
-    expect(usage(() => parseWhere("zzzzzzzzzzzzzz=1")).hint).toMatch(/^fields: user_id, .*brand$/);
+    expect(usage(() => parseWhere("zzzzzzzzzzzzzz=1")).hint).toMatch(
+      /^fields are the wire names .*id, brand, model, available$/,
+    );
     expect(usage(() => parseWhere("price_per_day")).message).toMatch(/expected FIELD OP VALUE/);
     expect(usage(() => parseWhere("=5")).message).toMatch(/expected FIELD OP VALUE/);
     expect(usage(() => parseWhere("price_per_day<cheap")).message).toMatch(/compares as a number/);

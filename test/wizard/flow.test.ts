@@ -147,7 +147,7 @@ describe("vehicle wizard: the whole flow", () => {
       // availability
       ["Block dates", true],
       ["Unavailable dates", "31.13.2026"],
-      ["Unavailable dates", "24.12.2026,25.12.2026"],
+      ["Unavailable dates", "2026-12-24, 25.12.2026"], // either date form: sent as the contract's
       // texts
       ["Add a description", true],
       ["Description", "Clean and economical"],

@@ -18,6 +18,14 @@ export const verb = defineVerb({
       "--clamp",
       "a relative change whose result leaves the field's range sets the bound instead, said per vehicle (default: refuse, nothing sent)",
     ),
+    add: flag.list(
+      "--add <field=value>",
+      'add one member to a list field, by id or name, keeping the others (repeat; e.g. --add benefits="Unlimited mileage")',
+    ),
+    remove: flag.list(
+      "--remove <field=value>",
+      "remove one member from a list field, by id or name, keeping the others (repeat)",
+    ),
     ...vehicleInputFlags,
     ...selectionFlags(),
   },
@@ -28,14 +36,19 @@ export const verb = defineVerb({
     "rentctl vehicle edit --where segment=cars --price-per-day +10% --price-per-week +10% --dry-run",
     "rentctl vehicle edit 42 43 --price-per-day -5 --yes",
     "rentctl vehicle edit --where segment=cars --price-per-day -20 --clamp --yes   # never below 0",
+    'rentctl vehicle edit --where class=SUV --add benefits="Unlimited mileage" --dry-run',
+    'rentctl vehicle edit "B-SC 1001" --remove options=2',
   ],
   run: async (deps, args, opts) => {
     const src = await vehicleInput(deps, opts);
     // Several ids, a selection or a relative value: a change to many vehicles (a plan, then the bulk job).
-    if (opts.where.length || args.ids.length !== 1 || hasRelative(src)) {
-      if (opts.replace) throw new UsageError("--replace takes one vehicle id (and no relative values)");
+    // --add / --remove keep each vehicle's other members: computed per vehicle, as relative values are.
+    const members = opts.add.length > 0 || opts.remove.length > 0;
+    if (opts.where.length || args.ids.length !== 1 || hasRelative(src) || members) {
+      if (opts.replace)
+        throw new UsageError("--replace takes one vehicle id (and no relative values, --add or --remove)");
       const { edit: editMany } = await import("./many.js");
-      return editMany(deps, { ...opts, ids: args.ids, ...src });
+      return editMany(deps, { ...opts, ids: args.ids, ...src, add: opts.add, remove: opts.remove });
     }
     return edit(deps, args.ids[0]!, { ...src, replace: opts.replace });
   },

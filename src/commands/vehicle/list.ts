@@ -14,25 +14,32 @@ export const verb = defineVerb({
       "--where <expr>",
       "only vehicles where FIELD OP VALUE holds (= != < <= > >= ~regex; repeat: all must hold); filtered in the client over every listed page, streamed like --all",
     ),
+    freeOn: flag.string(
+      "--free-on <date|range>",
+      "only vehicles free on every day of it (2026-12-24, 24.12.2026, 2026-12-24..2026-12-26, 2026-12): --where available=…",
+    ),
     sort: flag.string("--sort <field[:desc]>", "order by a field (stable; holds the selection in memory to sort it)"),
   },
   examples: [
     "rentctl vehicle list",
     "rentctl vehicle list --where segment=cars --where 'price_per_day<40'",
     "rentctl vehicle list --where vehicle_activity=0 --sort price_per_day:desc",
+    "rentctl vehicle list --where model=corolla --free-on 24.12.2026",
     "rentctl vehicle list --page 2 --limit 20",
     "rentctl vehicle list --all -o ndjson | jq .id",
     "rentctl vehicle list --all -q",
   ],
-  run: async (deps, _args, opts) =>
-    opts.where.length > 0 || opts.sort
+  run: async (deps, _args, opts) => {
+    const where = opts.freeOn === undefined ? opts.where : [...opts.where, `available=${opts.freeOn}`];
+    return where.length > 0 || opts.sort
       ? (await import("./list-where.js")).run(deps, {
-          where: opts.where,
+          where,
           sort: opts.sort,
           limit: opts.all ? undefined : opts.limit,
           offset: opts.page !== undefined ? (opts.page - 1) * (opts.limit ?? 15) : opts.offset,
         })
-      : list(deps, opts),
+      : list(deps, opts);
+  },
 });
 
 export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {

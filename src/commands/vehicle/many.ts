@@ -37,12 +37,20 @@ const bulkOpts = (verb: string, opts: ManyOptions, intent: unknown): BulkChangeO
   confirm: isSelection(opts),
 });
 
-/** `vehicle edit ID... | --where EXPR` with absolute and relative values. */
-export async function edit(deps: Deps, opts: ManyOptions & InputSources): Promise<void> {
+/** `vehicle edit ID... | --where EXPR` with absolute and relative values, and list members added / removed. */
+export async function edit(
+  deps: Deps,
+  opts: ManyOptions & InputSources & { add?: string[]; remove?: string[] },
+): Promise<void> {
   const values = await gatherInput(deps, VEHICLE_FIELDS, opts);
   delete values.user_id;
   delete values.locale_id;
-  if (Object.keys(values).length === 0) {
+  const { parseMemberEdits, applyMemberEdits } = await import("../../fleet/members.js");
+  const members = parseMemberEdits(opts.add, opts.remove);
+  for (const name of [...members.add.keys(), ...members.remove.keys()])
+    if (name in values) throw new UsageError(`${name}: given whole and by --add/--remove; say one (nothing was sent)`);
+  const memberIds = await resolveMembers(deps, members);
+  if (Object.keys(values).length === 0 && memberIds.add.size + memberIds.remove.size === 0) {
     throw new UsageError("nothing to change: give field flags, --set FIELD=VALUE or --from-file", {
       hint: "example: rentctl vehicle edit --where segment=cars --price-per-day +10%",
     });
@@ -70,7 +78,7 @@ export async function edit(deps: Deps, opts: ManyOptions & InputSources): Promis
     for (const m of misses)
       if (opts.clamp) deps.msg.warn(`${who}: ${describeMiss(m)}: clamped to ${m.clamped} (--clamp)`);
       else refused.push({ field: who, message: describeMiss(m) });
-    return { ...record, ...changed };
+    return { ...record, ...changed, ...applyMemberEdits(memberIds, input) };
   });
   if (refused.length)
     throw new UsageError(
@@ -80,7 +88,29 @@ export async function edit(deps: Deps, opts: ManyOptions & InputSources): Promis
         hint: "change the value, narrow the selection, or pass --clamp to set such fields to the range's bound",
       },
     );
-  await runBulkChange(deps, plan, bulkOpts("edit", opts, { values, clamp: opts.clamp }));
+  const intent = { values, clamp: opts.clamp, add: opts.add ?? [], remove: opts.remove ?? [] };
+  await runBulkChange(deps, plan, bulkOpts("edit", opts, intent));
+}
+
+/** The members of --add / --remove as ids: names resolved through the catalogs, as every catalog value is. */
+async function resolveMembers(
+  deps: Deps,
+  members: { add: Map<string, unknown[]>; remove: Map<string, unknown[]> },
+): Promise<{ add: Map<string, number[]>; remove: Map<string, number[]> }> {
+  const resolve = async (m: Map<string, unknown[]>) => {
+    const record: Record<string, unknown> = Object.fromEntries(m);
+    await resolveNamedRefs(deps, VEHICLE_FIELDS, record);
+    const out = new Map<string, number[]>();
+    for (const [name, given] of m) {
+      const ids = (record[name] as unknown[]).map(Number);
+      const bad = ids.findIndex((n) => !Number.isInteger(n) || n < 1);
+      if (bad >= 0)
+        throw new UsageError(`${name} ${JSON.stringify(given[bad])}: not an id or a known name (nothing was sent)`);
+      out.set(name, ids);
+    }
+    return out;
+  };
+  return { add: await resolve(members.add), remove: await resolve(members.remove) };
 }
 
 /** `vehicle activate|deactivate ID... | --where EXPR`. */

@@ -4,7 +4,13 @@ import { type JsonObject, normalizeRecord } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
 import { listVehicles } from "../../fleet/adapters.js";
-import { BRAND_PSEUDO_FIELD, type CatalogResolver, prepareWhere, type Selection } from "../../fleet/where.js";
+import {
+  BRAND_PSEUDO_FIELD,
+  type CatalogResolver,
+  MODEL_PSEUDO_FIELD,
+  prepareWhere,
+  type Selection,
+} from "../../fleet/where.js";
 import { fetchRecord, VEHICLE } from "../../resources/safe-edit.js";
 
 /**
@@ -36,6 +42,11 @@ export function whereResolver(deps: Deps): CatalogResolver {
     }
   };
   return async (field, value) => {
+    if (field === MODEL_PSEUDO_FIELD) {
+      const { configurationsNamed } = await import("../../catalog/vehicle-model.js");
+      const ids = await configurationsNamed(catalogs, value);
+      return ids.length ? ids : undefined;
+    }
     if (field === BRAND_PSEUDO_FIELD) {
       // A brand stands for every configuration of its models: brand -> models -> configurations.
       const brand = await known(() =>
