@@ -152,5 +152,32 @@ export async function resolveNamedRefs(
     };
     // Arrays by name too: `--vehicle-benefits-id "Unlimited mileage"`, each member resolved alike.
     values[spec.name] = Array.isArray(v) ? await Promise.all(v.map(one)) : await one(v);
+    if (deps.flags.dryRun) await showResolved(deps, spec, params, v, values[spec.name]);
   }
+}
+
+/**
+ * A dry run says what each catalog value stands for, so that the rule (a
+ * number is an id, a year is a year, `id:N` an id) is visible before
+ * anything is sent: `vehicle_year_of_issue_id: 2024 → id 17 (2024)`.
+ */
+async function showResolved(
+  deps: Deps,
+  spec: ParamSpec,
+  params: EncodableRecord,
+  given: unknown,
+  resolved: unknown,
+): Promise<void> {
+  const gs = Array.isArray(given) ? given : [given];
+  const rs = Array.isArray(resolved) ? resolved : [resolved];
+  const parts: string[] = [];
+  for (let i = 0; i < rs.length; i++) {
+    const label = await deps
+      .catalogs()
+      .label(spec.catalog!, Number(rs[i]), params)
+      .catch(() => undefined);
+    const g = String(gs[i]).trim();
+    parts.push(`${g === String(rs[i]) ? `id ${g}` : `${JSON.stringify(g)} → id ${rs[i]}`}${label ? ` (${label})` : ""}`);
+  }
+  deps.msg.info(deps.color.dim(`${spec.name}: ${parts.join(", ")}`));
 }

@@ -319,3 +319,16 @@ describe("dates and names in every input", () => {
     expect(v.code).toBe(2);
   });
 });
+
+describe("the dry run shows what each catalog value stands for", () => {
+  it("a year, a name and an id, each with the resolved id and its name", async () => {
+    const r = await runBuilt(
+      ["vehicle", "edit", "1", "--year", "2024", "--currency", "eur", "--vehicle-benefits-id", "2", "--dry-run"],
+      env,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/vehicle_year_of_issue_id: "2024" → id 17 \(2024\)/);
+    expect(r.stderr).toMatch(/vehicle_currency_id: "eur" → id 1 \(Euro \(EUR\)\)/);
+    expect(r.stderr).toMatch(/vehicle_benefits_id: id 2 \(Unlimited mileage\)/);
+  });
+});
