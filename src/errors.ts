@@ -124,3 +124,20 @@ export class DriftError extends RentctlError {
 export function exitCodeOf(err: unknown): number {
   return err instanceof RentctlError ? err.exitCode : EXIT.internal;
 }
+
+const FS_WORDS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EISDIR: "is a directory, not a file",
+  ENOTDIR: "a part of the path is not a directory",
+  ENOSPC: "no space left on the device",
+  EROFS: "read-only file system",
+  EMFILE: "too many open files",
+};
+
+/** A file system error in words a person reads (`no such file`, not ENOENT). */
+export function fsReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return (code && FS_WORDS[code]) ?? code ?? (e as Error)?.message ?? String(e);
+}

@@ -6,7 +6,7 @@ import { isObject, READ_ONLY_MEMBERS } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
 import { specIndex } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
-import { InputError, UsageError } from "../errors.js";
+import { fsReason, InputError, UsageError } from "../errors.js";
 import { readAll } from "../io.js";
 
 /**
@@ -29,9 +29,7 @@ export async function readRecordFile(deps: Deps, file: string): Promise<Record<s
   try {
     text = file === "-" ? await readAll(deps.io.stdin) : await readFile(file, "utf8");
   } catch (e) {
-    throw new InputError(
-      `--from-file: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
+    throw new InputError(`--from-file: cannot read ${file}: ${fsReason(e)}`);
   }
   let parsed: unknown;
   try {
@@ -177,7 +175,9 @@ async function showResolved(
       .label(spec.catalog!, Number(rs[i]), params)
       .catch(() => undefined);
     const g = String(gs[i]).trim();
-    parts.push(`${g === String(rs[i]) ? `id ${g}` : `${JSON.stringify(g)} → id ${rs[i]}`}${label ? ` (${label})` : ""}`);
+    parts.push(
+      `${g === String(rs[i]) ? `id ${g}` : `${JSON.stringify(g)} → id ${rs[i]}`}${label ? ` (${label})` : ""}`,
+    );
   }
   deps.msg.info(deps.color.dim(`${spec.name}: ${parts.join(", ")}`));
 }

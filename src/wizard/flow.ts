@@ -3,7 +3,7 @@ import { ApiValidationError } from "../api/errors.js";
 import { crossFieldProblems, isEmpty, validateRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
-import { AbortedError, type FieldDetail, InputError, InterruptedError, RentctlError } from "../errors.js";
+import { AbortedError, type FieldDetail, fsReason, InputError, InterruptedError, RentctlError } from "../errors.js";
 import { formatError } from "../output/error.js";
 import type { CreateResult } from "../resources/create.js";
 import { Ask, toInts, type WizardState } from "./ask.js";
@@ -147,7 +147,7 @@ export async function runWizard(
       try {
         await saveAnswers(deps, file, state);
       } catch (e) {
-        deps.msg.warn(`cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+        deps.msg.warn(`cannot write ${file}: ${fsReason(e)}`);
       }
       continue;
     }

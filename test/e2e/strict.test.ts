@@ -332,3 +332,11 @@ describe("the dry run shows what each catalog value stands for", () => {
     expect(r.stderr).toMatch(/vehicle_benefits_id: id 2 \(Unlimited mileage\)/);
   });
 });
+
+describe("file errors in words", () => {
+  it("a missing --from-file says no such file, not ENOENT (exit 2, nothing sent)", async () => {
+    const r = await refused(["vehicle", "edit", "1", "--from-file", "/nonexistent/rentctl-in.json"]);
+    expect(r.stderr).toMatch(/cannot read \/nonexistent\/rentctl-in\.json: no such file/);
+    expect(r.stderr).not.toMatch(/ENOENT/);
+  });
+});

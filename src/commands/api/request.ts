@@ -4,7 +4,7 @@ import { contentTypeFor, type EncodableRecord, type FilePart } from "../../api/e
 import { findOperation, normalizePath, OPERATIONS } from "../../contract/operations.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { InputError, UsageError } from "../../errors.js";
+import { fsReason, InputError, UsageError } from "../../errors.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
@@ -90,9 +90,7 @@ export async function run(deps: Deps, opts: ApiOptions): Promise<void> {
     try {
       data = await (await import("node:fs/promises")).readFile(path);
     } catch (e) {
-      throw new InputError(
-        `-F ${k}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      );
+      throw new InputError(`-F ${k}: cannot read ${path}: ${fsReason(e)}`);
     }
     files.push({ field: k, filename: basename(path), contentType: contentTypeFor(path), data });
   }

@@ -62,15 +62,11 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
   const out: Writable = tmp ? createWriteStream(tmp, { mode: 0o644 }) : (deps.io.stdout as Writable);
   if (tmp) {
     // a file that cannot be created (permissions) is one clear line, never an unhandled stream error
-    const { UsageError } = await import("../../errors.js");
+    const { UsageError, fsReason } = await import("../../errors.js");
     await new Promise<void>((res, rej) => {
       out.once("open", () => res());
       out.once("error", (e: NodeJS.ErrnoException) =>
-        rej(
-          new UsageError(
-            `vehicle export: cannot write ${path}: ${e.code === "EACCES" ? "permission denied" : (e.code ?? e.message)}`,
-          ),
-        ),
+        rej(new UsageError(`vehicle export: cannot write ${path}: ${fsReason(e)}`)),
       );
     });
   }
