@@ -3,7 +3,7 @@
 // never one above, and no import cycles anywhere.
 const LAYERS = [
   ["contract", "^src/contract/"],
-  ["base", "^src/(errors|io|memory|nearest|version)\\.ts$"],
+  ["base", "^src/(errors|io|memory|nearest|temp-files|version)\\.ts$"],
   ["locks", "^src/locks/"],
   ["api", "^src/api/"],
   ["sandbox", "^src/sandbox/"],

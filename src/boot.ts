@@ -132,7 +132,7 @@ function loadBundle(distDir: string, argv: readonly string[], env: NodeJS.Proces
 function saveCodeCache(file: string, script: Script): void {
   try {
     const dir = join(file, "..");
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const base = file.slice(dir.length + 1);
     const prefix = base.slice(0, base.indexOf("-v")); // the bundle's version
     for (const old of readdirSync(dir)) {
@@ -141,7 +141,7 @@ function saveCodeCache(file: string, script: Script): void {
         rmSync(join(dir, old), { force: true });
     }
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, script.createCachedData());
+    writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
     renameSync(tmp, file);
   } catch {
     // a read-only or full data dir: run without a cache

@@ -103,6 +103,24 @@ export class InterruptedError extends RentctlError {
   override readonly kind: string = "interrupted";
 }
 
+/**
+ * A local write failed (no space left, a read-only data dir) where losing it
+ * would lose track of work: the bulk journal. Exit 6, as for other failures
+ * of the surroundings rather than of the input: fix the cause and rerun (the
+ * rerun resumes). It stops a bulk run at once: nothing is sent after it.
+ */
+export class StorageError extends RentctlError {
+  override readonly exitCode: number = EXIT.network;
+  override readonly kind: string = "storage";
+  override stopsRun = true;
+}
+
+/** SIGTERM: a clean stop asked by the system or a supervisor (exit 143, nothing printed). */
+export class TerminatedError extends RentctlError {
+  override readonly exitCode: number = EXIT.terminated;
+  override readonly kind: string = "terminated";
+}
+
 /** The user declined a confirmation, or it could not be asked. */
 export class AbortedError extends RentctlError {
   override readonly exitCode: number = EXIT.usage;

@@ -193,7 +193,13 @@ export class ApiClient {
   async call(
     opId: string,
     params: EncodableRecord,
-    extra: { files?: FilePart[]; signal?: CancelSignal; grant?: WriteGrant } = {},
+    extra: {
+      files?: FilePart[];
+      signal?: CancelSignal;
+      grant?: WriteGrant;
+      /** A lookup the command makes on the way (a catalog name, the locale): not its result, so --raw does not print it. */
+      lookup?: boolean;
+    } = {},
   ): Promise<CallResult> {
     const op = opById(opId);
     const res = await this.request({
@@ -206,11 +212,11 @@ export class ApiClient {
       auth: op.access === "auth",
       signal: extra.signal,
     });
-    return this.decode(op, res);
+    return this.decode(op, res, extra.lookup);
   }
 
   /** Turn a raw response into a result or the right error. */
-  decode(op: Pick<Operation, "envelope"> | undefined, res: RawResponse): CallResult {
+  decode(op: Pick<Operation, "envelope"> | undefined, res: RawResponse, lookup = false): CallResult {
     const ok = res.status >= 200 && res.status < 300;
     if (!ok) throw errorFor(res.status, res.json, res.text);
     if (res.parseError !== undefined) {
@@ -227,7 +233,7 @@ export class ApiClient {
       throw e;
     }
     const decoded = decodeEnvelope(op?.envelope ?? "flexible", res.json);
-    this.#opts.onBody?.(res.text);
+    if (!lookup) this.#opts.onBody?.(res.text);
     return { body: res.json, decoded, status: res.status };
   }
 

@@ -1,3 +1,4 @@
+import { UsageError } from "../errors.js";
 /**
  * Wire encoding of the v302 contract: GET parameters in the query string,
  * POST bodies form-urlencoded, arrays as the key with `[]` repeated once per
@@ -57,9 +58,20 @@ export function encodeForm(record: EncodableRecord): string {
 /** Characters every encoding leaves as they are: most keys and values are only these. */
 const UNRESERVED = /^[A-Za-z0-9_.~-]*$/;
 
+function uriEncode(s: string): string {
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    // an unpaired UTF-16 surrogate has no UTF-8 form; checked values never get here (the contract check refuses them); raw input (`rentctl api -f`) may
+    throw new UsageError(
+      `${JSON.stringify(s.slice(0, 40))}: not valid text (an unpaired UTF-16 surrogate); nothing was sent`,
+    );
+  }
+}
+
 function encodeComponent(s: string): string {
   if (UNRESERVED.test(s)) return s;
-  return encodeURIComponent(s)
+  return uriEncode(s)
     .replace(/%20/g, "+")
     .replace(/%5B/g, "[")
     .replace(/%5D/g, "]")

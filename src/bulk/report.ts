@@ -1,10 +1,10 @@
 import { createWriteStream } from "node:fs";
 import { rename, unlink } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import type { Writable } from "node:stream";
 import { InterruptedError, PartialFailureError, type RentctlError } from "../errors.js";
 import { type FleetFormat, formatFor } from "../fleet/format.js";
 import { createRecordWriter, type RecordWriter } from "../fleet/write.js";
+import { released, tempFor } from "../temp-files.js";
 import type { BulkSummary, RowResult } from "./runner.js";
 
 /** The columns of a per-row report, in every format. */
@@ -27,7 +27,7 @@ export async function reportToStream(out: Writable, format: FleetFormat): Promis
 
 export async function reportToFile(path: string): Promise<ReportSink> {
   const format = formatFor(path, undefined, undefined, "--report");
-  const tmp = join(dirname(path), `.${Date.now()}.${process.pid}.report.tmp`);
+  const tmp = tempFor(path);
   const out = createWriteStream(tmp, { mode: 0o644 });
   const sink = await reportToStream(out, format);
   return {
@@ -39,6 +39,7 @@ export async function reportToFile(path: string): Promise<ReportSink> {
         await unlink(tmp).catch(() => {});
         throw e;
       });
+      released(tmp);
     },
   };
 }

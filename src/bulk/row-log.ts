@@ -3,6 +3,7 @@ import { readFileSync, writeSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { mkdir, open, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { fsReason, StorageError } from "../errors.js";
 
 /**
  * The bulk journal: one append-only, fsync'd JSON-lines file per job in
@@ -198,7 +199,13 @@ export class RowLog {
         await this.#fh.write(text);
         if (durable) await this.#fh.datasync();
         for (const b of batch) b.durable?.resolve();
-      } catch (e) {
+      } catch (cause) {
+        // one clear line (no space left on the device, read-only), and the run stops: a row whose
+        // `sending` is not on disk is never sent
+        const e = new StorageError(`cannot write the bulk journal ${this.file}: ${fsReason(cause)}`, {
+          cause,
+          hint: "free space (or make the data dir writable) and rerun the same command: it resumes",
+        });
         for (const b of batch) {
           if (b.durable) b.durable.reject(e);
           else this.#error ??= e;

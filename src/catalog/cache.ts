@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 
 import { join } from "node:path";
 import { DEFAULT_LOCALE, DEFAULT_SEGMENT } from "../contract/operations.js";
 import { isObject, type JsonObject } from "../contract/records.js";
+import { released, tempFor } from "../temp-files.js";
 
 /**
  * The local catalog cache, read by the catalog service (names <-> ids, with an
@@ -78,7 +79,7 @@ export function writeCatalogCache(
 ): boolean {
   try {
     const file = catalogCacheFile(paths, name, meta.params);
-    mkdirSync(catalogCacheDir(paths), { recursive: true });
+    mkdirSync(catalogCacheDir(paths), { recursive: true, mode: 0o700 });
     const params = cacheParams(meta.params);
     const data: CatalogCache = {
       version: CATALOG_CACHE_VERSION,
@@ -88,9 +89,10 @@ export function writeCatalogCache(
       ...(Object.keys(params).length ? { params } : {}),
       items: [...items],
     };
-    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(data)}\n`);
+    const tmp = tempFor(file);
+    writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600 });
     renameSync(tmp, file);
+    released(tmp);
     return true;
   } catch {
     return false;

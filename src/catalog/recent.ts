@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject, type JsonObject } from "../contract/records.js";
+import { released, tempFor } from "../temp-files.js";
 import { catalogCacheDir } from "./cache.js";
 
 /**
@@ -48,11 +49,12 @@ export function rememberVehicles(dataDir: string, scope: string, items: readonly
     const key = (v: RecentVehicle) => `${v.scope ?? ""}#${v.id}`;
     const fresh = new Set(seen.map(key));
     const all = [...seen, ...readRecentVehicles(dataDir).filter((v) => !fresh.has(key(v)))].slice(0, MAX);
-    mkdirSync(catalogCacheDir({ dataDir }), { recursive: true });
+    mkdirSync(catalogCacheDir({ dataDir }), { recursive: true, mode: 0o700 });
     const target = file(dataDir);
-    const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ version: VERSION, vehicles: all })}\n`);
+    const tmp = tempFor(target);
+    writeFileSync(tmp, `${JSON.stringify({ version: VERSION, vehicles: all })}\n`, { mode: 0o600 });
     renameSync(tmp, target);
+    released(tmp);
   } catch {
     // best effort
   }

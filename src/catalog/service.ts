@@ -32,7 +32,8 @@ import { rememberVehicles } from "./recent.js";
 
 /** The one client call the service needs (the API client has it). */
 export interface CatalogClient {
-  call(opId: string, params: EncodableRecord): Promise<Pick<CallResult, "decoded">>;
+  /** `lookup`: not the command's result (`--raw` prints only results). */
+  call(opId: string, params: EncodableRecord, extra?: { lookup?: boolean }): Promise<Pick<CallResult, "decoded">>;
 }
 
 /** What the service needs from its surroundings (deps builds it; tests give a stub). */
@@ -146,7 +147,7 @@ export class Catalogs {
     }
     const client = await this.#src.client();
     this.requests++;
-    const res = await client.call(opId, p);
+    const res = await client.call(opId, p, { lookup: true });
     const items = listOf(res.decoded);
     this.remember(opId, p, items);
     return items;
@@ -161,7 +162,7 @@ export class Catalogs {
       got = (async () => {
         const client = await this.#src.client();
         this.requests++;
-        const res = await client.call(opId, p);
+        const res = await client.call(opId, p, { lookup: true });
         return res.decoded.body;
       })();
       got.catch(() => {});

@@ -44,6 +44,7 @@ export async function reportError(err: unknown, c: ReportContext): Promise<numbe
     io.stderr.write("\n");
     return code;
   }
+  if (code === EXIT.terminated) return code; // a clean stop asked for: nothing to report
   if (code === EXIT.drift) return code; // `vehicle diff` found changes: the plan on stdout says it all
   const color = makeChalk(colorEnabled(deps?.flags.color, env, io.stderrTTY));
   const e = err instanceof RentctlError ? err : undefined;

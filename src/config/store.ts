@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../errors.js";
 import { lockSync } from "../locks/lock.js";
@@ -94,6 +94,8 @@ export class ConfigStore {
 
   #save(Conf: typeof import("conf").default, data: ConfigData): void {
     try {
+      // created private (0700) when it does not exist yet; an existing directory keeps its mode
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       const conf = new Conf<ConfigData>({
         projectName: "rentctl",
         cwd: this.dir,

@@ -1,6 +1,7 @@
 /**
- * A vehicle's identity: its registration number, trimmed and compared
- * case-insensitively (inner spaces kept), qualified by the registration
+ * A vehicle's identity: its registration number, compared as `regKey` reads
+ * it (Unicode NFC, zero-width characters dropped, every kind of space one
+ * plain space, trimmed, case-insensitive), qualified by the registration
  * country when one is given. A row without a country matches a vehicle with
  * the same number in any country.
  */
@@ -9,10 +10,25 @@ export interface Identity {
   country?: number;
 }
 
+/** Zero-width characters (space, joiners, word joiner, BOM, soft hyphen): invisible, so never part of a number. */
+const ZERO_WIDTH = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
+/** Every kind of space (no-break, thin, figure, ideographic, tabs…) and runs of them. */
+const SPACES = /[\s\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]+/g;
+
+/**
+ * The one rule by which two registration numbers are the same: `B-SC 1001`,
+ * `b-sc  1001`, `B-SC\u00A01001` and the NFD spelling of a number with
+ * accents are one vehicle (import, diff, handles, `--where reg=` and the
+ * identity check all compare through here).
+ */
+export function regKey(raw: unknown): string {
+  return String(raw).normalize("NFC").replace(ZERO_WIDTH, "").replace(SPACES, " ").trim().toLowerCase();
+}
+
 export function identityOf(values: Record<string, unknown>): Identity | undefined {
   const raw = values.vehicle_reg_number;
   if (raw === undefined || raw === null) return undefined;
-  const reg = String(raw).trim().toLowerCase();
+  const reg = regKey(raw);
   if (!reg) return undefined;
   const c = values.vehicle_reg_number_country;
   const country = c === undefined || c === null || c === "" ? undefined : Number(c);

@@ -17,6 +17,8 @@ export type WireValue = WireScalar | WireScalar[];
 export type WireRecord = Record<string, WireValue>;
 
 const INTEGER = /^[+-]?\d+$/;
+/** One-line identifiers: a control character in them is an error, not data. */
+const IDENTIFIERS = new Set(["vehicle_reg_number", "vehicle_vin"]);
 
 function coerceScalar(spec: ParamSpec, raw: unknown): { value?: WireScalar; problem?: string } {
   const isInt = spec.type === "integer" || spec.type === "integer[]" || spec.type === "flag";
@@ -36,6 +38,9 @@ function coerceScalar(spec: ParamSpec, raw: unknown): { value?: WireScalar; prob
   if (typeof raw !== "string" && typeof raw !== "number")
     return { problem: `must be text, got ${JSON.stringify(raw)}` };
   const s = String(raw);
+  // an unpaired surrogate (from a broken file or a \uD800 escape) has no UTF-8 form: not text
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s))
+    return { problem: "is not valid text (an unpaired UTF-16 surrogate)" };
   if (spec.maxLength !== undefined && [...s].length > spec.maxLength) {
     return { problem: `must be at most ${spec.maxLength} characters, got ${[...s].length}` };
   }
@@ -65,6 +70,16 @@ export function coerce(spec: ParamSpec, raw: unknown): { value?: WireValue; prob
   }
   const r = coerceScalar(spec, raw);
   if (r.problem) return { problems: [r.problem] };
+  // An identifier holds no control characters (a pasted newline, a NUL): refused by name, never stored.
+  if (IDENTIFIERS.has(spec.name) && typeof r.value === "string") {
+    const bad = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/.exec(r.value);
+    if (bad)
+      return {
+        problems: [
+          `contains a control character (U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`,
+        ],
+      };
+  }
   if (spec.name === "vehicle_availability_calendar" && typeof r.value === "string" && r.value !== "") {
     const bad = r.value
       .split(",")

@@ -1,3 +1,4 @@
+import { regKey } from "../contract/identity.js";
 import { type JsonObject, recordId, recordToInput } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
 import { coerce, isEmpty, type WireRecord, type WireValue } from "../contract/validate.js";
@@ -138,7 +139,7 @@ export function canonical(spec: ParamSpec | undefined, v: unknown): string {
     const norm = normalizeCalendarValue(v);
     return norm === "" ? "null" : JSON.stringify(norm);
   }
-  if (spec?.name === "vehicle_reg_number") return JSON.stringify(String(v).trim().toLowerCase());
+  if (spec?.name === "vehicle_reg_number") return JSON.stringify(regKey(v));
   if (Array.isArray(v) && spec && ARRAY_ORDER[spec.name] === "set") {
     const uniq = [...new Set(v.map((x) => JSON.stringify(x)))].sort();
     return `[${uniq.join(",")}]`;

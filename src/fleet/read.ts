@@ -1,7 +1,19 @@
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { pipeline } from "node:stream/promises";
 import { InputError } from "../errors.js";
 import type { FleetFormat } from "./format.js";
+import { checkJson, decodeUtf8, MAX_ROW_BYTES, rowTooLarge, Utf8Check } from "./input-limits.js";
+
+/** The file as checked UTF-8 text chunks (errors of the read and of the check both end the loop). */
+function checkedText(path: string): AsyncIterable<string> {
+  const check = new Utf8Check("ndjson");
+  pipeline(createReadStream(path), check).catch(() => {
+    // check is destroyed with the error: its reader sees it
+  });
+  check.setEncoding("utf8");
+  return check as AsyncIterable<string>;
+}
 
 /** One row of a fleet file as written: its 1-based number and its members. */
 export interface RawRow {
@@ -27,9 +39,12 @@ export async function* readRows(path: string, format: FleetFormat): AsyncGenerat
   if (format === "ndjson") {
     // Lines are split by hand: readline's async iterator queues lines ahead of a slow
     // consumer, pulling stream chunks keeps back-pressure (memory flat on big files).
+    // A line's pieces are joined once, at its end (linear in its length), and a line
+    // longer than the row limit is refused as soon as it is (memory bounded).
     let n = 0;
     let line = 0;
-    let rest = "";
+    let pieces: string[] = [];
+    let pending = 0;
     const parse = (text: string): RawRow | undefined => {
       line++;
       const t = (line === 1 ? text.replace(/^\uFEFF/, "") : text).replace(/\r$/, "");
@@ -37,37 +52,58 @@ export async function* readRows(path: string, format: FleetFormat): AsyncGenerat
       n++;
       let v: unknown;
       try {
+        checkJson(t, () => `line ${line}`);
         v = JSON.parse(t);
       } catch (e) {
+        if (e instanceof InputError) throw e;
         throw new InputError(`line ${line}: not JSON: ${(e as Error).message}`);
       }
       if (!isPlainObject(v)) throw notObject(n, v);
       return { row: n, data: v, textual: false };
     };
-    for await (const chunk of createReadStream(path, { encoding: "utf8" })) {
-      const parts = (rest + (chunk as string)).split("\n");
-      rest = parts.pop() ?? "";
-      for (const text of parts) {
-        const r = parse(text);
+    for await (const chunk of checkedText(path)) {
+      let from = 0;
+      for (let nl = chunk.indexOf("\n"); nl >= 0; nl = chunk.indexOf("\n", from)) {
+        pieces.push(chunk.slice(from, nl));
+        if (pending + nl - from > MAX_ROW_BYTES) throw rowTooLarge(`line ${line + 1}`, n + 1);
+        const r = parse(pieces.join(""));
+        pieces = [];
+        pending = 0;
+        from = nl + 1;
         if (r) yield r;
       }
+      if (from < chunk.length) {
+        pieces.push(chunk.slice(from));
+        pending += chunk.length - from;
+        if (pending > MAX_ROW_BYTES) throw rowTooLarge(`line ${line + 1}`, n + 1);
+      }
     }
-    const last = rest ? parse(rest) : undefined;
+    if (pending > MAX_ROW_BYTES) throw rowTooLarge(`line ${line + 1}`, n + 1);
+    const last = pieces.length ? parse(pieces.join("")) : undefined;
     if (last) yield last;
     return;
   }
   if (format === "csv") {
     const { parse } = await import("csv-parse");
     const delimiter = await csvDelimiter(path);
-    const parser = createReadStream(path).pipe(
-      parse({
-        columns: (h: string[]) => h.map((c) => c.trim()),
-        bom: true,
-        skip_empty_lines: true,
-        trim: false,
-        delimiter,
-      }),
-    );
+    const parser = parse({
+      columns: (h: string[]) => {
+        const names = h.map((c) => c.trim());
+        const twice = names.find((c, i) => c !== "" && names.indexOf(c) !== i);
+        // the last one would win silently
+        if (twice !== undefined)
+          throw new InputError(`csv: column ${JSON.stringify(twice)} appears twice in the header`);
+        return names;
+      },
+      bom: true,
+      skip_empty_lines: true,
+      trim: false,
+      delimiter,
+      max_record_size: MAX_ROW_BYTES,
+    });
+    pipeline(createReadStream(path), new Utf8Check("csv"), parser).catch(() => {
+      // the parser is destroyed with the error: the loop below reports it
+    });
     let n = 0;
     try {
       for await (const rec of parser) {
@@ -76,19 +112,26 @@ export async function* readRows(path: string, format: FleetFormat): AsyncGenerat
       }
     } catch (e) {
       if (e instanceof InputError) throw e;
+      const code = (e as { code?: string }).code;
+      if (code === "CSV_MAX_RECORD_SIZE") throw rowTooLarge("csv", n + 1);
+      // an error thrown by the header check comes back wrapped by the parser
+      if ((e as { cause?: unknown }).cause instanceof InputError) throw (e as { cause: InputError }).cause;
       throw new InputError(`csv: ${(e as Error).message}`);
     }
     return;
   }
-  const text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
+  const text = decodeUtf8(await readFile(path), format).replace(/^\uFEFF/, "");
   let doc: unknown;
   try {
-    if (format === "json") doc = JSON.parse(text);
-    else {
+    if (format === "json") {
+      checkJson(text, (i) => (/^\s*\[/.test(text) ? `row ${i + 1}` : "the document"));
+      doc = JSON.parse(text);
+    } else {
       const { parse } = await (await import("../output/yaml.js")).loadYaml();
       doc = parse(text);
     }
   } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new InputError(`not valid ${format}: ${(e as Error).message}`);
   }
   if (isPlainObject(doc) && Array.isArray(doc.vehicles)) doc = doc.vehicles;

@@ -1,3 +1,4 @@
+import { regKey } from "../contract/identity.js";
 import type { ParamSpec } from "../contract/types.js";
 import { VEHICLE_FIELD_ALIASES, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import { UsageError } from "../errors.js";
@@ -286,7 +287,7 @@ function memberHolds(c: WhereClause, m: unknown): boolean {
   switch (c.op) {
     case "=":
     case "!=":
-      return c.field.name === "vehicle_reg_number" ? s.trim().toLowerCase() === c.value.toLowerCase() : s === c.value;
+      return c.field.name === "vehicle_reg_number" ? regKey(s) === regKey(c.value) : s === c.value;
     case "<":
       return s < c.value;
     case "<=":

@@ -234,7 +234,21 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     const started = performance.now();
     const n = ++requests;
     const method = (req.method ?? "GET").toUpperCase();
-    const url = new URL(req.url ?? "/", "http://sandbox.invalid");
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://sandbox.invalid");
+    } catch {
+      // a request line no URL parser reads: answered (400) and the connection closed, never left hanging
+      const text = JSON.stringify({ is_success: false, errors: { message: "the request URL cannot be parsed" } });
+      res.writeHead(400, {
+        "content-type": "application/json; charset=utf-8",
+        "content-length": Buffer.byteLength(text),
+        connection: "close",
+      });
+      res.end(text);
+      opts.onRequest?.({ method, path: String(req.url), status: 400, ms: performance.now() - started });
+      return;
+    }
     const path = url.pathname;
     const query = parseQuery(url.searchParams);
     let status = 0;

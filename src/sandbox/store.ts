@@ -130,7 +130,7 @@ export class Store extends State {
       store.load({ seq: 0, ...seedState() });
       return store;
     }
-    await mkdir(dirname(dataFile), { recursive: true });
+    await mkdir(dirname(dataFile), { recursive: true, mode: 0o700 });
     await acquireLockAsync(dataFile, opts.role ?? "serve", store.lockWait());
     try {
       removeStrayTemps(dataFile); // a crash mid-compaction leaves one; the lock says none is being written
@@ -428,7 +428,7 @@ export class Store extends State {
  * turn (embedded sandboxes load it again on their next request).
  */
 export async function resetData(dataFile: string): Promise<void> {
-  await mkdir(dirname(dataFile), { recursive: true });
+  await mkdir(dirname(dataFile), { recursive: true, mode: 0o700 });
   await acquireLockAsync(dataFile, "serve");
   try {
     writeSnapshotSync(dataFile, { seq: 0, ...seedState() });

@@ -14,7 +14,7 @@ export const verb = defineVerb({
 export async function reset(deps: Deps, opts: { data?: string }): Promise<void> {
   const { resetSandboxData } = await import("../../sandbox/server.js");
   const file = dataFileOf(deps, opts);
-  await (await import("node:fs/promises")).mkdir(dirname(file), { recursive: true });
+  await (await import("node:fs/promises")).mkdir(dirname(file), { recursive: true, mode: 0o700 });
   await resetSandboxData(file).catch((err: unknown) => {
     throw expectedSandboxError(err, { ...opts, file });
   });

@@ -52,7 +52,7 @@ export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
   const { startSandbox } = await import("../../sandbox/server.js");
   const { host, port } = opts;
   const dataFile = opts.memory ? null : dataFileOf(deps, opts);
-  if (dataFile) await (await import("node:fs/promises")).mkdir(dirname(dataFile), { recursive: true });
+  if (dataFile) await (await import("node:fs/promises")).mkdir(dirname(dataFile), { recursive: true, mode: 0o700 });
   const sb = await startSandbox({
     host,
     port,
@@ -72,14 +72,15 @@ export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
     throw expectedSandboxError(err, { ...opts, host, port, file: dataFile });
   });
   // Take over Ctrl-C and SIGTERM before the address is printed: whoever reads it may stop us at once.
-  const stopped = new Promise<void>((resolve) => {
-    const stop = () => {
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
-      resolve();
+      resolve(signal);
     };
-    // replace the default exit-on-Ctrl-C with a clean stop
+    // replace the default exit on Ctrl-C and on SIGTERM with a clean stop
     process.removeAllListeners("SIGINT");
+    process.removeAllListeners("SIGTERM");
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
@@ -103,8 +104,14 @@ export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
       "Ctrl-C stops it",
     ].join("\n"),
   );
-  await stopped;
+  const signal = await stopped;
   await sb.close();
   if (dataFile) rmSync(stateFile(dataFile), { force: true });
   deps.msg.info("sandbox stopped");
+  // The same clean stop for both. Ctrl-C is how a person ends a server (exit 0, as always); SIGTERM
+  // is a supervisor's stop and gets its documented code (143), as every other command does.
+  if (signal === "SIGTERM") {
+    const { TerminatedError } = await import("../../errors.js");
+    throw new TerminatedError("sandbox stopped (SIGTERM)");
+  }
 }

@@ -1,5 +1,4 @@
 import { createWriteStream } from "node:fs";
-import { basename, dirname, join } from "node:path";
 import type { Writable } from "node:stream";
 import type { Deps } from "../../deps.js";
 import { settleHeap } from "../../memory.js";
@@ -57,7 +56,8 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
   const format = formatFor(path, opts.format, "ndjson");
   const toInput = await vehicleInputMapper();
   const resolver = opts.names ? createNameResolver(await catalogPort(deps)) : undefined;
-  const tmp = path === "-" ? undefined : join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const temp = path === "-" ? undefined : await import("../../temp-files.js");
+  const tmp = temp?.tempFor(path);
   if (tmp) await (await import("../../fleet/write.js")).checkTargetDir(path, "vehicle export");
   const out: Writable = tmp ? createWriteStream(tmp, { mode: 0o644 }) : (deps.io.stdout as Writable);
   if (tmp) {
@@ -96,6 +96,7 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
     if (tmp) {
       await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
       await rename(tmp, path);
+      temp?.released(tmp);
     }
   } catch (e) {
     if (tmp) {

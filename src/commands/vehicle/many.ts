@@ -307,7 +307,8 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
 
 /** Write a file under a temp name, fsync it, and rename it over the target. */
 async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
+  const { tempFor, released } = await import("../../temp-files.js");
+  const tmp = tempFor(path);
   const fh = await open(tmp, "w", 0o600);
   try {
     await fh.writeFile(text);
@@ -316,4 +317,5 @@ async function writeFileAtomic(path: string, text: string): Promise<void> {
     await fh.close();
   }
   await rename(tmp, path);
+  released(tmp);
 }

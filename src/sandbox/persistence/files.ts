@@ -17,7 +17,7 @@ export function removeIfExists(file: string): void {
 }
 
 export function writeFileDurable(file: string, text: string): void {
-  const fd = openSync(file, "w");
+  const fd = openSync(file, "w", 0o600);
   try {
     writeFileSync(fd, text);
     fsyncSync(fd);

@@ -84,7 +84,7 @@ function tryTake(dataFile: string, role: LockRole): LockHolder | null {
   const lock = lockPath(dataFile);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = openSync(lock, "wx");
+      const fd = openSync(lock, "wx", 0o600);
       try {
         writeSync(fd, `${process.pid} ${role}`);
       } finally {

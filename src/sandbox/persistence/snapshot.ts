@@ -44,7 +44,7 @@ export function writeSnapshotSync(dataFile: string, snap: Snapshot): number {
  */
 export async function writeSnapshot(dataFile: string, snap: Snapshot): Promise<number> {
   const tmp = tempPath(dataFile);
-  const fh = await open(tmp, "w");
+  const fh = await open(tmp, "w", 0o600);
   let bytes = 0;
   const write = async (s: string): Promise<void> => {
     const buf = Buffer.from(s);

@@ -135,7 +135,7 @@ export class WriteAheadLog {
   private fd: number | null;
 
   constructor(private readonly dataFile: string) {
-    this.fd = openSync(walPath(dataFile), "a");
+    this.fd = openSync(walPath(dataFile), "a", 0o600);
   }
 
   /** Append one line (no fsync: a crash loses at most the lines not yet written). */
@@ -153,7 +153,7 @@ export class WriteAheadLog {
     this.fd = null;
     renameSync(tmp, jpath);
     fsyncDir(jpath);
-    this.fd = openSync(jpath, "a");
+    this.fd = openSync(jpath, "a", 0o600);
   }
 
   close(): void {
