@@ -322,7 +322,11 @@ export interface SortKey {
 export function parseSort(raw: string, specs: readonly ParamSpec[] = VEHICLE_FIELDS): SortKey {
   const m = /^\s*([^:]+?)\s*(?::\s*(asc|desc)\s*)?$/i.exec(raw);
   if (!m) throw new UsageError(`--sort ${JSON.stringify(raw)}: expected FIELD or FIELD:desc`);
-  const field = requireField(m[1] as string, `--sort ${JSON.stringify(raw)}`, specs);
+  const name = (m[1] as string).toLowerCase();
+  const field =
+    specs === VEHICLE_FIELDS && (name === "id" || name === "vehicle_id")
+      ? ID_FIELD
+      : requireField(m[1] as string, `--sort ${JSON.stringify(raw)}`, specs);
   return { field, desc: (m[2] ?? "").toLowerCase() === "desc" };
 }
 

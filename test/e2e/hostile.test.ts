@@ -130,7 +130,7 @@ describe("what is printed and kept", () => {
   it("the data dir and every file in it are private (0700 / 0600)", async () => {
     const home = tempHome();
     try {
-      const e = { ...home.env, RENTCTL_ENV: "sandbox" };
+      const e: NodeJS.ProcessEnv = { ...home.env, RENTCTL_ENV: "sandbox" };
       for (const args of [
         ["catalog", "currencies"],
         ["vehicle", "list"],

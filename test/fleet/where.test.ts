@@ -165,3 +165,11 @@ describe("--sort", () => {
     expect(() => parseSort("prize:desc")).toThrow(UsageError);
   });
 });
+
+describe("--sort id", () => {
+  it("sorts by the vehicle id (not a contract field, the first thing a person sorts by)", async () => {
+    const { parseSort, sortComparator } = await import("../../src/fleet/where.js");
+    const rows = [{ id: 3 }, { id: 1 }, { id: 2 }];
+    expect([...rows].sort(sortComparator(parseSort("id:desc"))).map((r) => r.id)).toEqual([3, 2, 1]);
+  });
+});
