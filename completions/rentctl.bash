@@ -165,7 +165,7 @@ _rentctl_flags() {
     'extra switch') REPLY='-h --help' ;;
     'extra delete') REPLY='-h --help' ;;
     'undo') REPLY='--limit --force --no-dedupe -h --help' ;;
-    'api') REPLY='-X --method -f --field -F --file --list -h --help' ;;
+    'api') REPLY='-X --method -f --field -F --file --list --openapi -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
     'sandbox serve') REPLY='--host --port --data --memory --latency --fail-rate --html502-rate --reset-rate --throttle-rate --retry-after --fault-first -h --help' ;;
     'sandbox reset') REPLY='--data -h --help' ;;

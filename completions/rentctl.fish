@@ -700,6 +700,7 @@ complete -c rentctl -n '__rentctl_using \'api\'' -s X -l method -r -f -d 'HTTP m
 complete -c rentctl -n '__rentctl_using \'api\'' -s f -l field -r -f -d 'add a field: query for GET, form body for POST (repeat; a repeated key is an array)'
 complete -c rentctl -n '__rentctl_using \'api\'' -s F -l file -r -F -d 'attach a file as a multipart part (repeat)'
 complete -c rentctl -n '__rentctl_using \'api\'' -l list -d 'list the operations of the contract'
+complete -c rentctl -n '__rentctl_using \'api\'' -l openapi -d 'print the contract as an OpenAPI 3.1 document (json; yaml with -o yaml), generated from rentctl\'s operation table'
 complete -c rentctl -n '__rentctl_using \'api\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'sandbox\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'sandbox serve\'' -l host -r -f -d 'address to listen on'

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { openApiDocument } from "../contract/openapi.js";
 import { API_VERSION, OPERATIONS } from "../contract/operations.js";
 import type { Operation } from "../contract/types.js";
 import { HANDLERS, SandboxHttpError } from "./handlers.js";
@@ -278,6 +279,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         bodyStats.refused++;
         discardBody(req);
         sendError(413, "payload too large", undefined, { connection: "close" });
+        return;
+      }
+      // The contract this server implements, as OpenAPI 3.1 (the same document as `rentctl api --openapi`): no faults
+      if ((method === "GET" || method === "HEAD") && path === "/openapi.json") {
+        send(200, openApiDocument({ serverUrl: `http://${req.headers.host ?? "127.0.0.1"}` }));
         return;
       }
       if (opts.latencyMs) await sleep(opts.latencyMs, undefined, { signal: abort.signal });

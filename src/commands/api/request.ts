@@ -20,9 +20,15 @@ export const verb = defineVerb({
     ),
     files: flag.list("-F, --file <key=@file>", "attach a file as a multipart part (repeat)"),
     list: flag.bool("--list", "list the operations of the contract"),
+    openapi: flag.bool(
+      "--openapi",
+      "print the contract as an OpenAPI 3.1 document (json; yaml with -o yaml), generated from rentctl's operation table",
+    ),
   },
   examples: [
     "rentctl api --list",
+    "rentctl api --openapi > rentctl-v302.openapi.json",
+    "rentctl api --openapi -o yaml",
     "rentctl api vehicles/brands -f segment_id=1",
     "rentctl api vehicles/list -f user_id=1001 -f locale_id=40 -f limit=5",
     "rentctl api vehicles/extras/switch -X POST -f extra_id=3",
@@ -37,6 +43,7 @@ export interface ApiOptions {
   fields?: string[];
   files?: string[];
   list?: boolean;
+  openapi?: boolean;
 }
 
 function splitKeyValue(s: string, flag: string): [string, string] {
@@ -58,6 +65,19 @@ export function fieldsToRecord(fields: string[]): EncodableRecord {
 }
 
 export async function run(deps: Deps, opts: ApiOptions): Promise<void> {
+  if (opts.openapi) {
+    if (opts.path || opts.list) throw new UsageError("--openapi takes no path and no --list");
+    const [{ openApiDocument }, { VERSION }] = await Promise.all([
+      import("../../contract/openapi.js"),
+      import("../../version.js"),
+    ]);
+    const doc = openApiDocument({ version: VERSION });
+    if (deps.settings().output === "yaml") {
+      const { stringify } = await (await import("../../output/yaml.js")).loadYaml();
+      deps.io.stdout.write(stringify(doc, { lineWidth: 0 }));
+    } else deps.io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    return;
+  }
   if (opts.list) {
     const rows: JsonObject[] = OPERATIONS.map((o) => ({
       method: o.method,
