@@ -110,7 +110,7 @@ _rentctl_flags() {
   case $1 in
     '') REPLY='-V --version -h --help' ;;
     'auth') REPLY='-h --help' ;;
-    'auth login') REPLY='--with-token --no-verify -h --help' ;;
+    'auth login') REPLY='--with-token --no-verify --use -h --help' ;;
     'auth status') REPLY='--no-verify -h --help' ;;
     'auth logout') REPLY='-h --help' ;;
     'profile') REPLY='-h --help' ;;

@@ -20,6 +20,7 @@ export const verb = defineVerb({
   flags: {
     withToken: flag.bool("--with-token", "read the API key from stdin instead of a hidden prompt"),
     verify: flag.bool("--no-verify", "save without checking the key against the API"),
+    use: flag.bool("--use", "make the profile the current one (production profiles are not made current otherwise)"),
   },
   examples: [
     "rentctl auth login --env production --base-url https://partner.example --user 1001",
@@ -32,6 +33,7 @@ export const verb = defineVerb({
 export interface LoginOptions {
   withToken?: boolean;
   verify?: boolean;
+  use?: boolean;
 }
 
 /**
@@ -63,6 +65,19 @@ export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
   if (userId === undefined) {
     throw new UsageError("the owner id is needed", { hint: "pass --user ID (the owner the key belongs to)" });
   }
+  // Never replace silently a profile that holds another owner's key or another environment's.
+  const named = deps.flags.profile ?? deps.env.RENTCTL_PROFILE;
+  if (!named && existing.apiKey && (existing.userId !== userId || (existing.env ?? "production") !== env)) {
+    const what = `profile ${name} holds the key of owner ${existing.userId ?? "?"} (${existing.env ?? "production"})`;
+    const ok =
+      deps.io.stdinTTY && deps.io.stderrTTY && !opts.withToken
+        ? await deps.prompt.confirm(`${what}: replace it with owner ${userId} (${env})?`, false)
+        : false;
+    if (!ok)
+      throw new UsageError(`${what}; nothing was changed`, {
+        hint: `log in to another profile with --profile NAME (e.g. --profile ${env}-${userId}), or name --profile ${name} to replace it`,
+      });
+  }
   let key: string;
   if (opts.withToken) key = (await readAll(deps.io.stdin)).trim();
   else if (deps.io.stdinTTY) key = (await deps.prompt.password(`API key for owner ${userId} (${env})`)).trim();
@@ -87,11 +102,19 @@ export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
     const { total } = await verifyKey(deps, verifyUrl!, key, userId, timeoutS * 1000);
     deps.msg.info(`key accepted for owner ${userId}${total !== undefined ? ` (${total} vehicles)` : ""}`);
   }
+  // Production is made current only when asked (or when there is no current profile): a login for
+  // later never silently turns the next script's commands to production.
+  let current = false;
   await store.write((data) => {
     data.profiles[name] = { ...existing, env, ...(baseUrl ? { baseUrl } : {}), userId, apiKey: key };
-    data.current = name;
+    current = opts.use || env !== "production" || !data.current || data.current === name;
+    if (current) data.current = name;
   });
   deps.msg.success(
     `logged in: profile ${name} · ${env} · owner ${userId} · key ${maskKey(key)} (saved in ${store.file})`,
   );
+  if (!current)
+    deps.msg.info(
+      `profile ${name} is not the current one: use it with --profile ${name}, or rentctl profile use ${name}`,
+    );
 }

@@ -6,7 +6,8 @@ import { defineVerb } from "../verb.js";
 
 export const verb = defineVerb({
   name: "status",
-  description: "Show the profile, environment, owner and masked key in force, and check the key",
+  description:
+    "Show the profile, environment, owner and masked key in force, and check the key (exit 4 when there is no key)",
   flags: { verify: flag.bool("--no-verify", "do not call the API") },
   run: (deps, _args, opts) => run(deps, opts),
 });
@@ -32,6 +33,16 @@ export async function run(deps: Deps, opts: { verify?: boolean }): Promise<void>
     status.key_valid = true;
   }
   await deps.out.record(status);
+  // like `gh auth status`: CI can gate on it; what was found is printed first
+  if (!target.apiKey) {
+    const { AuthError } = await import("../../api/errors.js");
+    throw new AuthError(
+      `no API key for ${s.profileName ? `profile ${s.profileName}` : `the ${target.env} environment`}`,
+      {
+        hint: "rentctl auth login, or set RENTCTL_API_KEY",
+      },
+    );
+  }
 }
 
 /** `baseUrl` → `base_url`: json keys are snake_case throughout, as the API's. */
