@@ -47,7 +47,12 @@ export function runBuilt(args: string[], env: NodeJS.ProcessEnv, input?: string)
       stderr += d;
     });
     child.on("error", reject);
-    child.on("close", (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
+    child.on("close", (code) => {
+      // No Node warning in any path (an unclosed file handle, a deprecation): every end-to-end run checks it.
+      const warning = /^\(node:\d+\) .*$/m.exec(stderr);
+      if (warning) reject(new Error(`rentctl ${args.join(" ")}: Node printed a warning: ${warning[0]}`));
+      else resolvePromise({ code: code ?? -1, stdout, stderr });
+    });
     child.stdin.end(input ?? "");
   });
 }
