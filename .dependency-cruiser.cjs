@@ -15,6 +15,7 @@ const LAYERS = [
   ["fleet", "^src/(fleet|completion)/"],
   ["gateway", "^src/gateway/"],
   ["bulk", "^src/bulk/"],
+  ["library", "^src/library/"],
   ["commands", "^src/commands/"],
   ["wizard", "^src/wizard/"],
   ["cli", "^src/cli/"],

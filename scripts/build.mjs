@@ -102,3 +102,24 @@ for (const [path, text] of await helpPages()) writeFileSync(join(helpDir, `${pat
 // Which sources the bundle holds, for the module-load guard (test/e2e/startup.test.ts). Not shipped.
 mkdirSync(new URL("../.build", import.meta.url), { recursive: true });
 writeFileSync(new URL("../.build/metafile.json", import.meta.url), JSON.stringify(result.metafile));
+
+// The library entries (package.json `exports`): ES modules for `import … from "rentctl/sandbox"`,
+// with their types emitted by tsc (tsconfig.lib.json) beside them. Not on the CLI's start-up path.
+await build({
+  ...common,
+  format: "esm",
+  supported: {},
+  entryPoints: { sandbox: "src/library/sandbox.ts" },
+  outdir: "dist/lib",
+  outExtension: { ".js": ".js" },
+  plugins: [undiciParts],
+  // CommonJS dependencies bundled into an ES module may call require(): give them one.
+  banner: {
+    js: 'import { createRequire as __rentctlRequire } from "node:module"; const require = __rentctlRequire(import.meta.url);',
+  },
+});
+{
+  const { execFileSync } = await import("node:child_process");
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  execFileSync(process.execPath, [tsc, "-p", "tsconfig.lib.json"], { stdio: "inherit" });
+}

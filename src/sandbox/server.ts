@@ -19,6 +19,8 @@ import {
   parseQuery,
   readBody,
 } from "./request.js";
+import type { SandboxState } from "./rows.js";
+import { seedState } from "./seed.js";
 import { resetData, Store } from "./store.js";
 
 export type { DemoOwner } from "./owners.js";
@@ -70,6 +72,18 @@ export interface RequestLogEntry {
   fault?: FaultKind;
 }
 
+/** What one request carried, as `createSandbox().requests()` lists it. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** The contract operation, e.g. `vehicles.create`. */
+  operation: string;
+  /** Query members (GET) or form / multipart fields (POST), by wire name; arrays as lists. */
+  fields: Record<string, string | string[]>;
+  /** File parts of a multipart body: part name and file name. */
+  files: Array<{ field: string; fileName: string }>;
+}
+
 export interface SandboxOptions extends SandboxFaults {
   /** Default 127.0.0.1. */
   host?: string;
@@ -98,6 +112,13 @@ export interface SandboxOptions extends SandboxFaults {
   compactOnClose?: boolean;
   /** Called after each request (e.g. for an access log on stderr). Never given the key. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /**
+   * Called with what each routed request carried (its operation, query, form fields, file part
+   * names), after faults and before it is answered: `createSandbox().requests()`. Never given the key.
+   */
+  onInput?: (entry: RecordedRequest) => void;
+  /** In memory only: the state to start from and to reset to (default the demo seed). */
+  seed?: () => SandboxState;
   /** Called with unexpected errors (a handler bug answered 500, a failed compaction). */
   onError?: (err: unknown) => void;
   /** Called with what was recovered when the data file was opened (a torn last journal line). */
@@ -117,6 +138,10 @@ export interface RunningSandbox {
    * command ran out, it became unreadable); from then on every request is answered 503 at once.
    */
   unavailable(): Error | undefined;
+  /** Change the fault switches from now on (the given ones replace the current set). */
+  setFaults(faults: SandboxFaults): void;
+  /** In memory only: back to the seed state (ids start over). */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -186,7 +211,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   checkOptions(opts);
   const host = opts.host ?? DEFAULT_SANDBOX_HOST;
   const random = opts.random ?? Math.random;
+  if (opts.seed && opts.dataFile) throw new Error("sandbox: a seed is for an in-memory sandbox (no data file)");
   const store = await Store.open(opts.dataFile ?? null, {
+    seed: opts.seed,
     role: opts.embedded ? "embedded" : "serve",
     walLimit: opts.walLimit,
     compactBytes: opts.compactBytes,
@@ -213,19 +240,25 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     if (bytes > bodyStats.peakBufferedBytes) bodyStats.peakBufferedBytes = bytes;
   };
 
-  const faultKinds = (
-    [
-      ["reset", opts.resetRate],
-      ["html502", opts.html502Rate],
-      ["throttle", opts.throttleRate],
-      ["fail", opts.failRate],
-    ] as const
-  ).filter(([, rate]) => (rate ?? 0) > 0);
+  // The fault switches in force: the options', or what setFaults set since (counted from then).
+  let faults: SandboxFaults = opts;
+  let faultsFrom = 0;
+  const kindsOf = (f: SandboxFaults) =>
+    (
+      [
+        ["reset", f.resetRate],
+        ["html502", f.html502Rate],
+        ["throttle", f.throttleRate],
+        ["fail", f.failRate],
+      ] as const
+    ).filter(([, rate]) => (rate ?? 0) > 0);
+  let faultKinds = kindsOf(faults);
 
   function pickFault(n: number): FaultKind | undefined {
     if (faultKinds.length === 0) return undefined;
-    if (opts.faultFirst !== undefined) {
-      return n <= opts.faultFirst ? faultKinds[(n - 1) % faultKinds.length]?.[0] : undefined;
+    if (faults.faultFirst !== undefined) {
+      const k = n - faultsFrom;
+      return k <= faults.faultFirst ? faultKinds[(k - 1) % faultKinds.length]?.[0] : undefined;
     }
     for (const [kind, rate] of faultKinds) if (random() < (rate ?? 0)) return kind;
     return undefined;
@@ -286,7 +319,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         send(200, openApiDocument({ serverUrl: `http://${req.headers.host ?? "127.0.0.1"}` }));
         return;
       }
-      if (opts.latencyMs) await sleep(opts.latencyMs, undefined, { signal: abort.signal });
+      if (faults.latencyMs) await sleep(faults.latencyMs, undefined, { signal: abort.signal });
 
       fault = pickFault(n);
       if (fault === "reset") {
@@ -300,7 +333,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         return;
       }
       if (fault === "throttle") {
-        sendError(429, "too many requests", undefined, { "retry-after": String(opts.retryAfterSeconds ?? 1) });
+        sendError(429, "too many requests", undefined, { "retry-after": String(faults.retryAfterSeconds ?? 1) });
         return;
       }
       if (fault === "fail") {
@@ -335,6 +368,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         }
       }
       meta = { method, path, vars: publicVars(input, secrets), api_version: API_VERSION };
+      if (opts.onInput) {
+        const vars = publicVars({ fields: input.fields, files: [] }, secrets) as Record<string, string | string[]>;
+        opts.onInput({
+          method,
+          path,
+          operation: op.id,
+          fields: { ...vars },
+          files: input.files.map((f) => ({ field: f.field, fileName: f.fileName })),
+        });
+      }
 
       let owner: number | null = null;
       if (op.access === "auth") {
@@ -403,6 +446,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     owners: DEMO_OWNERS.map((o) => ({ ...o })),
     bodyStats: () => ({ ...bodyStats }),
     unavailable: () => store.unavailable,
+    setFaults(next) {
+      checkOptions(next);
+      faults = { ...next };
+      faultKinds = kindsOf(faults);
+      faultsFrom = requests;
+    },
+    reset() {
+      if (opts.dataFile) throw new Error("sandbox: reset() is for an in-memory sandbox; use `rentctl sandbox reset`");
+      store.resetInMemory((opts.seed ?? seedState)());
+    },
     close() {
       closing ??= (async () => {
         abort.abort();

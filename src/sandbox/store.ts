@@ -5,6 +5,7 @@ import { removeIfExists, removeStrayTemps } from "./persistence/files.js";
 import { acquireLock, acquireLockAsync, type LockHolder, type LockWait, releaseLock } from "./persistence/lock.js";
 import { parseSnapshot, writeSnapshot, writeSnapshotSync } from "./persistence/snapshot.js";
 import { readWal, type ScannedWal, type WalEntry, WriteAheadLog, walPath } from "./persistence/wal.js";
+import type { SandboxState } from "./rows.js";
 import { seedState } from "./seed.js";
 import { type Mutation, type Snapshot, State } from "./state.js";
 
@@ -47,6 +48,8 @@ export type { Mutation } from "./state.js";
 export const MIN_COMPACT_BYTES = 1024 * 1024;
 
 export interface StoreOptions {
+  /** In memory only: the state to start from (default the demo seed). */
+  seed?: () => SandboxState;
   /** Compact once the journal holds this many lines (tests); default: by size only. */
   walLimit?: number;
   /**
@@ -123,11 +126,18 @@ export class Store extends State {
     this.byTurns = opts.role === "embedded" && dataFile !== null;
   }
 
+  /** In memory only: start over from a state (`createSandbox().reset()`). */
+  resetInMemory(state: SandboxState): void {
+    if (this.dataFile !== null) throw new Error("sandbox: only an in-memory state is reset in place");
+    this.clear();
+    this.load({ seq: 0, ...state });
+  }
+
   /** Open (or create from the seed) the state in `dataFile`; `null` keeps it in memory only. */
   static async open(dataFile: string | null, opts: StoreOptions = {}): Promise<Store> {
     const store = new Store(dataFile, opts);
     if (dataFile === null) {
-      store.load({ seq: 0, ...seedState() });
+      store.load({ seq: 0, ...(opts.seed ?? seedState)() });
       return store;
     }
     await mkdir(dirname(dataFile), { recursive: true, mode: 0o700 });

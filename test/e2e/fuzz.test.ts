@@ -127,7 +127,12 @@ describe("fuzzed command lines", () => {
           ),
           async (v, rest) => {
             // never the real remove of everything: a fuzz run keeps the sandbox usable (and --dry-run stays cheap)
-            const args = [...v, ...rest.filter((a) => a !== "--all" || v[1] !== "remove"), "--dry-run"];
+            // (an argv cannot carry a NUL byte: the OS would refuse the spawn, not rentctl)
+            const args = [
+              ...v,
+              ...rest.filter((a) => a !== "--all" || v[1] !== "remove").map((a) => a.replaceAll("\u0000", "")),
+              "--dry-run",
+            ];
             await check(args);
           },
         ),

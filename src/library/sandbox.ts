@@ -1,0 +1,114 @@
+import { DEMO_OWNERS } from "../sandbox/owners.js";
+import { sampleVehicleInput, seedState } from "../sandbox/seed.js";
+import { type RecordedRequest, type RunningSandbox, type SandboxFaults, startSandbox } from "../sandbox/server.js";
+
+/**
+ * The sandbox in-process, for integrators' tests (`import { createSandbox }
+ * from "rentctl/sandbox"`): the same server and store as `rentctl sandbox
+ * serve`, on an ephemeral loopback port, in memory, stateful across requests
+ * (a create is listed by the next list), with the CLI's fault switches, and a
+ * record of what each request carried so a test can assert what its code sent.
+ */
+
+export type { RecordedRequest, SandboxFaults };
+
+/** A valid vehicle input (wire names) for an owner: every required field, for tests to change what they need. */
+export function sampleVehicle(userId = 1001): Record<string, string | number | Array<string | number>> {
+  return { ...sampleVehicleInput(userId) };
+}
+
+/** Vehicles and extras to start with: wire input records, created through the sandbox's own checks. */
+export interface SandboxSeedRecords {
+  /** Each with its owner's `user_id` (1001, 1002 or 1003) and the vehicle fields. */
+  vehicles?: Array<Record<string, unknown> & { user_id: number }>;
+  /** Each with the owner it belongs to (`user_id`) and the extra's members. */
+  extras?: Array<Record<string, unknown> & { user_id: number }>;
+}
+
+export interface CreateSandboxOptions {
+  /** `demo` (default: three owners, vehicles and extras), `empty` (the owners, nothing else), or records. */
+  seed?: "demo" | "empty" | SandboxSeedRecords;
+  /** Fault switches from the start (change them later with `setFaults`). */
+  faults?: SandboxFaults;
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+}
+
+export interface Sandbox {
+  /** Base address (without `/api/v302`), e.g. `http://127.0.0.1:39215`. */
+  url: string;
+  /** The first owner's key and id (1001); `owners` lists all three. */
+  apiKey: string;
+  userId: number;
+  owners: Array<{ userId: number; apiKey: string; name: string }>;
+  /** Back to the seed (ids start over) and the request record cleared. */
+  reset(): Promise<void>;
+  /** Change the fault switches from now on, e.g. `{ failRate: 1, faultFirst: 2 }`: the next 2 requests fail. */
+  setFaults(faults: SandboxFaults): void;
+  /** What each request carried, in order (keys never included). */
+  requests(): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+function emptyState() {
+  const s = seedState();
+  return { ...s, vehicles: [], extras: [], images: [], next: { vehicle: 1, extra: 1, image: 1 } };
+}
+
+export async function createSandbox(opts: CreateSandboxOptions = {}): Promise<Sandbox> {
+  const records: RecordedRequest[] = [];
+  const seedOf = opts.seed ?? "demo";
+  const sb: RunningSandbox = await startSandbox({
+    host: opts.host ?? "127.0.0.1",
+    port: opts.port ?? 0,
+    dataFile: null,
+    seed: seedOf === "demo" ? seedState : emptyState,
+    onInput: (r) => records.push(r),
+    ...(opts.faults ?? {}),
+  });
+  const keyOf = (userId: number) => {
+    const o = DEMO_OWNERS.find((d) => d.userId === userId);
+    if (!o) throw new Error(`createSandbox: no owner ${userId} (the sandbox's owners are 1001, 1002, 1003)`);
+    return o.apiKey;
+  };
+  const post = async (path: string, userId: number, fields: Record<string, unknown>) => {
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(fields)) {
+      if (Array.isArray(v)) for (const m of v) body.append(`${k}[]`, String(m));
+      else if (v !== undefined && v !== null) body.append(k, String(v));
+    }
+    const res = await fetch(`${sb.url}/api/v302/${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${keyOf(userId)}`, "content-type": "application/x-www-form-urlencoded" },
+      body,
+    });
+    if (!res.ok) throw new Error(`createSandbox: seeding ${path} failed (${res.status}): ${await res.text()}`);
+  };
+  const seedRecords = async () => {
+    if (typeof seedOf !== "object") return;
+    for (const v of seedOf.vehicles ?? []) await post("vehicles/create", v.user_id, v);
+    for (const e of seedOf.extras ?? []) {
+      const { user_id, ...extra } = e;
+      await post("vehicles/extras/create", user_id, { locale_id: 40, ...extra });
+    }
+  };
+  await seedRecords();
+  records.length = 0;
+  const first = DEMO_OWNERS[0]!;
+  return {
+    url: sb.url,
+    apiKey: first.apiKey,
+    userId: first.userId,
+    owners: DEMO_OWNERS.map((o) => ({ userId: o.userId, apiKey: o.apiKey, name: o.name })),
+    async reset() {
+      sb.reset();
+      await seedRecords();
+      records.length = 0;
+    },
+    setFaults: (f) => sb.setFaults(f),
+    requests: () => records.map((r) => structuredClone(r)),
+    close: () => sb.close(),
+  };
+}
