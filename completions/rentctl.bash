@@ -22,6 +22,7 @@ _rentctl_child() {
     'auth|login') REPLY='auth login' ;;
     'auth|status') REPLY='auth status' ;;
     'auth|logout') REPLY='auth logout' ;;
+    'auth|migrate') REPLY='auth migrate' ;;
     'auth|help') REPLY='auth help' ;;
     'profile|list') REPLY='profile list' ;;
     'profile|show') REPLY='profile show' ;;
@@ -94,7 +95,7 @@ _rentctl_child() {
 _rentctl_commands() {
   case $1 in
     '') REPLY='auth profile catalog vehicle image extra undo api sandbox completion help' ;;
-    'auth') REPLY='login status logout help' ;;
+    'auth') REPLY='login status logout migrate help' ;;
     'profile') REPLY='list show use set remove help' ;;
     'catalog') REPLY='setup currencies locales segments brands models equipments years classes transmissions benefits features options protection-plans delivery fuel-policies distance-units payment-systems payment-types extra-options help' ;;
     'vehicle') REPLY='list get create wizard edit remove activate deactivate calendar export import diff apply help' ;;
@@ -110,9 +111,10 @@ _rentctl_flags() {
   case $1 in
     '') REPLY='-V --version -h --help' ;;
     'auth') REPLY='-h --help' ;;
-    'auth login') REPLY='--with-token --no-verify --use -h --help' ;;
+    'auth login') REPLY='--with-token --no-verify --use --insecure-storage -h --help' ;;
     'auth status') REPLY='--no-verify -h --help' ;;
     'auth logout') REPLY='-h --help' ;;
+    'auth migrate') REPLY='-h --help' ;;
     'profile') REPLY='-h --help' ;;
     'profile list') REPLY='-h --help' ;;
     'profile show') REPLY='-h --help' ;;
@@ -364,7 +366,7 @@ _rentctl_flag_values() {
 # _rentctl_arg_values PATH INDEX: complete the positional argument INDEX (from 0) of PATH.
 _rentctl_arg_values() {
   case "$1|$2" in
-    'auth help|0') _rentctl_words 'login status logout' ;;
+    'auth help|0') _rentctl_words 'login status logout migrate' ;;
     'profile show|0' |\
     'profile use|0' |\
     'profile remove|0') _rentctl_dynamic 'profiles' ;;

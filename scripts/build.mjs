@@ -64,6 +64,8 @@ const lazyDeps = {
 const BUILD_ID_MARK = "/*rentctl-build:0000000000000000*/";
 const common = {
   bundle: true,
+  // a native binding (prebuilt .node files per platform): loaded from node_modules, on first use only
+  external: ["@napi-rs/keyring"],
   format: "cjs",
   platform: "node",
   target: "node20.18",

@@ -17,6 +17,7 @@ export default function setup(): () => void {
     XDG_CACHE_HOME: join(home, ".cache"),
     RENTCTL_CONFIG_DIR: join(home, "config"),
     RENTCTL_DATA_DIR: join(home, "data"),
+    RENTCTL_KEYCHAIN: `file:${join(home, "keychain.json")}`,
   };
   Object.assign(process.env, vars);
   return () => rmSync(home, { recursive: true, force: true });

@@ -24,6 +24,7 @@ export const PROFILE_SCHEMA = {
     env: { type: "string", enum: ENVIRONMENTS },
     baseUrl: { type: "string", minLength: 1 },
     apiKey: { type: "string", minLength: 1 },
+    keyStore: { type: "string", enum: ["keychain"] },
     userId: { type: "integer", minimum: 1 },
     locale: { type: ["integer", "string"] },
     output: { type: "string", enum: FORMATS },

@@ -18,6 +18,8 @@ export interface Profile {
   env?: Environment;
   baseUrl?: string;
   apiKey?: string;
+  /** `keychain`: the key is in the system keychain (src/config/secrets.ts), not in this file. */
+  keyStore?: "keychain";
   userId?: number;
   locale?: number | string;
   output?: Format;
@@ -58,6 +60,8 @@ export interface Settings {
   env?: Environment;
   baseUrl?: string;
   apiKey?: string;
+  /** The profile whose key is in the system keychain (read by resolveTarget, only when a key is needed). */
+  keychainProfile?: string;
   userId?: number;
   /** An id, or a name/code to resolve through the locales catalog. */
   locale: number | string;
@@ -196,6 +200,10 @@ export function resolveSettings(
     ["env", env.RENTCTL_API_KEY],
     ["profile", profileApplies ? profile?.apiKey : undefined],
   ]);
+  // A key in the keychain: only its reference here (reading it loads the binding: resolveTarget does, when needed).
+  const keychainProfile =
+    apiKey === undefined && profileApplies && profile?.keyStore === "keychain" ? profileName : undefined;
+  if (keychainProfile) sources.apiKey = "profile";
   const userId = pick(sources, "userId", [
     ["flag", parsePositiveInt(flags.user, "--user")],
     ["env", parsePositiveInt(env.RENTCTL_USER_ID, "RENTCTL_USER_ID")],
@@ -212,6 +220,7 @@ export function resolveSettings(
     env: envName,
     baseUrl,
     apiKey,
+    keychainProfile,
     userId,
     locale,
     output,

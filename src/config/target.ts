@@ -16,8 +16,11 @@ export interface Target {
   apiKey?: string;
   userId?: number;
   profileName?: string;
-  /** Where the key came from: `env` (RENTCTL_API_KEY), `profile`, `sandbox-demo`, or none. */
-  keySource?: "env" | "profile" | "sandbox-demo";
+  /**
+   * Where the key came from: `env` (RENTCTL_API_KEY), `keychain` (the system keychain), `file` (the
+   * profile in config.json: insecure storage), `sandbox-demo`, or none.
+   */
+  keySource?: "env" | "keychain" | "file" | "sandbox-demo";
   /** True when the sandbox runs inside this process. */
   embeddedSandbox: boolean;
   /** The embedded sandbox's data file (null: in memory); undefined when not embedded. */
@@ -36,12 +39,14 @@ export interface TargetInputs {
   warn(text: string): void;
 }
 
-export async function resolveTarget({ settings: s, env, paths, onExit, warn }: TargetInputs): Promise<Target> {
+export async function resolveTarget({ settings, env, paths, onExit, warn }: TargetInputs): Promise<Target> {
   // Name the profile only when it supplies a setting in force (not when --env and friends override it all).
-  const fromProfile = (["env", "baseUrl", "apiKey", "userId"] as const).some((k) => s.sources[k] === "profile");
-  const profileName = fromProfile ? s.profileName : undefined;
+  const fromProfile = (["env", "baseUrl", "apiKey", "userId"] as const).some((k) => settings.sources[k] === "profile");
+  const profileName = fromProfile ? settings.profileName : undefined;
+  const fromKeychain = settings.keychainProfile !== undefined;
+  const s = fromKeychain ? { ...settings, apiKey: await keychainKey(env, settings.keychainProfile!) } : settings;
   const profileKeySource: Target["keySource"] =
-    s.apiKey === undefined ? undefined : s.sources.apiKey === "env" ? "env" : "profile";
+    s.apiKey === undefined ? undefined : s.sources.apiKey === "env" ? "env" : fromKeychain ? "keychain" : "file";
   if (s.env === "sandbox") {
     const { DEMO_OWNERS } = await import("../sandbox/owners.js");
     const owner = DEMO_OWNERS.find((o: { userId: number }) => o.userId === s.userId) ?? DEMO_OWNERS[0]!;
@@ -86,6 +91,27 @@ export async function resolveTarget({ settings: s, env, paths, onExit, warn }: T
     profileName,
     embeddedSandbox: false,
   };
+}
+
+/** A profile's key from the system keychain, or a clear error (exit 4) saying why it cannot be read. */
+async function keychainKey(env: NodeJS.ProcessEnv, profile: string): Promise<string> {
+  const { accountOf, openKeychain } = await import("./secrets.js");
+  const access = await openKeychain(env);
+  if (!access.ok)
+    throw new NotConfiguredError(`the key of profile ${profile} is in the system keychain, which cannot be read here`, {
+      hint: `${access.reason}; set RENTCTL_API_KEY for this run`,
+    });
+  let key: string | undefined;
+  try {
+    key = access.keychain.get(accountOf(profile));
+  } catch (e) {
+    throw new NotConfiguredError(`the keychain did not give the key of profile ${profile}: ${(e as Error).message}`);
+  }
+  if (!key)
+    throw new NotConfiguredError(`the keychain holds no key for profile ${profile}`, {
+      hint: `log in again: rentctl auth login --profile ${profile}`,
+    });
+  return key;
 }
 
 /** The owner id for account operations, or a clear error. */

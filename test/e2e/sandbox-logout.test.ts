@@ -27,7 +27,7 @@ describe("auth logout on a sandbox profile", () => {
     );
     expect(login.code, login.stderr).toBe(0);
     const before = json<Status>((await runBuilt(["auth", "status", "--no-verify", "-o", "json"], env)).stdout);
-    expect(before).toMatchObject({ env: "sandbox", api_key_source: "profile" });
+    expect(before).toMatchObject({ env: "sandbox", api_key_source: "keychain" });
 
     const out = await runBuilt(["auth", "logout"], env);
     expect(out.code, out.stderr).toBe(0);

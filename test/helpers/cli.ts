@@ -26,6 +26,8 @@ export function tempHome(): { dir: string; env: NodeJS.ProcessEnv; cleanup: () =
       HOME: dir,
       RENTCTL_CONFIG_DIR: join(dir, "config"),
       RENTCTL_DATA_DIR: join(dir, "data"),
+      // keys go to a stand-in keychain (a 0600 file): test machines have no system keychain
+      RENTCTL_KEYCHAIN: `file:${join(dir, "keychain.json")}`,
       NO_COLOR: "1",
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),

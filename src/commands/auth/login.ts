@@ -21,11 +21,16 @@ export const verb = defineVerb({
     withToken: flag.bool("--with-token", "read the API key from stdin instead of a hidden prompt"),
     verify: flag.bool("--no-verify", "save without checking the key against the API"),
     use: flag.bool("--use", "make the profile the current one (production profiles are not made current otherwise)"),
+    insecureStorage: flag.bool(
+      "--insecure-storage",
+      "keep the key in config.json (mode 0600) instead of the system keychain (needed where no keychain is usable)",
+    ),
   },
   examples: [
     "rentctl auth login --env production --base-url https://partner.example --user 1001",
     'printf %s "$RENTAL_KEY" | rentctl auth login --with-token --env test --base-url https://test.example --user 1001',
     "rentctl auth login --profile staging --env test --base-url https://test.example --user 1001",
+    'printf %s "$KEY" | rentctl auth login --with-token --insecure-storage --env test --base-url https://test.example --user 1001   # no keychain here',
   ],
   run: (deps, _args, opts) => run(deps, opts),
 });
@@ -34,6 +39,7 @@ export interface LoginOptions {
   withToken?: boolean;
   verify?: boolean;
   use?: boolean;
+  insecureStorage?: boolean;
 }
 
 /**
@@ -67,7 +73,11 @@ export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
   }
   // Never replace silently a profile that holds another owner's key or another environment's.
   const named = deps.flags.profile ?? deps.env.RENTCTL_PROFILE;
-  if (!named && existing.apiKey && (existing.userId !== userId || (existing.env ?? "production") !== env)) {
+  if (
+    !named &&
+    (existing.apiKey || existing.keyStore === "keychain") &&
+    (existing.userId !== userId || (existing.env ?? "production") !== env)
+  ) {
     const what = `profile ${name} holds the key of owner ${existing.userId ?? "?"} (${existing.env ?? "production"})`;
     const ok =
       deps.io.stdinTTY && deps.io.stderrTTY && !opts.withToken
@@ -88,6 +98,13 @@ export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
   }
   if (!key) throw new UsageError("the API key is empty");
   if (/\s/.test(key)) throw new UsageError("the API key contains white space; check what was pasted");
+  // Where the key will live: the system keychain, or the file only when asked. Known before the key is checked.
+  const { accountOf, openKeychain } = await import("../../config/secrets.js");
+  const access = opts.insecureStorage ? undefined : await openKeychain(deps.env);
+  if (access && !access.ok)
+    throw new UsageError(`no system keychain is usable here, so the key was not saved: ${access.reason}`, {
+      hint: "pass --insecure-storage to keep it in config.json (mode 0600), or give it to each run as RENTCTL_API_KEY (CI)",
+    });
 
   if (opts.verify !== false) {
     let verifyUrl = baseUrl;
@@ -105,13 +122,27 @@ export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
   // Production is made current only when asked (or when there is no current profile): a login for
   // later never silently turns the next script's commands to production.
   let current = false;
+  const keychain = access?.ok ? access.keychain : undefined;
+  if (keychain) keychain.set(accountOf(name), key);
   await store.write((data) => {
-    data.profiles[name] = { ...existing, env, ...(baseUrl ? { baseUrl } : {}), userId, apiKey: key };
+    const { apiKey: _old, keyStore: _store, ...rest } = existing;
+    data.profiles[name] = {
+      ...rest,
+      env,
+      ...(baseUrl ? { baseUrl } : {}),
+      userId,
+      ...(keychain ? { keyStore: "keychain" as const } : { apiKey: key }),
+    };
     current = opts.use || env !== "production" || !data.current || data.current === name;
     if (current) data.current = name;
   });
+  // a key that moved to the file leaves no copy behind in the keychain
+  if (!keychain && existing.keyStore === "keychain") {
+    const was = await openKeychain(deps.env);
+    if (was.ok) was.keychain.delete(accountOf(name));
+  }
   deps.msg.success(
-    `logged in: profile ${name} · ${env} · owner ${userId} · key ${maskKey(key)} (saved in ${store.file})`,
+    `logged in: profile ${name} · ${env} · owner ${userId} · key ${maskKey(key)} (${keychain ? `in the ${keychain.backend}` : `in ${store.file}: insecure storage, file mode 0600`})`,
   );
   if (!current)
     deps.msg.info(

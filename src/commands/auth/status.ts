@@ -22,7 +22,8 @@ export async function run(deps: Deps, opts: { verify?: boolean }): Promise<void>
     base_url: target.embeddedSandbox ? `${target.baseUrl} (embedded sandbox)` : target.baseUrl,
     user_id: target.userId ?? null,
     api_key: target.apiKey ? maskKey(target.apiKey) : null,
-    api_key_source: target.keySource ?? "none",
+    // where the key lives: env (RENTCTL_API_KEY), keychain, file (insecure), sandbox-demo, none
+    api_key_source: target.keySource === "file" ? "file (insecure)" : (target.keySource ?? "none"),
     locale: s.locale,
     output: s.output,
     sources: Object.fromEntries(Object.entries(s.sources).map(([k, v]) => [snake(k), v ?? null])),
