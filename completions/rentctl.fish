@@ -531,7 +531,7 @@ complete -c rentctl -n '__rentctl_using \'vehicle wizard\'' -l from-file -r -F -
 complete -c rentctl -n '__rentctl_using \'vehicle wizard\'' -l save -r -F -d 'also save the answers as a JSON file for --from-file'
 complete -c rentctl -n '__rentctl_using \'vehicle wizard\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l replace -d 'send exactly the fields given (the API clears the rest; one id only)'
-complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l clamp -d 'a relative change whose result leaves the field\'s range sets the bound instead, said per vehicle (default: refuse, nothing sent)'
+complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l clamp -d 'a relative result that is no valid value is rounded half up (45 +10% = 49.5 → 50) or set to the range\'s bound, said per vehicle (default: refuse, nothing sent)'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l add -r -f -d 'add one member to a list field, by id or name, keeping the others (repeat; e.g. --add benefits="Unlimited mileage")'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l remove -r -f -d 'remove one member from a list field, by id or name, keeping the others (repeat)'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l pickup-location -r -f -d 'Vehicle location as free text [required on create] (alias --location)'

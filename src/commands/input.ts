@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { EncodableRecord } from "../api/encode.js";
-import { recordToWire } from "../contract/human.js";
+import { recordToWire, relativeFormProblems } from "../contract/human.js";
 import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
 import { isObject, READ_ONLY_MEMBERS } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
@@ -33,12 +33,17 @@ export async function readRecordFile(deps: Deps, file: string): Promise<Record<s
   }
   let parsed: unknown;
   try {
-    if (/^\s*[[{]/.test(text)) parsed = JSON.parse(text);
-    else {
+    if (/^\s*[[{]/.test(text)) {
+      // the same guards as fleet files: no nesting deeper than 64, no member named twice
+      const { checkJson } = await import("../fleet/input-limits.js");
+      checkJson(text, () => `--from-file ${file === "-" ? "stdin" : file}`);
+      parsed = JSON.parse(text);
+    } else {
       const { parse } = await (await import("../output/yaml.js")).loadYaml();
       parsed = parse(text);
     }
   } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new InputError(
       `--from-file: ${file === "-" ? "stdin" : file} is neither JSON nor YAML: ${(e as Error).message}`,
     );
@@ -67,6 +72,15 @@ export async function gatherInput(
 ): Promise<Record<string, unknown>> {
   const bySpec = specIndex(specs);
   const values: Record<string, unknown> = sources.fromFile ? await readRecordFile(deps, sources.fromFile) : {};
+  const relative = relativeFormProblems(values, specs);
+  if (relative.length)
+    throw new InputError(
+      `--from-file: ${relative.length === 1 ? "a value is" : "values are"} relative (nothing was sent)`,
+      {
+        details: relative,
+        hint: "give absolute values in the file, or use the field's flag: vehicle edit ID --price-per-day +5",
+      },
+    );
   // Members that are not contract fields: the same rule for a file and for --set (warn, or refuse with --strict).
   const unknown: string[] = Object.keys(values)
     .filter((k) => !bySpec.has(k))
@@ -119,6 +133,17 @@ export async function gatherInput(
   }
   // dates in either form (2026-12-24, 24.12.2026) become the contract's own
   recordToWire(values);
+  // clearing a field the contract requires would leave a record the API rejects (or worse, keeps)
+  const cleared = Object.entries(values)
+    .filter(([k, v]) => (v === "" || (Array.isArray(v) && v.length === 0)) && bySpec.get(k)?.required === true)
+    .map(([k]) => k);
+  if (cleared.length)
+    throw new UsageError(
+      `cannot clear ${cleared.join(", ")}: the contract requires ${cleared.length === 1 ? "it" : "them"} (nothing was sent)`,
+      {
+        hint: "give a value instead",
+      },
+    );
   return values;
 }
 
@@ -139,13 +164,38 @@ export async function resolveNamedRefs(
       else if (p.required === true && p.name !== "locale_id") resolvable = false;
     }
     if (!resolvable || op.envelope !== "list") continue;
+    // An id given as such is checked against the catalog (one fetch, cached): `--year id:99` is refused
+    // here, not by the server after a dry run said yes. An unreachable catalog leaves it to the server.
+    const known = async (id: string): Promise<void> => {
+      let items: Awaited<ReturnType<ReturnType<Deps["catalogs"]>["items"]>>;
+      try {
+        items = await deps.catalogs().items(spec.catalog!, params);
+      } catch {
+        return;
+      }
+      const { itemId } = await import("../catalog/items.js");
+      if (items.length && !items.some((i) => itemId(i) === Number(id)))
+        throw new UsageError(
+          `${spec.name}: no item with id ${id} in ${op.catalogName ?? spec.catalog} (nothing was sent)`,
+          {
+            hint: `list them with: rentctl catalog ${op.catalogName ?? ""}`.trim(),
+          },
+        );
+    };
     const one = async (member: unknown): Promise<unknown> => {
-      const text = typeof member === "number" && spec.namesFrom !== undefined ? String(member) : member;
+      const text = typeof member === "number" ? String(member) : member;
       if (typeof text !== "string") return member;
       const id = /^\s*id:\s*(\d+)\s*$/i.exec(text);
-      if (id) return id[1];
+      if (id) {
+        await known(id[1]!);
+        return id[1];
+      }
       // A number is an id, except where the catalog's names are numbers (a year): see ParamSpec.namesFrom.
-      if (/^\s*\d*\s*$/.test(text) && !(spec.namesFrom !== undefined && Number(text) >= spec.namesFrom)) return member;
+      if (/^\s*\d+\s*$/.test(text) && !(spec.namesFrom !== undefined && Number(text) >= spec.namesFrom)) {
+        await known(text.trim());
+        return member;
+      }
+      if (/^\s*$/.test(text)) return member;
       return deps.catalogs().resolve(spec.catalog!, text, { flag: spec.name, params, byName: true });
     };
     // Arrays by name too: `--vehicle-benefits-id "Unlimited mileage"`, each member resolved alike.

@@ -43,14 +43,19 @@ export function wireDay(iso: string): string {
 /**
  * A calendar value as a person gave it (a comma-separated string, or a list
  * in a file), each date in either form, as the wire's one string of
- * `dd.mm.yyyy`. Returned unchanged when some entry is not a date, so that
- * the contract check names it.
+ * `dd.mm.yyyy`. An entry that is not a date stays as written, so that the
+ * contract check names that one.
  */
 export function wireCalendar(value: unknown): unknown {
   const entries = Array.isArray(value) ? value.map(String) : typeof value === "string" ? value.split(",") : undefined;
   if (!entries) return value;
-  const days = entries.map((e) => e.trim()).filter((e) => e !== "");
-  const parsed = days.map(parseDay);
-  if (parsed.some((d) => d === undefined)) return Array.isArray(value) ? value.join(",") : value;
-  return parsed.map((d) => wireDay(d as string)).join(",");
+  // each date that is one becomes the wire's form; one that is not stays as written, for the check to name
+  return entries
+    .map((e) => e.trim())
+    .filter((e) => e !== "")
+    .map((e) => {
+      const day = parseDay(e);
+      return day ? wireDay(day) : e;
+    })
+    .join(",");
 }

@@ -1,4 +1,5 @@
 import { wireCalendar } from "./dates.js";
+import type { ParamSpec } from "./types.js";
 
 /**
  * What a person writes, in the contract's wire form: client side only (flags,
@@ -21,4 +22,29 @@ export function recordToWire(values: Record<string, unknown>): void {
     const w = humanToWire(k, v);
     if (w !== v) values[k] = w;
   }
+}
+
+/** `+5`, `*1.1`, `10%`: a relative form, which only the field flags of `vehicle edit` take. */
+const RELATIVE_FORM = /^\s*(\+\d+(\.\d+)?%?|-\d+(\.\d+)?%|\*\d+(\.\d+)?|\d+(\.\d+)?%)\s*$/;
+
+/**
+ * Relative forms where values are absolute (files, `--from-file`): refused by
+ * name rather than read as another number (`"+5"` is not 5).
+ */
+export function relativeFormProblems(
+  values: Readonly<Record<string, unknown>>,
+  specs: readonly ParamSpec[],
+): Array<{ field: string; message: string }> {
+  const out: Array<{ field: string; message: string }> = [];
+  for (const spec of specs) {
+    if (spec.type !== "integer" && spec.type !== "integer[]") continue;
+    const v = values[spec.name];
+    const bad = (Array.isArray(v) ? v : [v]).find((m) => typeof m === "string" && RELATIVE_FORM.test(m));
+    if (bad !== undefined)
+      out.push({
+        field: spec.name,
+        message: `${JSON.stringify(bad)} is a relative change; files take absolute values (relative ones only in the field flags of vehicle edit)`,
+      });
+  }
+  return out;
 }

@@ -1,3 +1,4 @@
+import { parseDay } from "./dates.js";
 import type { ParamSpec } from "./types.js";
 import { AVAILABILITY_DATE } from "./vehicle-fields.js";
 
@@ -41,6 +42,8 @@ function coerceScalar(spec: ParamSpec, raw: unknown): { value?: WireScalar; prob
   // an unpaired surrogate (from a broken file or a \uD800 escape) has no UTF-8 form: not text
   if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s))
     return { problem: "is not valid text (an unpaired UTF-16 surrogate)" };
+  // a NUL (written \u0000 in JSON) ends strings in many systems downstream: never text
+  if (s.includes("\u0000")) return { problem: "contains a NUL character (U+0000)" };
   if (spec.maxLength !== undefined && [...s].length > spec.maxLength) {
     return { problem: `must be at most ${spec.maxLength} characters, got ${[...s].length}` };
   }
@@ -81,13 +84,16 @@ export function coerce(spec: ParamSpec, raw: unknown): { value?: WireValue; prob
       };
   }
   if (spec.name === "vehicle_availability_calendar" && typeof r.value === "string" && r.value !== "") {
+    // the form (d.m.Y) and a real day: 31.02.2026 is no date
     const bad = r.value
       .split(",")
       .map((d) => d.trim())
-      .filter((d) => !AVAILABILITY_DATE.test(d));
+      .filter((d) => !AVAILABILITY_DATE.test(d) || parseDay(d) === undefined);
     if (bad.length)
       return {
-        problems: [`dates must be d.m.Y (e.g. 24.12.2026), not ${bad.map((b) => JSON.stringify(b)).join(", ")}`],
+        problems: [
+          `dates must be real days in d.m.Y (e.g. 24.12.2026), not ${bad.map((b) => JSON.stringify(b)).join(", ")}`,
+        ],
       };
   }
   return { value: r.value, problems: NONE };

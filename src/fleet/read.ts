@@ -27,7 +27,9 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 function notObject(row: number, v: unknown): InputError {
-  return new InputError(`row ${row}: expected an object of fields, got ${Array.isArray(v) ? "a list" : typeof v}`);
+  return new InputError(
+    `row ${row}: expected an object of fields, got ${Array.isArray(v) ? "a list" : v === null ? "null" : typeof v}`,
+  );
 }
 
 /**
@@ -35,7 +37,17 @@ function notObject(row: number, v: unknown): InputError {
  * flat whatever the size); json and yaml documents are parsed whole. A file
  * that cannot be parsed is an InputError (exit 2) naming the row or line.
  */
-export async function* readRows(path: string, format: FleetFormat): AsyncGenerator<RawRow> {
+export async function* readRows(path: string, format: FleetFormat, label = path): AsyncGenerator<RawRow> {
+  try {
+    yield* rowsOf(path, format);
+  } catch (e) {
+    // every error of the file names the file (then the row or line, then the column or member)
+    if (e instanceof InputError && !e.message.startsWith(label)) e.message = `${label}: ${e.message}`;
+    throw e;
+  }
+}
+
+async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow> {
   if (format === "ndjson") {
     // Lines are split by hand: readline's async iterator queues lines ahead of a slow
     // consumer, pulling stream chunks keeps back-pressure (memory flat on big files).

@@ -12,12 +12,12 @@ import { UsageError } from "../errors.js";
  * Decision: an absolute value never carries a sign, so `-5` always means
  * "subtract 5" (the contract's integer fields are all >= 0 anyway).
  *
- * Results are computed exactly (decimal arithmetic, no floating point) and
- * rounded half up to a whole number (a price +10% stays a whole price; the
- * rule is in the README). A result outside the field's range (below its
- * minimum, 0 when the contract names none, or above its maximum) is never
- * clamped silently: applyRelativeChecked reports it, and the command refuses
- * the change unless --clamp. A relative change of a field that has no value
+ * Results are computed exactly (decimal arithmetic, no floating point). A
+ * result that is not a whole number (45 +10% = 49.5), or outside the field's
+ * range (below its minimum, 0 when the contract names none, or above its
+ * maximum), is never rounded or clamped silently: applyRelativeChecked
+ * reports it, and the command refuses the change unless --clamp, which rounds
+ * half up (49.5 → 50) or sets the bound, and says so per vehicle. A relative change of a field that has no value
  * leaves it without a value (there is nothing to change); an absolute value
  * sets it.
  */
@@ -85,15 +85,33 @@ export interface RangeMiss {
   current: number;
   edit: string;
   result: number;
-  /** The bound it crosses, e.g. `< 0`. */
+  /** The bound it crosses, e.g. `< 0`, or `not a whole number`. */
   bound: string;
-  /** The value it gets with --clamp. */
+  /** The value it gets with --clamp (the bound, or the result rounded half up). */
   clamped: number;
+  /** A fractional result, exactly (`49.5`): the field takes whole numbers. */
+  exact?: string;
 }
 
 /** `50 -100 = -50 < 0`: the arithmetic of a miss, as refusals and --clamp notes show it. */
 export function describeMiss(m: RangeMiss): string {
-  return `${m.field} ${m.current} ${m.edit} = ${m.result} ${m.bound}`;
+  return m.exact !== undefined
+    ? `${m.field} ${m.current} ${m.edit} = ${m.exact}, ${m.bound}`
+    : `${m.field} ${m.current} ${m.edit} = ${m.result} ${m.bound}`;
+}
+
+/** The exact result of a percent or factor edit when it is not a whole number (`49.5`), else undefined. */
+export function fractionOf(edit: NumericEdit, current: number | undefined): string | undefined {
+  if (edit.kind !== "percent" && edit.kind !== "multiply") return undefined;
+  if (current === undefined || !Number.isFinite(current)) return undefined;
+  const product = BigInt(Math.trunc(current)) * edit.num;
+  if (product % edit.den === 0n) return undefined;
+  const neg = product < 0n;
+  const abs = neg ? -product : product;
+  const int = abs / edit.den;
+  let frac = (abs % edit.den).toString().padStart(edit.den.toString().length - 1, "0");
+  frac = frac.replace(/0+$/, "");
+  return `${neg ? "-" : ""}${int}.${frac}`;
 }
 
 /**
@@ -114,11 +132,26 @@ export function applyRelativeChecked(
     const spec = bySpec.get(name);
     const min = spec?.min ?? 0;
     const max = spec?.max;
-    const bound = result < min ? `< ${min}` : max !== undefined && result > max ? `> ${max}` : undefined;
-    if (!bound) continue;
-    const clamped = result < min ? min : (max as number);
     const cur = input[name];
-    misses.push({ field: name, current: Number(cur), edit: relative.get(name)!.text, result, bound, clamped });
+    const edit = relative.get(name)!;
+    const bound = result < min ? `< ${min}` : max !== undefined && result > max ? `> ${max}` : undefined;
+    if (!bound) {
+      // a fraction on a whole-number field is no value of it either: refused, or rounded half up with --clamp
+      const exact = fractionOf(edit, Number(cur));
+      if (exact !== undefined)
+        misses.push({
+          field: name,
+          current: Number(cur),
+          edit: edit.text,
+          result,
+          bound: "not a whole number",
+          clamped: result,
+          exact,
+        });
+      continue;
+    }
+    const clamped = result < min ? min : (max as number);
+    misses.push({ field: name, current: Number(cur), edit: edit.text, result, bound, clamped });
     if (opts.clamp) values[name] = clamped;
   }
   return { values, misses };

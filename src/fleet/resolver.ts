@@ -1,7 +1,8 @@
 import type { EncodableRecord } from "../api/encode.js";
-import { recordToWire } from "../contract/human.js";
+import { recordToWire, relativeFormProblems } from "../contract/human.js";
 import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
 import type { JsonObject } from "../contract/records.js";
+import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import { RentctlError } from "../errors.js";
 import { fieldSpec, type RowProblem } from "./fields.js";
 
@@ -103,11 +104,13 @@ export function createNameResolver(port: CatalogPort): NameResolver {
 }
 
 const SEGMENT = "vehicle_segment_id";
+const ROW_SPECS = VEHICLE_FIELDS;
 
 /** Replace the names of a row's catalog fields by ids (segment first: other catalogs depend on it). */
 export async function resolveRowNames(resolver: NameResolver, values: Record<string, unknown>): Promise<RowProblem[]> {
   const problems: RowProblem[] = [];
-  // a person's forms first (dates as 2026-12-24 or 24.12.2026), then names
+  // a person's forms first (dates as 2026-12-24 or 24.12.2026; no relative forms), then names
+  problems.push(...relativeFormProblems(values, ROW_SPECS));
   recordToWire(values);
   // The segment first, then the row's other fields in their order (only the fields the row has: this runs per row).
   const names: string[] = typeof values[SEGMENT] === "string" ? [SEGMENT] : [];

@@ -73,7 +73,7 @@ export async function* checkedRows(
   opts: { checkImages: boolean },
 ): AsyncGenerator<CheckedRow> {
   let n = 0;
-  for await (const raw of readRows(source.path, source.format)) {
+  for await (const raw of readRows(source.path, source.format, source.label)) {
     settleHeap();
     // Checking rows is all CPU: let I/O in now and then, so that work running
     // beside it (import lists the account meanwhile) keeps its requests going.

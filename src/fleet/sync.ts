@@ -87,7 +87,7 @@ export async function readFleet(deps: Deps, source: FleetSource): Promise<FleetR
   const rows: FleetRow[] = [];
   const problems: Array<{ field: string; message: string }> = [];
   let bad = 0;
-  for await (const raw of readRows(source.path, source.format)) {
+  for await (const raw of readRows(source.path, source.format, source.label)) {
     settleHeap();
     const mapped = mapRow(raw.data, raw.textual);
     const values = mapped.values;

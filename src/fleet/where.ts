@@ -118,6 +118,8 @@ export interface WhereClause {
   ids?: number[];
   /** `available`: the days (ISO) the vehicle must be free on. */
   days?: string[];
+  /** The number is a catalog name (a year), compared through the catalog's items (set `ids` by prepareWhere). */
+  byNumberName?: boolean;
 }
 
 const EXPR = /^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(!=|<=|>=|=|<|>|~)(.*)$/s;
@@ -155,8 +157,13 @@ export function parseWhere(expr: string, specs: readonly ParamSpec[] = VEHICLE_F
     value,
     numeric,
   };
-  if (NUMBER.test(value)) clause.number = Number(value);
-  else if (field.type === "flag" && Object.hasOwn(FLAG_WORDS, value.toLowerCase())) {
+  const asId = /^id:\s*(\d+)$/i.exec(value);
+  if (asId) clause.number = Number(asId[1]);
+  else if (NUMBER.test(value)) {
+    clause.number = Number(value);
+    // a year is a year (ParamSpec.namesFrom): compared by the catalog's names, not its ids
+    if (field.namesFrom !== undefined && clause.number >= field.namesFrom) clause.byNumberName = true;
+  } else if (field.type === "flag" && Object.hasOwn(FLAG_WORDS, value.toLowerCase())) {
     clause.number = FLAG_WORDS[value.toLowerCase()];
   }
   if (op === "~") {
@@ -205,6 +212,9 @@ function availableClause(expr: string, op: WhereOp, value: string): WhereClause 
  */
 export type CatalogResolver = (field: string, value: string) => Promise<number[] | undefined>;
 
+/** Every item of a field's catalog as (id, name), for comparing by names that are numbers (years). */
+export type CatalogItems = (field: string) => Promise<Array<{ id: number; name: string }>>;
+
 export interface Selection {
   clauses: WhereClause[];
   /** True when every clause holds for the record. */
@@ -218,10 +228,29 @@ export interface Selection {
  */
 export async function prepareWhere(
   exprs: readonly string[],
-  opts: { resolve?: CatalogResolver; specs?: readonly ParamSpec[] } = {},
+  opts: { resolve?: CatalogResolver; items?: CatalogItems; specs?: readonly ParamSpec[] } = {},
 ): Promise<Selection> {
   const clauses = exprs.map((e) => parseWhere(e, opts.specs));
   for (const c of clauses) {
+    if (c.byNumberName && c.op !== "~") {
+      if (!opts.items)
+        throw new UsageError(`--where ${JSON.stringify(c.text)}: catalog names cannot be resolved here; give id:N`);
+      const want = c.number as number;
+      const holds = (n: number) =>
+        c.op === "<"
+          ? n < want
+          : c.op === "<="
+            ? n <= want
+            : c.op === ">"
+              ? n > want
+              : c.op === ">="
+                ? n >= want
+                : n === want;
+      c.ids = (await opts.items(c.field.name)).filter((i) => holds(Number(i.name))).map((i) => i.id);
+      // `<` and friends became "one of these ids": membership, with `!=` still negating equality
+      if (c.op !== "!=") c.op = "=";
+      continue;
+    }
     const byName =
       c.resolveAs === BRAND_PSEUDO_FIELD ||
       c.resolveAs === MODEL_PSEUDO_FIELD ||

@@ -51,7 +51,7 @@ describe("keys in the keychain", () => {
   it("no keychain: login refuses (exit 2, the reason, nothing saved) unless --insecure-storage; status says file (insecure); migrate moves it", async () => {
     const home = tempHome();
     try {
-      const off = { ...home.env, RENTCTL_KEYCHAIN: "off" };
+      const off: NodeJS.ProcessEnv = { ...home.env, RENTCTL_KEYCHAIN: "off" };
       const refused = await login(off);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(

@@ -15,7 +15,7 @@ const SKIP: Array<[RegExp, string]> = [
   [/sandbox serve/, "a long-running server"],
   [/--env production|partner\.example/, "needs the real marketplace"],
   [/ \| |\[NAME\]|\.\.\.|…/, "a syntax summary, not a command"],
-  [/^rentctl auth (login|logout|status)\b/, "changes or reads a real profile"],
+  [/^rentctl auth (login|logout|status|migrate)\b/, "changes or reads a real profile"],
   [/RENTCTL_BASE_URL=http:\/\/127\.0\.0\.1:4010/, "talks to a `sandbox serve` on a fixed port"],
   [/^rentctl undo \d/, "names an op number that depends on the manual edit step it follows"],
 ];

@@ -340,3 +340,72 @@ describe("file errors in words", () => {
     expect(r.stderr).not.toMatch(/ENOENT/);
   });
 });
+
+describe("found by a new owner's trial", () => {
+  const ids = async (...args: string[]) => {
+    const r = await runBuilt(["vehicle", "list", ...args, "-q"], env);
+    expect(r.code, r.stderr).toBe(0);
+    return r.stdout.split("\n").filter(Boolean).map(Number);
+  };
+
+  it("--where year compares years (a number from 1000 up), id:N an id", async () => {
+    for (const [id, year] of [
+      ["1", "2019"],
+      ["2", "2024"],
+      ["3", "2012"],
+    ])
+      expect((await runBuilt(["vehicle", "edit", id!, "--year", year!], env)).code).toBe(0);
+    expect(await ids("--where", "year=2024")).toEqual([2]);
+    expect(await ids("--where", "year=id:17")).toEqual([2]);
+    expect(await ids("--where", "year<2015")).toEqual([3]);
+    expect(await ids("--where", "year>=2019")).toEqual([1, 2]);
+    expect(await ids("--where", "year!=2024")).toEqual([1, 3]);
+  });
+
+  it("a relative form in a file or --from-file is refused, not read as another number", async () => {
+    const file = join(ctx.env.HOME!, "rel.json");
+    writeFileSync(file, JSON.stringify([{ vehicle_reg_number: "B-SC 1001", price_per_day: "+5" }]));
+    const before = writes();
+    const d = await runBuilt(["vehicle", "apply", "-f", file, "--yes"], env);
+    expect(d.code).toBe(2);
+    expect(d.stderr).toMatch(/price_per_day: "\+5" is a relative change/);
+    expect(writes()).toBe(before);
+    const f = await refused(["vehicle", "edit", "1", "--from-file", "-"], '{"price_per_day": "+5"}');
+    expect(f.stderr).toMatch(/relative/);
+  });
+
+  it("impossible dates are refused everywhere, naming only the bad entry", async () => {
+    const r = await refused(["vehicle", "edit", "1", "--set", "vehicle_availability_calendar=2026-12-24,31.02.2026"]);
+    expect(r.stderr).toMatch(/not "31\.02\.2026"/);
+    expect(r.stderr).not.toMatch(/"2026-12-24"/);
+    await refused(["vehicle", "edit", "1", "--vehicle-availability-calendar", "29.02.2027"]);
+  });
+
+  it("--from-file has the fleet files' guards; a NUL escape is refused", async () => {
+    const deep = await refused(
+      ["vehicle", "edit", "1", "--from-file", "-"],
+      `{"a": ${"[".repeat(50_000)}${"]".repeat(50_000)}}`,
+    );
+    expect(deep.stderr).toMatch(/nesting deeper than 64/);
+    expect(deep.stderr).not.toMatch(/this is a bug/);
+    const dup = await refused(
+      ["vehicle", "edit", "1", "--from-file", "-"],
+      '{"price_per_day": 1, "price_per_day": 99}',
+    );
+    expect(dup.stderr).toMatch(/"price_per_day" is given twice/);
+    const nul = await refused(["vehicle", "edit", "1", "--from-file", "-"], '{"pickup_location": "Ber\\u0000lin"}');
+    expect(nul.stderr).toMatch(/contains a NUL character/);
+  });
+
+  it("the same vehicle named twice is one; a huge id and an unknown catalog id are refused before sending", async () => {
+    const dry = await runBuilt(["vehicle", "edit", "1", "b-sc 1001", "--price-per-day", "+1", "--dry-run"], env);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/1 to change/);
+    const huge = await refused(["vehicle", "get", "99999999999999999999"]);
+    expect(huge.stderr).toMatch(/too large/);
+    const year = await refused(["vehicle", "edit", "1", "--year", "id:99"]);
+    expect(year.stderr).toMatch(/vehicle_year_of_issue_id: no item with id 99/);
+    const cleared = await refused(["vehicle", "edit", "1", "--set", "price_per_day="]);
+    expect(cleared.stderr).toMatch(/cannot clear price_per_day: the contract requires it/);
+  });
+});

@@ -72,6 +72,7 @@ describe("edit --where +10% crash safety (built CLI)", () => {
       "vehicle_reg_number~^EK-",
       "--price-per-day",
       "+10%",
+      "--clamp", // prices whose +10% is fractional are rounded half up (the expected prices below)
       "--yes",
       "--user",
       USER,

@@ -49,9 +49,30 @@ describe("relative numeric values", () => {
         const { values, misses } = applyRelativeChecked(edits, { price_per_day: current });
         const v = values.price_per_day!;
         if (v < 0) return misses.length === 1 && misses[0]!.result === v;
+        // a fraction is listed (refused unless --clamp), never sent as another number silently
+        // the exact result is whole when current * p (tenths of the factor or percent) divides evenly
+        const tenths = Math.round(Number(text.replace(/[+%*-]/g, "")) * 10);
+        const whole =
+          text.endsWith("%") || text.startsWith("*")
+            ? (current * tenths) % (text.endsWith("%") ? 1000 : 10) === 0
+            : true;
+        if (!whole) return misses.length === 1 && misses[0]!.bound === "not a whole number" && misses[0]!.clamped === v;
         return misses.length === 0 && Number.isInteger(v);
       }),
     );
+  });
+
+  it("a fractional result is listed with its exact value, rounded half up only with --clamp", async () => {
+    const { applyRelativeChecked, describeMiss } = await import("../../src/fleet/relative.js");
+    const edits = new Map([["price_per_day", parseNumericEdit("+10%", "price_per_day")]]);
+    const plain = applyRelativeChecked(edits, { price_per_day: 45 });
+    expect(plain.misses.map(describeMiss)).toEqual(["price_per_day 45 +10% = 49.5, not a whole number"]);
+    expect(applyRelativeChecked(edits, { price_per_day: 50 }).misses).toEqual([]);
+    const third = applyRelativeChecked(new Map([["price_per_day", parseNumericEdit("*1.333", "price_per_day")]]), {
+      price_per_day: 7,
+    });
+    expect(third.misses.map(describeMiss)).toEqual(["price_per_day 7 *1.333 = 9.331, not a whole number"]);
+    expect(applyRelativeChecked(edits, { price_per_day: 45 }, { clamp: true }).values.price_per_day).toBe(50);
   });
 
   it("applies percentages and factors, rounding half up", () => {

@@ -89,7 +89,7 @@ describe("--where selections", () => {
 
 describe("edit --where with relative values", () => {
   it("without a terminal and without --yes: the plan, exit 2, nothing sent", async () => {
-    const r = await cli(["vehicle", "edit", "--where", "segment=cars", "--price-per-day", "+10%"]);
+    const r = await cli(["vehicle", "edit", "--where", "segment=cars", "--price-per-day", "+10%", "--clamp"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/Plan: 0 to create, \d+ to change/);
     expect(r.stderr).toContain("--yes");
@@ -104,10 +104,21 @@ describe("edit --where with relative values", () => {
     expect(writes()).toBe(0);
   });
 
-  it("+10% sends one full-record edit per matching vehicle, rounded half up, and one undo restores them all", async () => {
+  it("+10% with a fractional result: refused with the exact arithmetic unless --clamp, which rounds half up", async () => {
+    const before = await prices();
+    const fractional = Object.entries(before).find(([, p]) => (p * 10) % 100 !== 0);
+    expect(fractional, "a price whose +10% is not whole").toBeDefined();
+    const r = await cli(["vehicle", "edit", fractional![0], "--price-per-day", "+10%", "--dry-run"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`price_per_day ${fractional![1]} \\+10% = [\\d.]+, not a whole number`));
+    expect(r.stderr).toMatch(/--clamp to round/);
+    expect(writes()).toBe(0);
+  });
+
+  it("+10% --clamp sends one full-record edit per matching vehicle, rounded half up, and one undo restores them all", async () => {
     const before = await prices();
     proxy.counts.clear();
-    const r = await cli(["vehicle", "edit", "--where", "segment=cars", "--price-per-day", "+10%", "--yes"]);
+    const r = await cli(["vehicle", "edit", "--where", "segment=cars", "--price-per-day", "+10%", "--clamp", "--yes"]);
     expect(r.code, r.stderr).toBe(0);
     const n = Object.keys(before).length;
     expect(proxy.counts.get("POST /api/v302/vehicles/edit")).toBe(n);

@@ -74,7 +74,7 @@ describe("vehicles/create", () => {
         vehicle_minimal_renting_period: ["must be at least 1, got 0"],
         vehicle_booking_lead_time: ["must be at most 3, got 4"],
         vehicle_description: ["must be at most 5000 characters, got 5001"],
-        vehicle_availability_calendar: ['dates must be d.m.Y (e.g. 24.12.2026), not "2026-12-25"'],
+        vehicle_availability_calendar: ['dates must be real days in d.m.Y (e.g. 24.12.2026), not "2026-12-25"'],
         vehicle_benefits_id: ['item 2 must be a whole number, got "b"'],
         vehicle_delivery_address_fixed_price: ["needs one price per delivery place or location (2 given, 1 prices)"],
       }),

@@ -133,7 +133,7 @@ describe("coerce: strings", () => {
     const r = coerce(spec, "24.12.2026,2026-12-25,24/12/2026,32.01.2026,1.13.2026");
     expect(r.value).toBeUndefined();
     expect(r.problems).toEqual([
-      'dates must be d.m.Y (e.g. 24.12.2026), not "2026-12-25", "24/12/2026", "32.01.2026", "1.13.2026"',
+      'dates must be real days in d.m.Y (e.g. 24.12.2026), not "2026-12-25", "24/12/2026", "32.01.2026", "1.13.2026"',
     ]);
   });
 
@@ -229,7 +229,7 @@ describe("validateRecord", () => {
       { field: "vehicle_description", message: "must be at most 5000 characters, got 5001" },
       {
         field: "vehicle_availability_calendar",
-        message: 'dates must be d.m.Y (e.g. 24.12.2026), not "2026-01-01"',
+        message: 'dates must be real days in d.m.Y (e.g. 24.12.2026), not "2026-01-01"',
       },
       { field: "vehicle_images", message: 'must be a whole number, got "a"' },
     ]);

@@ -26,7 +26,7 @@ describe("the one date parser", () => {
     expect(wireCalendar("2026-12-24, 25.12.2026")).toBe("24.12.2026,25.12.2026");
     expect(wireCalendar(["2027-01-02", "3.1.2027"])).toBe("02.01.2027,03.01.2027");
     // a bad entry is left for the contract check to name
-    expect(wireCalendar("2026-12-24,31.13.2026")).toBe("2026-12-24,31.13.2026");
+    expect(wireCalendar("2026-12-24,31.13.2026")).toBe("24.12.2026,31.13.2026");
     expect(humanToWire("vehicle_availability_calendar", "2026-12-24")).toBe("24.12.2026");
     expect(humanToWire("vehicle_description", "2026-12-24")).toBe("2026-12-24");
   });

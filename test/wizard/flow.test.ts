@@ -168,7 +168,7 @@ describe("vehicle wizard: the whole flow", () => {
       "price_per_day must be at least 0, got -5",
       'price_per_day must be a whole number, got "abc"',
       "vehicle_booking_lead_time must be at most 3, got 4",
-      'vehicle_availability_calendar dates must be d.m.Y (e.g. 24.12.2026), not "31.13.2026"',
+      'vehicle_availability_calendar dates must be real days in d.m.Y (e.g. 24.12.2026), not "31.13.2026"',
       `${join(f.dir, "missing.jpg")} does not exist`,
     ]);
 

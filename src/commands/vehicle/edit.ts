@@ -16,7 +16,7 @@ export const verb = defineVerb({
     replace: flag.bool("--replace", "send exactly the fields given (the API clears the rest; one id only)"),
     clamp: flag.bool(
       "--clamp",
-      "a relative change whose result leaves the field's range sets the bound instead, said per vehicle (default: refuse, nothing sent)",
+      "a relative result that is no valid value is rounded half up (45 +10% = 49.5 → 50) or set to the range's bound, said per vehicle (default: refuse, nothing sent)",
     ),
     add: flag.list(
       "--add <field=value>",
@@ -33,7 +33,7 @@ export const verb = defineVerb({
     "rentctl vehicle edit 42 --price-per-day 55",
     "rentctl vehicle edit 42 --set vehicle_description='Freshly serviced' --dry-run",
     "rentctl vehicle edit 42 --set vehicle_benefits_id=   # clear an array",
-    "rentctl vehicle edit --where segment=cars --price-per-day +10% --price-per-week +10% --dry-run",
+    "rentctl vehicle edit --where segment=cars --price-per-day +10% --price-per-week +10% --clamp --dry-run   # rounds half up",
     "rentctl vehicle edit 42 43 --price-per-day -5 --yes",
     "rentctl vehicle edit --where segment=cars --price-per-day -20 --clamp --yes   # never below 0",
     'rentctl vehicle edit --where class=SUV --add benefits="Unlimited mileage" --dry-run',

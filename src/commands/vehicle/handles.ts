@@ -27,7 +27,7 @@ export async function vehicleIds(deps: Deps, raws: readonly string[]): Promise<n
       ids.push(undefined);
     }
   }
-  if (wanted.length === 0) return ids as number[];
+  if (wanted.length === 0) return unique(ids as number[]);
   const [{ IdentityIndex, identityOf }, { listVehicles }, { recordId }] = await Promise.all([
     import("../../contract/identity.js"),
     import("../../resources/list.js"),
@@ -48,7 +48,8 @@ export async function vehicleIds(deps: Deps, raws: readonly string[]): Promise<n
     const hits = found[i]!;
     if (hits.length === 0) {
       const e = new NotFoundError(`no vehicle with registration number ${JSON.stringify(w.reg)}`);
-      e.hint = "check it with `rentctl vehicle list`; an id is a whole number";
+      e.hint =
+        "check it with `rentctl vehicle list`; an id is a whole number, and a registration of digits only is written reg:4711";
       throw e;
     }
     if (hits.length > 1)
@@ -58,5 +59,10 @@ export async function vehicleIds(deps: Deps, raws: readonly string[]): Promise<n
       );
     ids[w.at] = hits[0];
   });
-  return ids as number[];
+  return unique(ids as number[]);
+}
+
+/** The same vehicle named twice (`1 "B-SC 1001"`) is one vehicle: changed, counted and undone once. */
+function unique(ids: number[]): number[] {
+  return [...new Set(ids)];
 }

@@ -75,17 +75,26 @@ export async function edit(
   const plan = planEdit(records, (input, rec) => {
     const { values: changed, misses } = applyRelativeChecked(relative, input, { clamp: opts.clamp });
     const who = `vehicle ${rec.id ?? rec.vehicle_id}${rec.vehicle_reg_number ? ` (${String(rec.vehicle_reg_number).trim()})` : ""}`;
+    // a relative change of a field without a value has nothing to change: said, not silently skipped
+    for (const [field, edit] of relative)
+      if (changed[field] === undefined)
+        deps.msg.warn(
+          `${who}: ${field} has no value, so ${edit.text} changes nothing (give an absolute value to set it)`,
+        );
     for (const m of misses)
-      if (opts.clamp) deps.msg.warn(`${who}: ${describeMiss(m)}: clamped to ${m.clamped} (--clamp)`);
+      if (opts.clamp)
+        deps.msg.warn(
+          `${who}: ${describeMiss(m)}: ${m.exact !== undefined ? "rounded" : "clamped"} to ${m.clamped} (--clamp)`,
+        );
       else refused.push({ field: who, message: describeMiss(m) });
     return { ...record, ...changed, ...applyMemberEdits(memberIds, input) };
   });
   if (refused.length)
     throw new UsageError(
-      `${refused.length} relative change${refused.length === 1 ? "" : "s"} would leave the field's range; nothing was sent`,
+      `${refused.length} relative change${refused.length === 1 ? "" : "s"} would give no valid value (outside the field's range, or not a whole number); nothing was sent`,
       {
         details: refused.slice(0, 20),
-        hint: "change the value, narrow the selection, or pass --clamp to set such fields to the range's bound",
+        hint: "change the value, narrow the selection, or pass --clamp to round fractions half up and set values outside the range to its bound",
       },
     );
   const intent = { values, clamp: opts.clamp, add: opts.add ?? [], remove: opts.remove ?? [] };

@@ -6,6 +6,7 @@ import { UsageError } from "../../errors.js";
 import { listVehicles } from "../../fleet/adapters.js";
 import {
   BRAND_PSEUDO_FIELD,
+  type CatalogItems,
   type CatalogResolver,
   MODEL_PSEUDO_FIELD,
   prepareWhere,
@@ -78,8 +79,21 @@ export function whereResolver(deps: Deps): CatalogResolver {
   };
 }
 
+/** A catalog's items as (id, name): `--where year<2015` compares the years, not their ids. */
+export function whereItems(deps: Deps): CatalogItems {
+  return async (field) => {
+    const spec = VEHICLE.fields.find((f) => f.name === field);
+    if (!spec?.catalog) return [];
+    const { itemLabel } = await import("../../catalog/items.js");
+    return (await deps.catalogs().items(spec.catalog)).flatMap((i) => {
+      const id = itemId(i);
+      return id === undefined ? [] : [{ id, name: itemLabel(i) }];
+    });
+  };
+}
+
 export async function prepareSelection(deps: Deps, where: readonly string[]): Promise<Selection> {
-  return prepareWhere(where, { resolve: whereResolver(deps) });
+  return prepareWhere(where, { resolve: whereResolver(deps), items: whereItems(deps) });
 }
 
 /** The selected vehicles, page by page (ids: one record each, in the order given). */
