@@ -532,6 +532,7 @@ complete -c rentctl -n '__rentctl_using \'vehicle wizard\'' -l save -r -F -d 'al
 complete -c rentctl -n '__rentctl_using \'vehicle wizard\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l replace -d 'send exactly the fields given (the API clears the rest; one id only)'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l clamp -d 'a relative result that is no valid value is rounded half up (45 +10% = 49.5 → 50) or set to the range\'s bound, said per vehicle (default: refuse, nothing sent)'
+complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l allow-duplicate -d 'give a registration number another vehicle of the account has (default: refuse, exit 2)'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l add -r -f -d 'add one member to a list field, by id or name, keeping the others (repeat; e.g. --add benefits="Unlimited mileage")'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l remove -r -f -d 'remove one member from a list field, by id or name, keeping the others (repeat)'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l pickup-location -r -f -d 'Vehicle location as free text [required on create] (alias --location)'

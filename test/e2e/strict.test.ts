@@ -409,3 +409,15 @@ describe("found by a new owner's trial", () => {
     expect(cleared.stderr).toMatch(/cannot clear price_per_day: the contract requires it/);
   });
 });
+
+describe("edit keeps the identity rule", () => {
+  it("a registration number another vehicle has is refused (exit 2, nothing sent) unless --allow-duplicate", async () => {
+    const taken = await refused(["vehicle", "edit", "3", "--reg", "b-sc 1001"]);
+    expect(taken.stderr).toMatch(/vehicle 1 already has registration number "b-sc 1001"/);
+    await refused(["vehicle", "edit", "1", "2", "--reg", "SAME-1"]);
+    const own = await runBuilt(["vehicle", "edit", "1", "--reg", "B-SC 1001", "--dry-run"], env);
+    expect(own.code, own.stderr).toBe(0);
+    const ok = await runBuilt(["vehicle", "edit", "3", "--reg", "B-SC 1001", "--allow-duplicate", "--dry-run"], env);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+});

@@ -18,6 +18,10 @@ export const verb = defineVerb({
       "--clamp",
       "a relative result that is no valid value is rounded half up (45 +10% = 49.5 → 50) or set to the range's bound, said per vehicle (default: refuse, nothing sent)",
     ),
+    allowDuplicate: flag.bool(
+      "--allow-duplicate",
+      "give a registration number another vehicle of the account has (default: refuse, exit 2)",
+    ),
     add: flag.list(
       "--add <field=value>",
       'add one member to a list field, by id or name, keeping the others (repeat; e.g. --add benefits="Unlimited mileage")',
@@ -50,12 +54,13 @@ export const verb = defineVerb({
       const { edit: editMany } = await import("./many.js");
       return editMany(deps, { ...opts, ids: args.ids, ...src, add: opts.add, remove: opts.remove });
     }
-    return edit(deps, args.ids[0]!, { ...src, replace: opts.replace });
+    return edit(deps, args.ids[0]!, { ...src, replace: opts.replace, allowDuplicate: opts.allowDuplicate });
   },
 });
 
 export interface EditOptions extends InputSources {
   replace?: boolean;
+  allowDuplicate?: boolean;
 }
 
 export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promise<void> {
@@ -74,6 +79,7 @@ export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promis
     });
   }
   await resolveNamedRefs(deps, VEHICLE_FIELDS, changes);
+  if (!opts.allowDuplicate) await (await import("./handles.js")).refuseTakenReg(deps, [id], changes);
   const r = await guardedReplace(deps, VEHICLE, id, changes, { replace: opts.replace });
   if (!r.sent) return;
   if (deps.flags.quiet) return deps.out.ids([id]);

@@ -40,7 +40,7 @@ const bulkOpts = (verb: string, opts: ManyOptions, intent: unknown): BulkChangeO
 /** `vehicle edit ID... | --where EXPR` with absolute and relative values, and list members added / removed. */
 export async function edit(
   deps: Deps,
-  opts: ManyOptions & InputSources & { add?: string[]; remove?: string[] },
+  opts: ManyOptions & InputSources & { add?: string[]; remove?: string[]; allowDuplicate?: boolean },
 ): Promise<void> {
   const values = await gatherInput(deps, VEHICLE_FIELDS, opts);
   delete values.user_id;
@@ -69,6 +69,14 @@ export async function edit(
   // Cleared fields stay cleared (validateRecord drops empty values).
   for (const [k, v] of Object.entries(absolute)) if (v === "" || (Array.isArray(v) && v.length === 0)) record[k] = v;
   const records = await selectedVehicles(deps, opts);
+  if (!opts.allowDuplicate && record.vehicle_reg_number !== undefined) {
+    const { refuseTakenReg } = await import("./handles.js");
+    await refuseTakenReg(
+      deps,
+      records.map((r) => Number(r.id ?? r.vehicle_id)),
+      record,
+    );
+  }
   const { planEdit } = await import("../../fleet/plan.js");
   // A relative result outside its field's range is never clamped silently: refused (nothing sent), or --clamp.
   const refused: Array<{ field: string; message: string }> = [];
