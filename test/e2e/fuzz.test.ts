@@ -47,9 +47,22 @@ function tempFiles(): string[] {
   return out;
 }
 
+/** Exit codes seen (printed in the long mode: the figures of the closing note). */
+const tally = new Map<number, number>();
+afterAll(() => {
+  if (process.env.FUZZ_RUNS)
+    console.log(
+      `fuzz: ${[...tally.values()].reduce((a, b) => a + b, 0)} calls; exits ${[...tally.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([c, n]) => `${c}: ${n}`)
+        .join(", ")}; temp files left: ${tempFiles().length}`,
+    );
+});
+
 async function check(args: string[], input?: string): Promise<void> {
   const before = writes();
   const r = await runBuilt(args, env, input);
+  tally.set(r.code, (tally.get(r.code) ?? 0) + 1);
   const what = `rentctl ${JSON.stringify(args)} → ${r.code}\n${r.stderr.slice(0, 600)}`;
   expect(DOCUMENTED.has(r.code), what).toBe(true);
   expect(r.stderr, what).not.toMatch(/this is a bug|^\s+at .+:\d+:\d+\)?$/m);

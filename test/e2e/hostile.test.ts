@@ -2,8 +2,8 @@ import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "nod
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountRegs, type FaultProxy, ndjson, startProxy, vehicleRow } from "../fleet/helpers.js";
-import { runBuilt, sandboxEnv, tempHome } from "../helpers/cli.js";
+import { accountRegs, countedSandbox, ndjson, vehicleRow } from "../fleet/helpers.js";
+import { runBuilt, tempHome } from "../helpers/cli.js";
 import { spawnServe } from "../sandbox/helpers.js";
 
 /**
@@ -13,23 +13,19 @@ import { spawnServe } from "../sandbox/helpers.js";
  * the tool keeps are private; temp files of dead processes are cleaned; the
  * sandbox server answers an unparseable URL and stops cleanly on SIGTERM.
  */
-let ctx: Awaited<ReturnType<typeof sandboxEnv>>;
-let proxy: FaultProxy;
+let sb: Awaited<ReturnType<typeof countedSandbox>>;
+let ctx: typeof sb.ctx;
 let env: NodeJS.ProcessEnv;
 let dir: string;
 beforeAll(async () => {
-  ctx = await sandboxEnv();
-  proxy = await startProxy(ctx.sb.url);
-  env = { ...ctx.env, RENTCTL_BASE_URL: proxy.url };
+  sb = await countedSandbox();
+  ({ ctx, env } = sb);
   dir = join(ctx.env.HOME!, "files");
   mkdirSync(dir, { recursive: true });
 });
-afterAll(async () => {
-  await proxy.close();
-  await ctx.cleanup();
-});
+afterAll(() => sb.close());
 
-const writes = () => [...proxy.counts.entries()].filter(([k]) => k.startsWith("POST ")).reduce((n, [, c]) => n + c, 0);
+const writes = () => sb.writes();
 
 async function refusedFile(name: string, content: string | Buffer, message: RegExp, cmd = "import") {
   const path = join(dir, name);

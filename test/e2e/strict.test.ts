@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FaultProxy, ndjson, startProxy, vehicleRow } from "../fleet/helpers.js";
-import { runBuilt, sandboxEnv } from "../helpers/cli.js";
+import { countedSandbox, ndjson, vehicleRow } from "../fleet/helpers.js";
+import { runBuilt } from "../helpers/cli.js";
 
 /**
  * Never misread the user (issue "strict input", Values): a member that is
@@ -12,20 +12,16 @@ import { runBuilt, sandboxEnv } from "../helpers/cli.js";
  * refused with the arithmetic shown, never clamped, unless --clamp. Every
  * refusal is proven to send nothing: the requests are counted by a proxy.
  */
-let ctx: Awaited<ReturnType<typeof sandboxEnv>>;
-let proxy: FaultProxy;
+let sb: Awaited<ReturnType<typeof countedSandbox>>;
+let ctx: typeof sb.ctx;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
-  ctx = await sandboxEnv();
-  proxy = await startProxy(ctx.sb.url);
-  env = { ...ctx.env, RENTCTL_BASE_URL: proxy.url };
+  sb = await countedSandbox();
+  ({ ctx, env } = sb);
 });
-afterAll(async () => {
-  await proxy.close();
-  await ctx.cleanup();
-});
+afterAll(() => sb.close());
 
-const writes = () => [...proxy.counts.entries()].filter(([k]) => k.startsWith("POST ")).reduce((n, [, c]) => n + c, 0);
+const writes = () => sb.writes();
 const price = async (id: number) =>
   Number(JSON.parse((await runBuilt(["vehicle", "get", String(id), "-o", "json"], ctx.env)).stdout).price_per_day);
 

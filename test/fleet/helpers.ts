@@ -193,3 +193,24 @@ export async function killAndRerun(opts: {
   }
   return { kills, last };
 }
+
+/**
+ * The sandbox behind a counting proxy, for tests that prove "nothing was sent":
+ * `env` points the CLI at the proxy, `ctx.env` straight at the sandbox (reads
+ * for checking), `writes()` counts the POSTs that went through.
+ */
+export async function countedSandbox() {
+  const { sandboxEnv } = await import("../helpers/cli.js");
+  const ctx = await sandboxEnv();
+  const proxy = await startProxy(ctx.sb.url);
+  return {
+    ctx,
+    proxy,
+    env: { ...ctx.env, RENTCTL_BASE_URL: proxy.url } as NodeJS.ProcessEnv,
+    writes: () => [...proxy.counts.entries()].filter(([k]) => k.startsWith("POST ")).reduce((n, [, c]) => n + c, 0),
+    close: async () => {
+      await proxy.close();
+      await ctx.cleanup();
+    },
+  };
+}
