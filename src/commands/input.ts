@@ -39,8 +39,7 @@ export async function readRecordFile(deps: Deps, file: string): Promise<Record<s
       checkJson(text, () => `--from-file ${file === "-" ? "stdin" : file}`);
       parsed = JSON.parse(text);
     } else {
-      const { parse } = await (await import("../output/yaml.js")).loadYaml();
-      parsed = parse(text);
+      parsed = await (await import("../output/yaml.js")).parseYaml(text);
     }
   } catch (e) {
     if (e instanceof InputError) throw e;

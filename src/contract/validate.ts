@@ -1,4 +1,5 @@
 import { parseDay } from "./dates.js";
+import { regKey } from "./identity.js";
 import type { ParamSpec } from "./types.js";
 import { AVAILABILITY_DATE } from "./vehicle-fields.js";
 
@@ -73,6 +74,9 @@ export function coerce(spec: ParamSpec, raw: unknown): { value?: WireValue; prob
   }
   const r = coerceScalar(spec, raw);
   if (r.problem) return { problems: [r.problem] };
+  // A registration number of invisible characters only (zero-width, spaces) names no vehicle.
+  if (spec.name === "vehicle_reg_number" && typeof r.value === "string" && r.value !== "" && regKey(r.value) === "")
+    return { problems: ["holds no visible characters"] };
   // An identifier holds no control characters (a pasted newline, a NUL): refused by name, never stored.
   if (IDENTIFIERS.has(spec.name) && typeof r.value === "string") {
     const bad = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/.exec(r.value);

@@ -139,8 +139,7 @@ async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow
       checkJson(text, (i) => (/^\s*\[/.test(text) ? `row ${i + 1}` : "the document"));
       doc = JSON.parse(text);
     } else {
-      const { parse } = await (await import("../output/yaml.js")).loadYaml();
-      doc = parse(text);
+      doc = await (await import("../output/yaml.js")).parseYaml(text);
     }
   } catch (e) {
     if (e instanceof InputError) throw e;

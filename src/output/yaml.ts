@@ -16,3 +16,13 @@ export function loadYaml(): Promise<YamlModule> {
   });
   return loaded;
 }
+
+/**
+ * Read a yaml document a user gave: errors are thrown (duplicate keys
+ * included), warnings (an unknown `%` directive) are not printed by Node as
+ * process warnings: stderr stays rentctl's.
+ */
+export async function parseYaml(text: string): Promise<unknown> {
+  const { parse } = await loadYaml();
+  return parse(text, { logLevel: "error" });
+}

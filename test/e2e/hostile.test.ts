@@ -188,3 +188,26 @@ describe("the sandbox server", () => {
     home.cleanup();
   });
 });
+
+describe("found by the fuzz test", () => {
+  it("a handle of invisible characters is a usage error, not a crash", async () => {
+    const r = await runBuilt(["vehicle", "edit", "\u200B", "--price-per-day", "1", "--dry-run"], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/give an id or a registration number/);
+  });
+
+  it("a yaml file with an unknown directive: no Node warning on stderr (runBuilt fails on one)", async () => {
+    const path = join(dir, "directive.yaml");
+    writeFileSync(path, "%\n");
+    const r = await runBuilt(["vehicle", "import", path, "--dry-run"], env);
+    expect([0, 2]).toContain(r.code);
+  });
+
+  it("a registration number of invisible characters only is refused by the contract check", async () => {
+    await refusedFile(
+      "invisible.ndjson",
+      ndjson([vehicleRow("\u200B\u00A0")]),
+      /vehicle_reg_number: holds no visible characters/,
+    );
+  });
+});

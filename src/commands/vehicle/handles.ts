@@ -34,7 +34,12 @@ export async function vehicleIds(deps: Deps, raws: readonly string[]): Promise<n
     import("../../contract/records.js"),
   ]);
   const index = new IdentityIndex<number>();
-  for (const [i, w] of wanted.entries()) index.add(identityOf({ vehicle_reg_number: w.reg })!, i);
+  for (const [i, w] of wanted.entries()) {
+    // invisible characters alone (a zero-width space) name no registration number
+    const identity = identityOf({ vehicle_reg_number: w.reg });
+    if (!identity) throw new UsageError(`vehicle ${JSON.stringify(w.reg)}: give an id or a registration number`);
+    index.add(identity, i);
+  }
   const found = wanted.map(() => [] as number[]);
   // One listing for all of them, read to the end (a second vehicle of a registration makes it ambiguous).
   for await (const page of listVehicles(deps, { raw: true, warn: (m) => deps.msg.warn(m) }))
