@@ -266,7 +266,7 @@ describe("selections a person writes", () => {
     expect(await ids("--where", "available!=2026-12-20..2026-12-24")).toEqual([2]);
     const bad = await runBuilt(["vehicle", "list", "--free-on", "31.02.2026"], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/"31.02.2026" is not a date/);
+    expect(bad.stderr).toMatch(/--free-on "31.02.2026": "31.02.2026" is not a date/);
   });
 });
 

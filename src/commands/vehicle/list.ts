@@ -30,6 +30,21 @@ export const verb = defineVerb({
     "rentctl vehicle list --all -q",
   ],
   run: async (deps, _args, opts) => {
+    if (opts.freeOn !== undefined) {
+      // checked here so that an error names the flag that was typed
+      const { parseRange } = await import("../../fleet/calendar.js");
+      try {
+        parseRange(opts.freeOn);
+      } catch (e) {
+        const { UsageError } = await import("../../errors.js");
+        throw new UsageError(
+          `--free-on ${JSON.stringify(opts.freeOn)}: ${(e as Error).message.replace(/^date range "[^"]*": /, "")}`,
+          {
+            hint: "a date as 2026-12-24 or 24.12.2026, a range as 2026-12-24..2026-12-26, or a month as 2026-12",
+          },
+        );
+      }
+    }
     const where = opts.freeOn === undefined ? opts.where : [...opts.where, `available=${opts.freeOn}`];
     return where.length > 0 || opts.sort
       ? (await import("./list-where.js")).run(deps, {
