@@ -14,6 +14,7 @@ import {
 } from "./cache.js";
 import { itemId, itemLabel, itemNames, labelOf } from "./items.js";
 import { matchByName, nounOf } from "./match.js";
+import { ModelIndex } from "./model-index.js";
 import { rememberVehicles } from "./recent.js";
 
 /**
@@ -68,11 +69,26 @@ export class Catalogs {
   /** Catalogs (by key) read from the disk cache this run: a name not found there is looked up again live. */
   readonly #fromDisk = new Set<string>();
   #locale: Promise<number> | undefined;
+  #models: ModelIndex | undefined;
   /** Requests made by this service (tests and `--verbose` read it). */
   requests = 0;
 
   constructor(src: CatalogSource) {
     this.#src = src;
+  }
+
+  /** The reverse index of configurations (`vehicle_model_id` -> brand, model, configuration), built on first use. */
+  models(): ModelIndex {
+    const src = this.#src;
+    this.#models ??= new ModelIndex({
+      items: (opId, params) => this.items(opId, params),
+      locale: () => this.locale(),
+      dataDir: src.dataDir,
+      scope: () => src.scope(),
+      now: () => src.now(),
+      ttlMs: src.ttlMs,
+    });
+    return this.#models;
   }
 
   /** The locale id to send: `--locale` resolved and checked against the locales catalog. */

@@ -1,7 +1,8 @@
 import type { ChalkInstance } from "chalk";
 import type { Json, JsonObject } from "../contract/records.js";
 import type { IO } from "../io.js";
-import type { Column, Labeler, RenderOptions } from "./fields.js";
+import { makeChalk } from "./color.js";
+import type { Column, Namer, RenderOptions, ViewOptions } from "./fields.js";
 import type { Format } from "./formats.js";
 import { createListWriter, type ListWriter, renderIds, renderList, renderRecord } from "./render.js";
 
@@ -11,6 +12,17 @@ export interface Output {
   listWriter(columns?: Column[]): ListWriter;
   record(record: Json): Promise<void>;
   ids(ids: Array<number | string>): Promise<void>;
+  /** How tables and cards are laid out from now on (`--ids`, `--wide`, `--all-fields` of the command). */
+  setView(view: ViewOptions): void;
+  /** The view as set, the width tables fit and the names (table format only). */
+  view(): ViewOptions & { width: number; names?: Namer; color: ChalkInstance };
+}
+
+/** What tables need from their surroundings: names for ids and the width to fit. */
+export interface ViewSource {
+  names?: () => Namer;
+  /** The terminal's width (or COLUMNS, or 80). */
+  width: () => number;
 }
 
 /**
@@ -23,20 +35,29 @@ export function createOutput(
   outColor: ChalkInstance,
   settings: () => { output: Format; fields?: string[] },
   onExit: (fn: () => Promise<void>) => void = () => {},
-  label?: Labeler,
+  source: ViewSource = { width: () => 80 },
 ): Output {
+  let view: ViewOptions = {};
+  const namer = () => (view.ids ? undefined : source.names?.());
   const opts = (columns?: Column[]): RenderOptions => {
     const s = settings();
+    const table = s.output === "table";
     return {
       format: s.output,
       fields: s.fields,
       columns,
       color: outColor,
       io,
-      label: s.output === "table" ? label : undefined,
+      names: table ? namer() : undefined,
+      width: table ? source.width() : undefined,
+      wide: view.wide,
     };
   };
   return {
+    setView: (v) => {
+      view = { ...view, ...v };
+    },
+    view: () => ({ ...view, width: source.width(), names: namer(), color: outColor }),
     list: (items, columns) => renderList(items, opts(columns)),
     listWriter: (columns) => {
       const w = createListWriter(opts(columns));
@@ -65,5 +86,12 @@ export function createOutput(
 /** With `--raw` the response bodies are the result (the client prints them): commands render nothing. */
 export function silentOutput(): Output {
   const none = async () => {};
-  return { list: none, listWriter: () => ({ push: none, end: none }), record: none, ids: none };
+  return {
+    list: none,
+    listWriter: () => ({ push: none, end: none }),
+    record: none,
+    ids: none,
+    setView: () => {},
+    view: () => ({ width: 80, color: makeChalk(false) }),
+  };
 }

@@ -3,12 +3,16 @@ import type { Deps } from "../../deps.js";
 import { pageFlags } from "../page-flags.js";
 import type { PagedListOptions } from "../paged-list.js";
 import { defineVerb } from "../verb.js";
+import { applyView, tableFlags } from "../view-flags.js";
 
 export const verb = defineVerb({
   name: "list",
   description: "List the account's extras",
-  flags: pageFlags("extras"),
-  run: (deps, _args, opts) => list(deps, opts),
+  flags: { ...pageFlags("extras"), ...tableFlags() },
+  run: (deps, _args, opts) => {
+    applyView(deps, opts);
+    return list(deps, opts);
+  },
 });
 
 export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {

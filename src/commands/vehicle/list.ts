@@ -4,6 +4,7 @@ import { flag } from "../flags.js";
 import { pageFlags } from "../page-flags.js";
 import type { PagedListOptions } from "../paged-list.js";
 import { defineVerb } from "../verb.js";
+import { applyView, tableFlags } from "../view-flags.js";
 
 export const verb = defineVerb({
   name: "list",
@@ -15,6 +16,7 @@ export const verb = defineVerb({
       "only vehicles where FIELD OP VALUE holds (= != < <= > >= ~regex; repeat: all must hold); filtered in the client over every listed page, streamed like --all",
     ),
     sort: flag.string("--sort <field[:desc]>", "order by a field (stable; holds the selection in memory to sort it)"),
+    ...tableFlags(),
   },
   examples: [
     "rentctl vehicle list",
@@ -24,15 +26,17 @@ export const verb = defineVerb({
     "rentctl vehicle list --all -o ndjson | jq .id",
     "rentctl vehicle list --all -q",
   ],
-  run: async (deps, _args, opts) =>
-    opts.where.length > 0 || opts.sort
+  run: async (deps, _args, opts) => {
+    applyView(deps, opts);
+    return opts.where.length > 0 || opts.sort
       ? (await import("./list-where.js")).run(deps, {
           where: opts.where,
           sort: opts.sort,
           limit: opts.all ? undefined : opts.limit,
           offset: opts.page !== undefined ? (opts.page - 1) * (opts.limit ?? 15) : opts.offset,
         })
-      : list(deps, opts),
+      : list(deps, opts);
+  },
 });
 
 export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {
