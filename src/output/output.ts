@@ -1,5 +1,6 @@
 import type { ChalkInstance } from "chalk";
 import type { Json, JsonObject } from "../contract/records.js";
+import type { SectionDecl } from "../contract/sections.js";
 import type { IO } from "../io.js";
 import { makeChalk } from "./color.js";
 import type { Column, Namer, RenderOptions, ViewOptions } from "./fields.js";
@@ -11,6 +12,8 @@ export interface Output {
   list(items: JsonObject[], columns?: Column[]): Promise<void>;
   listWriter(columns?: Column[]): ListWriter;
   record(record: Json): Promise<void>;
+  /** One vehicle or extra: a card in sections (table format, no --fields), else as `record`. */
+  card(record: JsonObject, sections: readonly SectionDecl[], currencyKey: string): Promise<void>;
   ids(ids: Array<number | string>): Promise<void>;
   /** How tables and cards are laid out from now on (`--ids`, `--wide`, `--all-fields` of the command). */
   setView(view: ViewOptions): void;
@@ -79,6 +82,17 @@ export function createOutput(
       };
     },
     record: (record) => renderRecord(record, opts()),
+    card: async (record, sections, currencyKey) => {
+      const o = opts();
+      if (o.format !== "table" || o.fields) return renderRecord(record, o);
+      const [{ recordCard }, { renderCard }] = await Promise.all([import("./record-card.js"), import("./card.js")]);
+      const card = await recordCard(record, sections, { names: o.names, allFields: view.allFields, currencyKey });
+      const text = renderCard(card, { color: outColor, width: o.width, wide: o.wide });
+      await new Promise<void>((resolve) => {
+        if (io.stdout.write(text)) resolve();
+        else io.stdout.once("drain", () => resolve());
+      });
+    },
     ids: (ids) => renderIds(io, ids),
   };
 }
@@ -90,6 +104,7 @@ export function silentOutput(): Output {
     list: none,
     listWriter: () => ({ push: none, end: none }),
     record: none,
+    card: none,
     ids: none,
     setView: () => {},
     view: () => ({ width: 80, color: makeChalk(false) }),

@@ -214,3 +214,51 @@ describe("tables that fit the terminal", () => {
     expect(terminalWidth({ stdoutTTY: false }, {})).toBe(80);
   });
 });
+
+describe("the card of vehicle get (and the wizard's review)", () => {
+  const color = makeChalk(false);
+  const record: JsonObject = {
+    id: 1,
+    user_id: 1001,
+    vehicle_model_id: 1003,
+    vehicle_class_id: 2,
+    vehicle_segment_id: 1,
+    price_per_day: 45,
+    vehicle_currency_id: 1,
+    vehicle_activity: 1,
+    vehicle_benefits_id: [1, 4],
+    vehicle_vin: "",
+    vehicle_description: "Economical hybrid, ideal for the city and the motorway. ".repeat(3),
+    server_own: "x",
+  };
+
+  it("sections and labels from the one declaration, ids by name, amounts with their code, empty fields left out", async () => {
+    const { recordCard } = await import("../../src/output/record-card.js");
+    const { renderCard } = await import("../../src/output/card.js");
+    const { VEHICLE_SECTIONS } = await import("../../src/contract/sections.js");
+    const { catalogs } = stub();
+    const card = await recordCard(record, VEHICLE_SECTIONS, {
+      names: new FieldNames(catalogs),
+      currencyKey: "vehicle_currency_id",
+    });
+    const text = renderCard(card, { color, width: 60 });
+    expect(text).toMatch(/^Vehicle\n {2}Segment {2,}#1\n {2}Model {2,}Toyota Corolla \(1\.8 Hybrid Comfort\)\n/);
+    expect(text).toMatch(/Per day \(1-2 days\) {2,}45 EUR/);
+    expect(text).toMatch(/Available for rent {2,}yes/);
+    expect(text.replace(/\s+/g, " ")).toMatch(/Benefits Free cancellation, 24\/7 roadside assistance/);
+    expect(text).toMatch(/Other\n {2}server_own {2,}x/);
+    expect(text).toMatch(/Record\n {2}Id {2,}1\n {2}Owner {2,}1001/);
+    expect(text).not.toContain("VIN");
+    for (const l of text.split("\n")) expect(textWidth(l)).toBeLessThanOrEqual(60);
+    // a long description goes on over lines, nothing is lost
+    expect(text.replace(/\s+/g, " ")).toContain("ideal for the city and the motorway. Economical");
+
+    const all = renderCard(
+      await recordCard(record, VEHICLE_SECTIONS, { allFields: true, currencyKey: "vehicle_currency_id" }),
+      { color, width: 60 },
+    );
+    expect(all).toMatch(/VIN\n/);
+    expect(all).toMatch(/Tuning\n/);
+    expect(all).toMatch(/Model {2,}1003\n/); // no names asked (--ids)
+  });
+});
