@@ -33,7 +33,7 @@ describe("vehicle list", () => {
   it("prints a table with the useful columns and a footer on stderr", async () => {
     const r = await cli(["vehicle", "list"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/ID\s+REG NUMBER\s+MODEL\s+CLASS\s+ACTIVE\s+PRICE\/DAY\s+CURRENCY/);
+    expect(r.stdout).toMatch(/ID\s+REG NUMBER\s+MODEL\s+CLASS\s+ACTIVE\s+PRICE\/DAY\s+LOCATION/);
     expect(r.stdout).toContain("B-SC 1001");
     expect(r.stderr).toMatch(/page 1 of 1 · \d+ of \d+ vehicles/);
     expect(r.stdout).not.toMatch(/page \d of/);
