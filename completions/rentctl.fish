@@ -183,7 +183,7 @@ function __rentctl_takes_value
         case 'catalog options'
             contains -- $argv[2] '--segment'; and return 0
         case 'vehicle list'
-            contains -- $argv[2] '--limit' '--offset' '--page' '--where' '--sort'; and return 0
+            contains -- $argv[2] '--limit' '--offset' '--page' '--where' '--sort' '--search'; and return 0
         case 'vehicle create'
             contains -- $argv[2] '--save' '--pickup-location' '--vehicle-class-id' '--vehicle-model-id' '--vehicle-segment-id' '--vehicle-year-of-issue-id' '--vehicle-vin' '--vehicle-odometer' '--vehicle-reg-number-country' '--vehicle-reg-number' '--vehicle-activity' '--price-per-day' '--price-per-3days' '--price-per-week' '--price-per-14days' '--vehicle-currency-id' '--vehicle-protection-plans-insurance-price' '--vehicle-protection-plans-insurance-exclude-security-deposit' '--vehicle-protection-plans-no-deposit' '--vehicle-protection-plans-third-party-insurance' '--vehicle-protection-plans-deposit-price' '--vehicle-protection-plans-deposit-pay-cash' '--vehicle-protection-plans-deposit-pay-debit-card' '--vehicle-protection-plans-deposit-pay-credit-card' '--vehicle-protection-plans-deposit-return-period-cash' '--vehicle-protection-plans-deposit-return-period-card' '--vehicle-protection-plans-cdw1-price-day' '--vehicle-protection-plans-cdw1-franchise' '--vehicle-protection-plans-cdw1-security-deposit' '--vehicle-protection-plans-cdw2-price-day' '--vehicle-protection-plans-cdw2-franchise' '--vehicle-protection-plans-cdw2-security-deposit' '--vehicle-protection-plans-tire-windshield-price-day' '--vehicle-protection-plans-theft-price-day' '--vehicle-protection-plans-interior-price-day' '--vehicle-protection-plans-roadside-price-day' '--vehicle-tuning-text' '--vehicle-delivery-address-fixed-place' '--vehicle-delivery-address-fixed-location' '--vehicle-delivery-address-fixed-price' '--vehicle-delivery-return-fixed-place' '--vehicle-delivery-return-fixed-location' '--vehicle-delivery-return-fixed-price' '--vehicle-distance-unit-id' '--vehicle-distance-included' '--vehicle-surcharge-for-excess' '--price-surcharge-over-time' '--vehicle-images' '--vehicle-minimal-renting-period' '--vehicle-minimal-age-to-rent' '--vehicle-drivers-experience' '--price-subscription-month' '--price-subscription-3month' '--price-subscription-6month' '--price-subscription-year' '--price-subscription-2years' '--price-subscription-3years' '--vehicle-description' '--vehicle-benefits-id' '--vehicle-options-id' '--vehicle-payment-types' '--vehicle-availability-calendar' '--vehicle-passenger-capacity' '--vehicle-luggage-capacity' '--vehicle-extras' '--vehicle-fuel-policy' '--vehicle-booking-lead-time' '--brand' '--configuration' '--set' '--from-file' '--location' '--class' '--model' '--segment' '--year' '--reg' '--active' '--price' '--currency' '--image' '--description'; and return 0
         case 'vehicle wizard'
@@ -209,7 +209,7 @@ function __rentctl_takes_value
         case 'image upload'
             contains -- $argv[2] '--attach'; and return 0
         case 'extra list'
-            contains -- $argv[2] '--limit' '--offset' '--page'; and return 0
+            contains -- $argv[2] '--limit' '--offset' '--page' '--search'; and return 0
         case 'extra create'
             contains -- $argv[2] '--option' '--price' '--currency' '--period' '--quantity' '--set' '--from-file'; and return 0
         case 'extra update'
@@ -442,7 +442,13 @@ complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l page -r -f -d 'page
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l all -d 'walk every page (every format streams as pages arrive)'
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l where -r -f -d 'only vehicles where FIELD OP VALUE holds (= != < <= > >= ~regex; repeat: all must hold); filtered in the client over every listed page, streamed like --all'
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l sort -f -d 'order by a field (stable; holds the selection in memory to sort it)'
+complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l search -r -f -d 'only vehicles whose registration, model name or location contains TEXT (any case, accents folded); streamed like --where'
+complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l wide -d 'show every cell in full (tables fit the terminal\'s width otherwise)'
+complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l ids -d 'show raw ids in tables instead of catalog names'
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -s h -l help -d 'display help for command'
+complete -c rentctl -n '__rentctl_using \'vehicle get\'' -l all-fields -d 'show empty fields too (the card leaves them out)'
+complete -c rentctl -n '__rentctl_using \'vehicle get\'' -l wide -d 'show every cell in full (tables fit the terminal\'s width otherwise)'
+complete -c rentctl -n '__rentctl_using \'vehicle get\'' -l ids -d 'show raw ids in tables instead of catalog names'
 complete -c rentctl -n '__rentctl_using \'vehicle get\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'vehicle create\'' -s i -l interactive -d 'guided wizard (same as `rentctl vehicle wizard`)'
 complete -c rentctl -n '__rentctl_using \'vehicle create\'' -l save -r -F -d 'with -i: also save the answers as a JSON file for --from-file'
@@ -664,7 +670,13 @@ complete -c rentctl -n '__rentctl_using \'extra list\'' -l limit -r -f -d 'extra
 complete -c rentctl -n '__rentctl_using \'extra list\'' -l offset -r -f -d 'extras to skip'
 complete -c rentctl -n '__rentctl_using \'extra list\'' -l page -r -f -d 'page number (1-based; uses --limit)'
 complete -c rentctl -n '__rentctl_using \'extra list\'' -l all -d 'walk every page (every format streams as pages arrive)'
+complete -c rentctl -n '__rentctl_using \'extra list\'' -l search -r -f -d 'only extras whose option name contains TEXT (any case, accents folded)'
+complete -c rentctl -n '__rentctl_using \'extra list\'' -l wide -d 'show every cell in full (tables fit the terminal\'s width otherwise)'
+complete -c rentctl -n '__rentctl_using \'extra list\'' -l ids -d 'show raw ids in tables instead of catalog names'
 complete -c rentctl -n '__rentctl_using \'extra list\'' -s h -l help -d 'display help for command'
+complete -c rentctl -n '__rentctl_using \'extra get\'' -l all-fields -d 'show empty fields too (the card leaves them out)'
+complete -c rentctl -n '__rentctl_using \'extra get\'' -l wide -d 'show every cell in full (tables fit the terminal\'s width otherwise)'
+complete -c rentctl -n '__rentctl_using \'extra get\'' -l ids -d 'show raw ids in tables instead of catalog names'
 complete -c rentctl -n '__rentctl_using \'extra get\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'extra create\'' -l option -r -f -a '(__rentctl_dynamic catalog extra-options)' -d 'Extra option type id (from extra options) (wire name option_id)'
 complete -c rentctl -n '__rentctl_using \'extra create\'' -l price -r -f -d 'Price (wire name price)'

@@ -127,4 +127,21 @@ describe("what scripts and the particular see", () => {
       /^1\s+Toyota Corolla \(1\.8 Hybrid Comfort\)\s+yes\s+Free cancellation, 24\/7 roadside assistance$/m,
     );
   });
+
+  it("--search: registration, model name, location, option name; any case, accents folded; with --where and --sort", async () => {
+    const reg = await at(160, ["vehicle", "list", "--search", "munchen", "-q"]);
+    expect(reg.stdout.trim().split("\n").map(Number)).toEqual([7]); // "… München", typed without the umlaut
+    const model = await at(160, ["vehicle", "list", "--search", "COROLLA", "--sort", "vehicle_reg_number:desc", "-q"]);
+    expect(model.stdout.trim().split("\n").map(Number)).toEqual([6, 7, 1]);
+    const both = await at(160, ["vehicle", "list", "--search", "corolla", "--where", "vehicle_reg_number~^TK"]);
+    expect(both.stdout).toMatch(/^6\s+TK-1\s+Toyota Corolla/m);
+    expect(both.stdout.trim().split("\n")).toHaveLength(2);
+    expect(both.stderr).toContain("1 vehicle matched");
+    const extra = await at(160, ["extra", "list", "--search", "SEAT"]);
+    expect(extra.stdout).toMatch(/^1\s+Child seat/m);
+    expect(extra.stdout).not.toContain("Additional driver");
+    expect(extra.stderr).toContain("1 of 3 extras matched");
+    const json = await at(160, ["extra", "list", "--search", "driver", "-o", "json"]);
+    expect(JSON.parse(json.stdout).map((e: { id: number }) => e.id)).toEqual([2]);
+  });
 });

@@ -16,22 +16,28 @@ export const verb = defineVerb({
       "only vehicles where FIELD OP VALUE holds (= != < <= > >= ~regex; repeat: all must hold); filtered in the client over every listed page, streamed like --all",
     ),
     sort: flag.string("--sort <field[:desc]>", "order by a field (stable; holds the selection in memory to sort it)"),
+    search: flag.string(
+      "--search <text>",
+      "only vehicles whose registration, model name or location contains TEXT (any case, accents folded); streamed like --where",
+    ),
     ...tableFlags(),
   },
   examples: [
     "rentctl vehicle list",
     "rentctl vehicle list --where segment=cars --where 'price_per_day<40'",
     "rentctl vehicle list --where vehicle_activity=0 --sort price_per_day:desc",
+    "rentctl vehicle list --search corolla",
     "rentctl vehicle list --page 2 --limit 20",
     "rentctl vehicle list --all -o ndjson | jq .id",
     "rentctl vehicle list --all -q",
   ],
   run: async (deps, _args, opts) => {
     applyView(deps, opts);
-    return opts.where.length > 0 || opts.sort
+    return opts.where.length > 0 || opts.sort || opts.search !== undefined
       ? (await import("./list-where.js")).run(deps, {
           where: opts.where,
           sort: opts.sort,
+          search: opts.search,
           limit: opts.all ? undefined : opts.limit,
           offset: opts.page !== undefined ? (opts.page - 1) * (opts.limit ?? 15) : opts.offset,
         })
