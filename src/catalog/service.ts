@@ -27,8 +27,8 @@ import { rememberVehicles } from "./recent.js";
  *   a name is matched once per distinct value per process, in the chosen
  *   locale and in English;
  * - `name` gives the name of an id for tables and never throws;
- * - `locale` resolves `--locale` (an id, a name or a code) and refuses an
- *   unknown one with the list of known locales.
+ * - `locale` resolves `--locale`: an id as given (no request), a name or a
+ *   code through the locales catalog (an unknown one is refused with the list).
  */
 
 /** The one client call the service needs (the API client has it). */
@@ -99,20 +99,8 @@ export class Catalogs {
 
   async #resolveLocale(): Promise<number> {
     const setting = this.#src.localeSetting();
-    if (typeof setting === "number" || /^\s*\d+\s*$/.test(setting)) {
-      const id = Number(setting);
-      if (id === DEFAULT_LOCALE) return id;
-      let known: JsonObject[];
-      try {
-        known = await this.items("catalog.locales");
-      } catch {
-        return id; // cannot check: let the server judge
-      }
-      if (known.length && !known.some((l) => itemId(l) === id)) {
-        throw new UsageError(`--locale: no locale with id ${id}`, { hint: `known: ${localeList(known)}` });
-      }
-      return id;
-    }
+    // An id needs no lookup (no request): the server judges an unknown one (400 on locale_id).
+    if (typeof setting === "number" || /^\s*\d+\s*$/.test(setting)) return Number(setting);
     const known = await this.items("catalog.locales");
     try {
       return matchByName(known, setting, "locale", "--locale");
