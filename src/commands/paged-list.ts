@@ -1,5 +1,5 @@
 import type { EncodableRecord } from "../api/encode.js";
-import { pageFooter, walkPages } from "../api/paginate.js";
+import { pageFooter, plural, walkPages } from "../api/paginate.js";
 import { WALK_PAGE_SIZE } from "../contract/operations.js";
 import { type JsonObject, normalizeRecord, recordId } from "../contract/records.js";
 import type { Deps } from "../deps.js";
@@ -75,7 +75,11 @@ export async function pagedList(deps: Deps, spec: PagedListSpec, opts: PagedList
     if (!quiet) await writer.end();
     if (format === "table" && !quiet)
       deps.msg.info(
-        deps.color.dim(spec.filter ? `${shown} of ${fetched} ${spec.noun} matched` : `${shown} ${spec.noun}`),
+        deps.color.dim(
+          spec.filter
+            ? `${shown} of ${fetched} ${plural(fetched, spec.noun)} matched`
+            : `${shown} ${plural(shown, spec.noun)}`,
+        ),
       );
     return;
   }
@@ -88,7 +92,7 @@ export async function pagedList(deps: Deps, spec: PagedListSpec, opts: PagedList
     const last = page.lastPage ?? (page.total !== undefined ? Math.ceil(page.total / limit) : undefined);
     if (page.items.length === 0 && offset > 0 && page.total !== undefined && page.total > 0)
       deps.msg.info(
-        `${pageArg !== undefined ? `page ${pageArg}` : `offset ${offset}`} is past the end: there ${page.total === 1 ? "is" : "are"} ${page.total} ${spec.noun}${last !== undefined ? ` on ${last} page${last === 1 ? "" : "s"} of ${limit}` : ""} (try --page ${Math.max(1, last ?? 1)})`,
+        `${pageArg !== undefined ? `page ${pageArg}` : `offset ${offset}`} is past the end: there ${page.total === 1 ? "is" : "are"} ${page.total} ${plural(page.total, spec.noun)}${last !== undefined ? ` on ${last} page${last === 1 ? "" : "s"} of ${limit}` : ""} (try --page ${Math.max(1, last ?? 1)})`,
       );
     else if (page.items.length === 0) deps.msg.info(`no ${spec.noun}${offset > 0 ? " on this page" : " yet"}`);
     // The next step, when there is more: the next page, or everything at once.

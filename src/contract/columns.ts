@@ -10,8 +10,8 @@
 export interface ColumnSpec {
   key: string;
   header?: string;
-  /** Tables only: `yesno` shows 1/0 as yes/no; `money` adds the currency code of `currencyKey`. */
-  display?: "yesno" | "money";
+  /** Tables only: `yesno` shows 1/0 as yes/no; `money` adds the currency code of `currencyKey`; `mark` shows true as `*`. */
+  display?: "yesno" | "money" | "mark";
   currencyKey?: string;
   /** `false`: csv carries the column (scripts read it) but a table leaves it out (the price shows its currency). */
   table?: boolean;

@@ -132,7 +132,8 @@ export function namedCells(
       for (const c of columns) {
         const v = item[c.key];
         if (v === undefined || v === null) continue;
-        if (c.display === "yesno" && (v === 1 || v === 0 || v === "1" || v === "0" || typeof v === "boolean"))
+        if (c.display === "mark") row[c.key] = v === true || v === 1 ? "*" : "";
+        else if (c.display === "yesno" && (v === 1 || v === 0 || v === "1" || v === "0" || typeof v === "boolean"))
           row[c.key] = v === 1 || v === "1" || v === true ? "yes" : "no";
         else if (c.display === "money" && c.currencyKey) {
           const cur = asId(item[c.currencyKey]);

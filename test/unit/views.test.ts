@@ -262,3 +262,35 @@ describe("the card of vehicle get (and the wizard's review)", () => {
     expect(all).toMatch(/Model {2,}1003\n/); // no names asked (--ids)
   });
 });
+
+describe("small things people notice", () => {
+  it("plurals: 1 vehicle, 2 vehicles", async () => {
+    const { pageFooter, plural } = await import("../../src/api/paginate.js");
+    expect(plural(1, "vehicles")).toBe("vehicle");
+    expect(plural(0, "vehicles")).toBe("vehicles");
+    expect(pageFooter({ items: [], total: 1, lastPage: 1, currentPage: 1, perPage: 15 }, 0, 1, "vehicles")).toBe(
+      "page 1 of 1 · 1 of 1 vehicle",
+    );
+    expect(pageFooter({ items: [], total: 2, lastPage: 1, currentPage: 1, perPage: 15 }, 0, 2, "extras")).toBe(
+      "page 1 of 1 · 2 of 2 extras",
+    );
+  });
+
+  it("profile list marks the current profile with *; json keeps current: true/false", async () => {
+    const { runMain, tempHome } = await import("../helpers/cli.js");
+    const home = tempHome();
+    try {
+      for (const p of ["a", "b"])
+        expect((await runMain(["-p", p, "profile", "set", "env", "sandbox"], home.env)).code).toBe(0);
+      await runMain(["profile", "use", "b"], home.env);
+      const r = await runMain(["profile", "list"], home.env);
+      expect(r.stdout).toMatch(/^ {3}NAME/);
+      expect(r.stdout).toMatch(/^ {3}a {5}sandbox$/m);
+      expect(r.stdout).toMatch(/^\* {2}b {5}sandbox$/m);
+      const j = JSON.parse((await runMain(["profile", "list", "-o", "json"], home.env)).stdout);
+      expect(j.map((x: { current: boolean }) => x.current)).toEqual([false, true]);
+    } finally {
+      home.cleanup();
+    }
+  });
+});
