@@ -14,6 +14,8 @@ export interface Output {
   record(record: Json): Promise<void>;
   /** One vehicle or extra: a card in sections (table format, no --fields), else as `record`. */
   card(record: JsonObject, sections: readonly SectionDecl[], currencyKey: string): Promise<void>;
+  /** A nested document (a Flexible catalog): one table per section in the table format, else as `record`. */
+  document(doc: JsonObject): Promise<void>;
   ids(ids: Array<number | string>): Promise<void>;
   /** How tables and cards are laid out from now on (`--ids`, `--wide`, `--all-fields` of the command). */
   setView(view: ViewOptions): void;
@@ -82,16 +84,18 @@ export function createOutput(
       };
     },
     record: (record) => renderRecord(record, opts()),
+    document: async (doc) => {
+      const o = opts();
+      if (o.format !== "table" || o.fields) return renderRecord(doc, o);
+      const { renderDocument } = await import("./document.js");
+      await writeOut(io, await renderDocument(doc, { color: outColor, width: o.width, wide: o.wide, names: o.names }));
+    },
     card: async (record, sections, currencyKey) => {
       const o = opts();
       if (o.format !== "table" || o.fields) return renderRecord(record, o);
       const [{ recordCard }, { renderCard }] = await Promise.all([import("./record-card.js"), import("./card.js")]);
       const card = await recordCard(record, sections, { names: o.names, allFields: view.allFields, currencyKey });
-      const text = renderCard(card, { color: outColor, width: o.width, wide: o.wide });
-      await new Promise<void>((resolve) => {
-        if (io.stdout.write(text)) resolve();
-        else io.stdout.once("drain", () => resolve());
-      });
+      await writeOut(io, renderCard(card, { color: outColor, width: o.width, wide: o.wide }));
     },
     ids: (ids) => renderIds(io, ids),
   };
@@ -105,8 +109,16 @@ export function silentOutput(): Output {
     listWriter: () => ({ push: none, end: none }),
     record: none,
     card: none,
+    document: none,
     ids: none,
     setView: () => {},
     view: () => ({ width: 80, color: makeChalk(false) }),
   };
+}
+
+function writeOut(io: IO, text: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (text === "" || io.stdout.write(text)) resolve();
+    else io.stdout.once("drain", () => resolve());
+  });
 }

@@ -85,6 +85,26 @@ describe.each([80, 160])("at %i columns", (columns) => {
   });
 });
 
+describe.each([80, 160])("catalogs with nested data at %i columns", (columns) => {
+  it("catalog setup and protection-plans: one table per section, names, no dotted keys", async () => {
+    const setup = await at(columns, ["catalog", "setup"]);
+    expect(setup.code, setup.stderr).toBe(0);
+    fits(setup.stdout, columns);
+    expect(setup.stdout).not.toMatch(/registration_countries\.0/);
+    expect(setup.stdout).toMatch(/^General\n {2}Segment\s+Cars/m);
+    expect(setup.stdout).toMatch(/^ {2}Default currency\s+EUR \(1\)$/m);
+    expect(setup.stdout).toMatch(/^Registration countries\n {2}ID\s+NAME\s+CODE\n {2}1\s+Germany\s+DE$/m);
+    expectGolden(`views-catalog-setup-${columns}.txt`, setup.stdout);
+    const plans = await at(columns, ["catalog", "protection-plans"]);
+    expect(plans.code, plans.stderr).toBe(0);
+    fits(plans.stdout, columns);
+    expect(plans.stdout).toMatch(/^Deposit return options\n {2}ID\s+NAME\s+DAYS$/m);
+    expectGolden(`views-catalog-protection-plans-${columns}.txt`, plans.stdout);
+    const json = await at(columns, ["catalog", "setup", "-o", "json"]);
+    expect(JSON.parse(json.stdout).registration_countries[0]).toEqual({ id: 1, name: "Germany", code: "DE" });
+  });
+});
+
 describe("what scripts and the particular see", () => {
   it("--wide: every cell in full, whatever the width", async () => {
     const r = await at(80, ["vehicle", "list", "--wide"]);
