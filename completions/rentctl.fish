@@ -197,7 +197,7 @@ function __rentctl_takes_value
         case 'vehicle deactivate'
             contains -- $argv[2] '--where' '--concurrency' '--report'; and return 0
         case 'vehicle calendar'
-            contains -- $argv[2] '--block' '--unblock' '--from' '--months' '--where' '--concurrency' '--report'; and return 0
+            contains -- $argv[2] '--block' '--unblock' '--from' '--months' '--days' '--where' '--concurrency' '--report'; and return 0
         case 'vehicle export'
             contains -- $argv[2] '--format' '--where'; and return 0
         case 'vehicle import'
@@ -626,13 +626,16 @@ complete -c rentctl -n '__rentctl_using \'vehicle deactivate\'' -s h -l help -d 
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l block -r -f -d 'make dates unavailable: 2026-12-24 (or 24.12.2026), 2026-12-24..2026-12-26 or 2026-12 (repeat)'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l unblock -r -f -d 'make dates available again (same forms; repeat)'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l clear-past -d 'drop blocked dates before today'
-complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l from -r -f -d 'first month shown (default: this month)'
+complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l from -r -f -d 'first month shown (default: this month); with --board a day (2026-12-24)'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l months -r -f -d 'months shown (default 3)'
+complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l board -d 'one board for many vehicles: vehicles as rows, days as columns (every vehicle unless ids or --where)'
+complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l days -r -f -d 'days on the board (default: as many as fit the terminal)'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l where -r -f -d 'select vehicles by FIELD OP VALUE (= != < <= > >= ~regex; repeat: all must hold); matched in the client over every listed page'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l all -d 'every vehicle of the owner'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l concurrency -r -f -d 'requests at once (1-16, default 4)'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l report -r -F -d 'write per-vehicle results to FILE (format by extension)'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l restart -d 'ignore the row log of an interrupted run of the same command'
+complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l wide -d 'with --board: every day asked for, whatever the terminal\'s width'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'vehicle export\'' -l format -r -f -d 'json, ndjson, yaml or csv (default: by extension; ndjson on stdout)'
 complete -c rentctl -n '__rentctl_using \'vehicle export\'' -l with-ids -d 'also write vehicle_id and the account-bound vehicle_images / vehicle_extras'

@@ -105,6 +105,46 @@ describe.each([80, 160])("catalogs with nested data at %i columns", (columns) =>
   });
 });
 
+describe("vehicle calendar --board", () => {
+  const now = () => Date.parse("2026-12-22T12:00:00");
+  const board = (columns: number, args: string[]) =>
+    runMain(
+      ["vehicle", "calendar", "--board", ...args],
+      { ...ctx.env, COLUMNS: String(columns) },
+      { overrides: { now } },
+    );
+
+  it("vehicles as rows, days as columns, blocked and today marked, fitting the width", async () => {
+    const block = await runMain(["vehicle", "calendar", "1", "--block", "2026-12-24..2026-12-26", "--yes"], ctx.env);
+    expect(block.code, block.stderr).toBe(0);
+    const r = await board(80, ["--from", "2026-12-20", "--days", "14"]);
+    expect(r.code, r.stderr).toBe(0);
+    fits(r.stdout, 80);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^\s+Dec 2026\s+Jan 2027$/);
+    expect(lines[1]).toMatch(/^\s+20 21\*22 23 24 25 26 27 28 29 30 31 {2}1 {2}2$/);
+    expect(lines[2]).toMatch(/^\s+Su Mo Tu We Th Fr Sa Su/);
+    expect(lines.find((l) => l.startsWith("1 B-SC 1001"))).toMatch(
+      /^1 B-SC 1001\s+\. {2}\. {2}\. {2}\. {2}X {2}X {2}X {2}\./,
+    );
+    expect(lines.find((l) => l.startsWith("2 M-SC 2002"))).not.toContain("X");
+    expect(r.stderr).toMatch(/X blocked · \. free · \* today/);
+  });
+
+  it("more days than fit are cut to the width (said on stderr); --wide shows them all", async () => {
+    const r = await board(80, ["--from", "2026-12-01", "--days", "60"]);
+    fits(r.stdout, 80);
+    expect(r.stderr).toMatch(/\d+ of 60 days fit the terminal/);
+    const wide = await board(80, ["--from", "2026-12-01", "--days", "60", "--wide"]);
+    expect(wide.stdout.split("\n")[1]!.match(/\d+/g)).toHaveLength(60);
+    const json = await board(80, ["-o", "json"]);
+    expect(JSON.parse(json.stdout)[0]).toMatchObject({
+      vehicle_id: 1,
+      blocked: ["2026-12-24", "2026-12-25", "2026-12-26"],
+    });
+  });
+});
+
 describe("what scripts and the particular see", () => {
   it("--wide: every cell in full, whatever the width", async () => {
     const r = await at(80, ["vehicle", "list", "--wide"]);
