@@ -37,6 +37,15 @@ function catalogVerb(op: Operation): Verb {
       // after --model in help: the brand of a model given by name
       modelBrand: byModel ? flag.string("--brand <id|name>", "brand, to resolve a model name") : undefined,
     },
+    // Runs as written: a catalog that needs a brand or a model names one (a bare `catalog models` is refused).
+    examples: [
+      [
+        "rentctl catalog",
+        op.catalogName ?? op.id,
+        ...(byModel ? ["--brand toyota --model corolla"] : has("brand_id") ? ["--brand toyota"] : []),
+        ...(seg?.required ? ["--segment cars"] : []),
+      ].join(" "),
+    ],
     run: (deps, _args, o) =>
       run(deps, { op: op.id, segment: o.segment, brand: o.brand ?? o.modelBrand, model: o.model }),
   });
