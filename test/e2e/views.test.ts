@@ -204,4 +204,22 @@ describe("what scripts and the particular see", () => {
     const json = await at(160, ["extra", "list", "--search", "driver", "-o", "json"]);
     expect(JSON.parse(json.stdout).map((e: { id: number }) => e.id)).toEqual([2]);
   });
+
+  it("one message per outcome: already inactive, said once", async () => {
+    const r = await runMain(["vehicle", "deactivate", "3"], ctx.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("vehicle 3 is already inactive\n");
+  });
+
+  it("the undo hint follows the work it undoes", async () => {
+    const r = await runMain(["vehicle", "deactivate", "--where", "vehicle_reg_number=M-EMO 1", "--yes"], ctx.env);
+    expect(r.code, r.stderr).toBe(0);
+    const done = r.stderr.indexOf("changed 1, removed 0");
+    const hint = r.stderr.search(/undo it with: rentctl undo \S+/);
+    expect(done).toBeGreaterThan(-1);
+    expect(hint).toBeGreaterThan(done);
+    // nothing done, no hint
+    const again = await runMain(["vehicle", "deactivate", "--where", "vehicle_reg_number=M-EMO 1", "--yes"], ctx.env);
+    expect(again.stderr).not.toMatch(/rentctl undo/);
+  });
 });
