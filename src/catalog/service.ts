@@ -15,7 +15,7 @@ import {
 import { itemId, itemLabel, itemNames, labelOf } from "./items.js";
 import { matchByName, nounOf } from "./match.js";
 import { ModelIndex } from "./model-index.js";
-import { rememberVehicles } from "./recent.js";
+import { type RecentVehicle, readRecentVehicles, rememberVehicles } from "./recent.js";
 
 /**
  * The catalog service: every read of a reference catalog goes through here
@@ -204,6 +204,23 @@ export class Catalogs {
       return;
     }
     rememberVehicles(dir, scope, items);
+  }
+
+  /** Vehicles remembered from this server's listings (of `owner` when given), newest first. No network; never throws. */
+  recentVehicles(owner?: number): RecentVehicle[] {
+    const dir = this.#src.dataDir;
+    if (!dir) return [];
+    let scope: string;
+    try {
+      scope = this.#src.scope();
+    } catch {
+      return [];
+    }
+    return readRecentVehicles(dir).filter(
+      (v) =>
+        (v.scope === undefined || v.scope === scope) &&
+        (owner === undefined || v.owner === undefined || v.owner === owner),
+    );
   }
 
   /** Every cached fetch of a catalog from this server, whatever its parameters or age (no network). */

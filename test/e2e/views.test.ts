@@ -222,4 +222,21 @@ describe("what scripts and the particular see", () => {
     const again = await runMain(["vehicle", "deactivate", "--where", "vehicle_reg_number=M-EMO 1", "--yes"], ctx.env);
     expect(again.stderr).not.toMatch(/rentctl undo/);
   });
+
+  it("completion of vehicle ids offers the current owner's vehicles only, with their registration numbers", async () => {
+    const { user_id: _u, ...fields } = sampleVehicleInput(1002);
+    const file = join(ctx.env.RENTCTL_DATA_DIR!, "..", "other-owner.json");
+    writeFileSync(file, JSON.stringify({ ...fields, vehicle_reg_number: "OTHER-1002" }));
+    const other = { ...ctx.env, RENTCTL_USER_ID: "1002" };
+    const made = await runMain(["vehicle", "create", "--from-file", file, "-q"], other);
+    expect(made.code, made.stderr).toBe(0);
+    expect((await runMain(["vehicle", "list"], other)).code).toBe(0);
+    expect((await runMain(["vehicle", "list"], ctx.env)).code).toBe(0);
+    const mine = await runBuilt(["completion", "__complete", "vehicles"], ctx.env);
+    expect(mine.stdout).toMatch(/^1\tB-SC 1001$/m);
+    expect(mine.stdout).not.toContain("OTHER-1002");
+    const theirs = await runBuilt(["completion", "__complete", "vehicles"], other);
+    expect(theirs.stdout).toMatch(new RegExp(`^${made.stdout.trim()}\tOTHER-1002$`, "m"));
+    expect(theirs.stdout).not.toContain("B-SC 1001");
+  });
 });
