@@ -27,7 +27,10 @@ describe("help of every command", () => {
       const r = await runBuilt([...path, "--help"], env);
       expect(r.code, `rentctl ${path.join(" ")} --help`).toBe(0);
       const label = `rentctl ${path.join(" ")} --help`;
-      if (path.length > 0) expect(r.stdout, label).toContain("\nINHERITED FLAGS:\n  -V, --version");
+      if (path.length > 0)
+        expect(r.stdout, label).toContain(
+          "\nINHERITED FLAGS (described in rentctl --help):\n  -V, --version  -p, --profile <name>",
+        );
       if (!/\nExamples:\n {2}[^\n]*rentctl /.test(r.stdout)) noExample.push(label);
       if (path.join(" ") === "vehicle create") {
         const long = r.stdout.split("\n").filter((l) => l.length > 80);
