@@ -42,4 +42,21 @@ describe("help of every command", () => {
     expect(noExample).toEqual([]);
     expect(seen).toEqual(expect.arrayContaining(["", "vehicle", "vehicle create", "catalog", "catalog currencies"]));
   }, 240_000);
+
+  it("vehicle create --help lists the common fields and fits a screen; --help-all lists every field flag", async () => {
+    const short = await runBuilt(["vehicle", "create", "--help"], env);
+    expect(short.code).toBe(0);
+    expect(short.stdout.split("\n").length).toBeLessThan(80);
+    expect(short.stdout).toContain("--price-per-day <n>");
+    expect(short.stdout).not.toContain("--vehicle-protection-plans-cdw1-price-day");
+    expect(short.stdout).toMatch(/--help-all\s+display help with every flag \(\d+ more field\s+flags\)/);
+    const all = await runBuilt(["vehicle", "create", "--help-all"], env);
+    expect(all.code, all.stderr).toBe(0);
+    for (const f of ["--vehicle-protection-plans-cdw1-price-day", "--vehicle-booking-lead-time", "--price-per-day"])
+      expect(all.stdout).toContain(f);
+    expect(all.stdout.split("\n").length).toBeGreaterThan(short.stdout.split("\n").length + 60);
+    // the rare flags still work and still complete
+    const bash = await runBuilt(["completion", "bash"], env);
+    expect(bash.stdout).toMatch(/'vehicle create'\) REPLY='[^']*--vehicle-protection-plans-cdw1-price-day/);
+  }, 60_000);
 });
