@@ -88,7 +88,7 @@ describe("catalog names, locales and vehicle configurations (built CLI)", () => 
     expect(byId.code).toBe(2);
     expect(byId.stderr).toMatch(/--model 101 is the model Yaris, not a vehicle configuration id/);
     const help = await runBuilt(["vehicle", "create", "--help"], sb.env);
-    expect(help.stdout).toMatch(/configuration \(equipment\) id/);
+    expect(help.stdout).toMatch(/configuration\s+\(equipment\)\s+id/);
     expect(help.stdout).toMatch(/--configuration/);
   }, 60_000);
 
