@@ -128,6 +128,9 @@ const CASES = [
   ]),
   ["extra list --all -o ndjson", ["extra", "list", "--all", "-o", "ndjson"]],
   ["extra list --all -o json", ["extra", "list", "--all", "-o", "json"]],
+  // tables name every id (catalogs and the configuration index, once) and fit the width: still one page at a time
+  ["extra list --all (table)", ["extra", "list", "--all"]],
+  ["vehicle list --all --search", ["vehicle", "list", "--search", "M-EM", "--wide"]],
 ];
 const figures = new Map();
 try {

@@ -1,16 +1,19 @@
 import type { ChalkInstance } from "chalk";
 import type { ApiClient } from "./api/client.js";
+import { FieldNames } from "./catalog/names.js";
 import { Catalogs } from "./catalog/service.js";
 import { type Paths, resolvePaths } from "./config/paths.js";
 import { type GlobalFlags, resolveSettings, type Settings } from "./config/settings.js";
 import { ConfigStore } from "./config/store.js";
 import { requireUserOf, resolveTarget, type Target } from "./config/target.js";
+import type { JsonObject } from "./contract/records.js";
 import type { IO } from "./io.js";
 import { colorEnabled, makeChalk } from "./output/color.js";
 import type { Messages } from "./output/messages.js";
 import { createMessages } from "./output/messages.js";
 import type { Output } from "./output/output.js";
 import { createOutput, silentOutput } from "./output/output.js";
+import { terminalWidth } from "./output/terminal.js";
 import { inquirerPrompter, type Prompter } from "./prompt.js";
 
 export type { Messages, Output, Prompter, Target };
@@ -76,6 +79,7 @@ export function createDeps(
   let targetP: Promise<Target> | undefined;
   let clientP: Promise<ApiClient> | undefined;
   let catalogs: Catalogs | undefined;
+  let names: FieldNames | undefined;
 
   const deps: OwnedDeps = {
     io,
@@ -141,7 +145,13 @@ export function createDeps(
           outColor,
           () => deps.settings(),
           (fn) => deps.onExit(fn),
-          (op, id, params, key) => catalogLabel(deps, op, id, params, key),
+          {
+            names: () => {
+              names ??= new FieldNames(deps.catalogs(), () => accountExtras(deps));
+              return names;
+            },
+            width: () => terminalWidth(io, env),
+          },
         ),
     msg: createMessages(io.stderr, color, Boolean(flags.quiet)),
     prompt: overrides.prompt ?? inquirerPrompter(io),
@@ -156,36 +166,6 @@ export function createDeps(
   return deps;
 }
 
-/**
- * A catalog id's name for tables, through the catalog service (one fetch per
- * catalog, cached with expiry). A catalog that needs a parameter the record
- * cannot give (configurations need their model) is looked up in the caches
- * only. Never throws: an unknown or unreachable name leaves the id.
- */
-async function catalogLabel(
-  deps: Deps,
-  op: string,
-  id: number,
-  params: Record<string, number>,
-  key?: "name" | "code",
-): Promise<string | undefined> {
-  const catalogs = deps.catalogs();
-  const { itemId, itemLabel } = await import("./catalog/items.js");
-  const { operation } = await import("./contract/operations.js");
-  const pick = (item: Record<string, unknown>) =>
-    key === "code" && typeof item.code === "string" ? item.code : itemLabel(item as never);
-  const needs = operation(op).params.filter((p) => p.required && p.name !== "locale_id" && !(p.name in params));
-  if (needs.length) {
-    for (const cache of catalogs.cachedAll(op)) {
-      const item = cache.items.find((i) => itemId(i) === id);
-      if (item) return pick(item);
-    }
-    return undefined;
-  }
-  const item = await catalogs.item(op, id, params).catch(() => undefined);
-  return item ? pick(item) : undefined;
-}
-
 /** Whose catalogs the cache holds: the embedded sandbox's, or the server's at this address. */
 function catalogScope(s: Settings): string {
   return s.baseUrl ?? (s.env === "sandbox" ? "sandbox" : String(s.env));
@@ -194,4 +174,24 @@ function catalogScope(s: Settings): string {
 /** The owner id for account operations, or a clear error. */
 export async function requireUser(deps: Deps): Promise<number> {
   return requireUserOf(await deps.target());
+}
+
+/** The owner's extras, every page, for names of `vehicle_extras` (read once per run, only by a view that shows them). */
+async function accountExtras(deps: Deps): Promise<JsonObject[]> {
+  const [{ walkPages }, { WALK_PAGE_SIZE }, { normalizeRecord }] = await Promise.all([
+    import("./api/paginate.js"),
+    import("./contract/operations.js"),
+    import("./contract/records.js"),
+  ]);
+  const client = await deps.client();
+  const params = { user_id: await requireUser(deps), locale_id: await deps.locale() };
+  const out: JsonObject[] = [];
+  const fetchPage = async (offset: number, limit: number) => {
+    const r = await client.call("extras.list", { ...params, limit, offset });
+    if (r.decoded.kind !== "paginated") throw new Error("extras.list did not answer with a page");
+    return { ...r.decoded.page, items: r.decoded.page.items.map((i) => normalizeRecord(i, "extra")) };
+  };
+  for await (const { items } of walkPages(fetchPage, { limit: WALK_PAGE_SIZE, offset: 0, kind: "extra" }))
+    out.push(...items);
+  return out;
 }

@@ -38,7 +38,13 @@ export function toPairs(record: EncodableRecord): Array<[string, string]> {
   return pairs;
 }
 
-/** application/x-www-form-urlencoded (and query strings): RFC 3986 with spaces as `+`, brackets kept readable. */
+/**
+ * application/x-www-form-urlencoded (and query strings): RFC 3986, brackets
+ * kept readable, spaces as `%20`, never `+`: a form decoder reads `%20` as a
+ * space as it reads `+`, but a query-string reader (an OpenAPI validator
+ * checking bracketed array values) takes `+` literally; `%20` is right under
+ * both readings.
+ */
 export function encodeForm(record: EncodableRecord): string {
   // The same pairs as toPairs, written straight into one string (a bulk run encodes thousands of records).
   let out = "";
@@ -72,7 +78,6 @@ function uriEncode(s: string): string {
 function encodeComponent(s: string): string {
   if (UNRESERVED.test(s)) return s;
   return uriEncode(s)
-    .replace(/%20/g, "+")
     .replace(/%5B/g, "[")
     .replace(/%5D/g, "]")
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

@@ -89,6 +89,15 @@ export function pageFooter(page: Page, offset: number, shown: number, noun: stri
   const parts: string[] = [];
   if (page.lastPage !== undefined) parts.push(`page ${page.total === 0 ? 0 : current} of ${page.lastPage}`);
   else parts.push(`page ${current}`);
-  parts.push(page.total !== undefined ? `${shown} of ${page.total} ${noun}` : `${shown} ${noun}`);
+  parts.push(
+    page.total !== undefined
+      ? `${shown} of ${page.total} ${plural(page.total, noun)}`
+      : `${shown} ${plural(shown, noun)}`,
+  );
   return parts.join(" · ");
+}
+
+/** `1 vehicle`, `2 vehicles`: a plural noun (`vehicles`, `extras`) made singular for one. */
+export function plural(n: number, noun: string): string {
+  return n === 1 && noun.endsWith("s") ? noun.slice(0, -1) : noun;
 }

@@ -51,8 +51,10 @@ export class Interrupter implements BulkControl {
 }
 
 /** The Ctrl-C handling every bulk command installs: what it says on each press, on `stderr`. */
-export function interruptOnCtrlC(stderr: NodeJS.WritableStream): Interrupter {
+export function interruptOnCtrlC(stderr: NodeJS.WritableStream, beforeMessage?: () => void): Interrupter {
   return new Interrupter((second) => {
+    // the progress bar first (it would redraw around the message and linger above the summary)
+    beforeMessage?.();
     stderr.write(
       second
         ? "\nabandoning the requests in flight (a rerun reconciles them)\n"

@@ -260,7 +260,7 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
   deps.msg.acting(await deps.target(), spec.acting);
   const progress = await createProgress(deps.io.stderr, deps.io.stderrTTY && !quiet, spec.total, spec.label);
   (await deps.client()).limitConnections(spec.concurrency);
-  const control = interruptOnCtrlC(deps.io.stderr);
+  const control = interruptOnCtrlC(deps.io.stderr, () => progress.stop());
   const check = spec.identityCheck;
   const created = check ? new CreatedSet() : undefined;
   let summary: BulkSummary;

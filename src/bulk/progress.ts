@@ -34,12 +34,18 @@ export async function createProgress(
   });
   bar.start(total, 0, { rate: "0" });
   let done = 0;
+  let stopped = false;
   return {
     tick: () => {
       done++;
+      if (stopped) return; // cleared on Ctrl-C: the rows still finishing do not draw it again
       const secs = (Date.now() - started) / 1000;
       bar.update(done, { rate: secs > 0 ? (done / secs).toFixed(1) : "0" });
     },
-    stop: () => bar.stop(),
+    stop: () => {
+      if (stopped) return;
+      stopped = true;
+      bar.stop(); // clearOnComplete: the line is cleared
+    },
   };
 }

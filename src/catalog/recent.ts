@@ -7,7 +7,8 @@ import { catalogCacheDir } from "./cache.js";
 /**
  * Vehicles seen in listings, for shell completion (`vehicle get <TAB>` offers
  * `42  B-SC 1001`): `<dataDir>/cache/vehicles.json`, { version, vehicles:
- * [{id, reg, scope}] }, newest first, at most MAX entries. Best effort: a
+ * [{id, reg, scope, owner}] }, newest first, at most MAX entries; completion
+ * offers only those of the current server (scope) and owner. Best effort: a
  * file that cannot be read or written is simply absent; never throws.
  */
 
@@ -18,6 +19,8 @@ export interface RecentVehicle {
   id: number;
   reg: string;
   scope?: string;
+  /** The owner (user_id) whose listing showed it. */
+  owner?: number;
 }
 
 function file(dataDir: string): string {
@@ -43,7 +46,8 @@ export function rememberVehicles(dataDir: string, scope: string, items: readonly
     for (const i of items) {
       const id = typeof i.id === "number" ? i.id : typeof i.vehicle_id === "number" ? i.vehicle_id : undefined;
       const reg = typeof i.vehicle_reg_number === "string" ? i.vehicle_reg_number : "";
-      if (id !== undefined) seen.push({ id, reg, scope });
+      const owner = Number(i.user_id);
+      if (id !== undefined) seen.push({ id, reg, scope, ...(Number.isSafeInteger(owner) ? { owner } : {}) });
     }
     if (seen.length === 0) return;
     const key = (v: RecentVehicle) => `${v.scope ?? ""}#${v.id}`;

@@ -14,7 +14,8 @@ import {
 } from "./cache.js";
 import { itemId, itemLabel, itemNames, labelOf } from "./items.js";
 import { matchByName, nounOf } from "./match.js";
-import { rememberVehicles } from "./recent.js";
+import { ModelIndex } from "./model-index.js";
+import { type RecentVehicle, readRecentVehicles, rememberVehicles } from "./recent.js";
 
 /**
  * The catalog service: every read of a reference catalog goes through here
@@ -26,8 +27,8 @@ import { rememberVehicles } from "./recent.js";
  *   a name is matched once per distinct value per process, in the chosen
  *   locale and in English;
  * - `name` gives the name of an id for tables and never throws;
- * - `locale` resolves `--locale` (an id, a name or a code) and refuses an
- *   unknown one with the list of known locales.
+ * - `locale` resolves `--locale`: an id as given (no request), a name or a
+ *   code through the locales catalog (an unknown one is refused with the list).
  */
 
 /** The one client call the service needs (the API client has it). */
@@ -69,11 +70,26 @@ export class Catalogs {
   /** Catalogs (by key) read from the disk cache this run: a name not found there is looked up again live. */
   readonly #fromDisk = new Set<string>();
   #locale: Promise<number> | undefined;
+  #models: ModelIndex | undefined;
   /** Requests made by this service (tests and `--verbose` read it). */
   requests = 0;
 
   constructor(src: CatalogSource) {
     this.#src = src;
+  }
+
+  /** The reverse index of configurations (`vehicle_model_id` -> brand, model, configuration), built on first use. */
+  models(): ModelIndex {
+    const src = this.#src;
+    this.#models ??= new ModelIndex({
+      items: (opId, params) => this.items(opId, params),
+      locale: () => this.locale(),
+      dataDir: src.dataDir,
+      scope: () => src.scope(),
+      now: () => src.now(),
+      ttlMs: src.ttlMs,
+    });
+    return this.#models;
   }
 
   /** The locale id to send: `--locale` resolved and checked against the locales catalog. */
@@ -84,20 +100,8 @@ export class Catalogs {
 
   async #resolveLocale(): Promise<number> {
     const setting = this.#src.localeSetting();
-    if (typeof setting === "number" || /^\s*\d+\s*$/.test(setting)) {
-      const id = Number(setting);
-      if (id === DEFAULT_LOCALE) return id;
-      let known: JsonObject[];
-      try {
-        known = await this.items("catalog.locales");
-      } catch {
-        return id; // cannot check: let the server judge
-      }
-      if (known.length && !known.some((l) => itemId(l) === id)) {
-        throw new UsageError(`--locale: no locale with id ${id}`, { hint: `known: ${localeList(known)}` });
-      }
-      return id;
-    }
+    // An id needs no lookup (no request): the server judges an unknown one (400 on locale_id).
+    if (typeof setting === "number" || /^\s*\d+\s*$/.test(setting)) return Number(setting);
     const known = await this.items("catalog.locales");
     try {
       return matchByName(known, setting, "locale", "--locale");
@@ -201,6 +205,23 @@ export class Catalogs {
       return;
     }
     rememberVehicles(dir, scope, items);
+  }
+
+  /** Vehicles remembered from this server's listings (of `owner` when given), newest first. No network; never throws. */
+  recentVehicles(owner?: number): RecentVehicle[] {
+    const dir = this.#src.dataDir;
+    if (!dir) return [];
+    let scope: string;
+    try {
+      scope = this.#src.scope();
+    } catch {
+      return [];
+    }
+    return readRecentVehicles(dir).filter(
+      (v) =>
+        (v.scope === undefined || v.scope === scope) &&
+        (owner === undefined || v.owner === undefined || v.owner === owner),
+    );
   }
 
   /** Every cached fetch of a catalog from this server, whatever its parameters or age (no network). */

@@ -28,7 +28,9 @@ export function optionOf(d: OptionDecl): Option {
   }
   if (d.repeatable) o.argParser(collect);
   if (d.defaultValue !== undefined) o.default(d.defaultValue);
-  if (d.hidden) o.hideHelp();
+  if (d.hidden || d.rare) o.hideHelp();
+  // listed by --help-all only; completion (src/completion/model.ts) reads the mark and still offers it
+  if (d.rare) (o as Option & { rare?: boolean }).rare = true;
   if (d.mandatory) o.makeOptionMandatory();
   // commander stores the value where the declaration reads it (its own camelCase name, unless the flag gives one)
   const key = d.key;
@@ -57,6 +59,7 @@ export function verbCommand(ctx: CliContext, verb: Verb): Command {
   if (verb.usage !== undefined) cmd.usage(verb.usage);
   for (const a of verb.args) cmd.argument(argTerm(a), a.description);
   for (const d of verb.options) cmd.addOption(optionOf(d));
+  addHelpAll(cmd);
   if (verb.examples.length > 0) cmd.addHelpText("after", examples(...verb.examples) + (verb.notes ?? ""));
   else if (verb.notes !== undefined) cmd.addHelpText("after", verb.notes);
   cmd.action(() =>
@@ -69,6 +72,20 @@ export function verbCommand(ctx: CliContext, verb: Verb): Command {
     }),
   );
   return cmd;
+}
+
+/**
+ * `--help-all` on a command with rarely used flags: its help with every flag
+ * listed. `--help` shows the common ones and says how many are left out.
+ */
+export function addHelpAll(cmd: Command): void {
+  const rare = cmd.options.filter((o) => (o as Option & { rare?: boolean }).rare === true);
+  if (!rare.length) return;
+  cmd.addOption(new Option("--help-all", `display help with every flag (${rare.length} more field flags)`));
+  cmd.on("option:help-all", () => {
+    for (const o of rare) o.hidden = false;
+    cmd.help();
+  });
 }
 
 /** Add verbs (or commands declared with commander) under a command, in order; hidden verbs stay out of help. */

@@ -99,6 +99,7 @@ function firstExample(cmd: Command): string | undefined {
       },
     });
   }
-  const m = /Examples:\n {2}(.+)/.exec(text);
-  return m?.[1];
+  // The whole first example: a long one is wrapped with shell continuations (`\` then 6 spaces), joined back here.
+  const m = /Examples:\n {2}(.+(?:\n {6}.+)*)/.exec(text);
+  return m?.[1]?.replace(/ \\\n {6}/g, " ");
 }

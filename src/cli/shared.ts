@@ -46,6 +46,21 @@ export function applyHelpConfig(cmd: Command): void {
     showGlobalOptions: true,
     helpWidth: helpWidth(),
     styleTitle: (title: string) => (title === "Global Options:" ? "INHERITED FLAGS:" : title),
+    // A sub-command's own flags in full; the inherited ones in a compact block (their help is on `rentctl --help`).
+    formatHelp(c: Command, helper: Help): string {
+      const base = Object.getPrototypeOf(helper).formatHelp as Help["formatHelp"];
+      if (!c.parent) return base.call(helper, c, helper);
+      const inherited = helper.visibleGlobalOptions(c).map((o) => helper.optionTerm(o));
+      const h = helper as Help & { showGlobalOptions: boolean };
+      h.showGlobalOptions = false;
+      let text: string;
+      try {
+        text = base.call(helper, c, helper);
+      } finally {
+        h.showGlobalOptions = true;
+      }
+      return inherited.length ? `${text}${compactBlock(inherited, helper.helpWidth ?? 80)}` : text;
+    },
     formatItem(term: string, termWidth: number, description: string, helper: Help): string {
       const helpWidth = helper.helpWidth ?? 80;
       const indent = "  ";
@@ -62,6 +77,20 @@ export function applyHelpConfig(cmd: Command): void {
       return `${indent}${term}\n${wrapped.map((l) => deep + l).join("\n")}`;
     },
   });
+}
+
+/** Inherited flags as a few lines of terms (`-q, --quiet  --dry-run  …`), their descriptions left to root help. */
+function compactBlock(terms: string[], width: number): string {
+  const lines: string[] = [];
+  let cur = "";
+  for (const t of terms) {
+    if (cur && 2 + cur.length + 2 + t.length > width) {
+      lines.push(cur);
+      cur = t;
+    } else cur = cur ? `${cur}  ${t}` : t;
+  }
+  if (cur) lines.push(cur);
+  return `\nINHERITED FLAGS (described in rentctl --help):\n${lines.map((l) => `  ${l}`).join("\n")}\n`;
 }
 
 /** Whether a command's help already has an examples block (added with addHelpText("after", examples(…))). */

@@ -32,6 +32,8 @@ export interface OptionDecl {
   readonly defaultValue?: string;
   /** Accepted, but not listed in help. */
   readonly hidden: boolean;
+  /** Rarely used: listed by `--help-all` only (completion offers it as any other). */
+  readonly rare?: boolean;
   /** commander refuses the command without it. */
   readonly mandatory: boolean;
 }
@@ -99,6 +101,8 @@ export function optionsOf(flags: Flags): OptionDecl[] {
 interface Common {
   /** Accepted, not listed in help (an alias). */
   hidden?: boolean;
+  /** Listed by `--help-all` only (a rarely used field flag). */
+  rare?: boolean;
   /** Store the value under this attribute instead of the camelCase name (two flags for one field stay apart). */
   key?: string;
 }
@@ -123,6 +127,7 @@ function decl(flags: string, description: string, o: Common, more: Partial<Optio
     name: flagName(flags),
     repeatable: false,
     hidden: o.hidden ?? false,
+    ...(o.rare ? { rare: true } : {}),
     mandatory: false,
     ...more,
   };

@@ -1,5 +1,5 @@
 import type { EncodableRecord } from "../api/encode.js";
-import { pageFooter, walkPages } from "../api/paginate.js";
+import { pageFooter, plural, walkPages } from "../api/paginate.js";
 import { WALK_PAGE_SIZE } from "../contract/operations.js";
 import { type JsonObject, normalizeRecord, recordId } from "../contract/records.js";
 import type { Deps } from "../deps.js";
@@ -22,6 +22,8 @@ export interface PagedListSpec {
   noun: string;
   params: EncodableRecord;
   columns: Column[];
+  /** `--search`: only the items it keeps; every page is walked (like --all), the matches stream out. */
+  filter?: (items: JsonObject[]) => Promise<JsonObject[]>;
 }
 
 /**
@@ -49,10 +51,11 @@ export async function pagedList(deps: Deps, spec: PagedListSpec, opts: PagedList
     else await writer.push(items);
   };
 
-  if (opts.all) {
+  if (opts.all || spec.filter) {
     const limit = limitArg ?? WALK_PAGE_SIZE;
     const progress = createStatusLine(deps.io.stderr, deps.io.stderrTTY && !quiet);
     let shown = 0;
+    let fetched = 0;
     let total: number | undefined;
     for await (const { items, page } of walkPages(fetchPage, {
       limit,
@@ -60,15 +63,24 @@ export async function pagedList(deps: Deps, spec: PagedListSpec, opts: PagedList
       kind: spec.kind,
       warn: (m) => deps.msg.warn(m),
     })) {
-      shown += items.length;
+      const kept = spec.filter ? await spec.filter(items) : items;
+      fetched += items.length;
+      shown += kept.length;
       total = page.total;
       progress.clear(); // results may share the terminal: never on the progress line
-      await emit(items);
-      progress.update(deps.color.dim(`fetched ${shown}${total !== undefined ? ` of ${total}` : ""} ${spec.noun}…`));
+      if (kept.length) await emit(kept);
+      progress.update(deps.color.dim(`fetched ${fetched}${total !== undefined ? ` of ${total}` : ""} ${spec.noun}…`));
     }
     progress.clear();
     if (!quiet) await writer.end();
-    if (format === "table" && !quiet) deps.msg.info(deps.color.dim(`${shown} ${spec.noun}`));
+    if (format === "table" && !quiet)
+      deps.msg.info(
+        deps.color.dim(
+          spec.filter
+            ? `${shown} of ${fetched} ${plural(fetched, spec.noun)} matched`
+            : `${shown} ${plural(shown, spec.noun)}`,
+        ),
+      );
     return;
   }
   const limit = limitArg ?? 15;
@@ -80,7 +92,7 @@ export async function pagedList(deps: Deps, spec: PagedListSpec, opts: PagedList
     const last = page.lastPage ?? (page.total !== undefined ? Math.ceil(page.total / limit) : undefined);
     if (page.items.length === 0 && offset > 0 && page.total !== undefined && page.total > 0)
       deps.msg.info(
-        `${pageArg !== undefined ? `page ${pageArg}` : `offset ${offset}`} is past the end: there ${page.total === 1 ? "is" : "are"} ${page.total} ${spec.noun}${last !== undefined ? ` on ${last} page${last === 1 ? "" : "s"} of ${limit}` : ""} (try --page ${Math.max(1, last ?? 1)})`,
+        `${pageArg !== undefined ? `page ${pageArg}` : `offset ${offset}`} is past the end: there ${page.total === 1 ? "is" : "are"} ${page.total} ${plural(page.total, spec.noun)}${last !== undefined ? ` on ${last} page${last === 1 ? "" : "s"} of ${limit}` : ""} (try --page ${Math.max(1, last ?? 1)})`,
       );
     else if (page.items.length === 0) deps.msg.info(`no ${spec.noun}${offset > 0 ? " on this page" : " yet"}`);
     // The next step, when there is more: the next page, or everything at once.

@@ -7,5 +7,11 @@ export async function showRecord(deps: Deps, res: Resource, rawId: string): Prom
   const id = parseId(rawId, res.noun);
   const record = await fetchRecord(deps, res, id);
   if (deps.flags.quiet) return deps.out.ids([id]);
-  await deps.out.record(record);
+  const { EXTRA_SECTIONS, VEHICLE_SECTIONS } = await import("../contract/sections.js");
+  const vehicle = res.noun === "vehicle";
+  await deps.out.card(
+    record,
+    vehicle ? VEHICLE_SECTIONS : EXTRA_SECTIONS,
+    vehicle ? "vehicle_currency_id" : "currency_id",
+  );
 }

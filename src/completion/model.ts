@@ -102,7 +102,8 @@ function optionSpec(path: readonly string[], option: Option, rules: ValueRules):
     valueOptional: option.optional,
     valueName,
     repeatable: option.variadic || isRepeatableParser(option.parseArg) || /\brepeat/i.test(option.description),
-    hidden: option.hidden,
+    // a rare flag is hidden from --help only: completion offers it
+    hidden: option.hidden && (option as Option & { rare?: boolean }).rare !== true,
     values: takesValue ? (rules.option(path, option, valueName) ?? NONE) : NONE,
   };
 }

@@ -1,6 +1,5 @@
 import type { EncodableRecord } from "../api/encode.js";
 import { itemId, itemNames, labelOf } from "../catalog/items.js";
-import { readRecentVehicles } from "../catalog/recent.js";
 import { CATALOG_OPERATIONS } from "../contract/operations.js";
 import type { JsonObject } from "../contract/records.js";
 import type { Operation } from "../contract/types.js";
@@ -37,9 +36,27 @@ export async function completionValues(deps: Deps, kind: string, args: readonly 
       return catalogValues(deps, name, args.includes("--ids"), lineFlags(deps.env.RENTCTL_COMPLETE_WORDS));
     }
     case "vehicles":
-      return readRecentVehicles(deps.paths.dataDir).map((v) => (v.reg ? `${v.id}\t${tidy(v.reg)}` : String(v.id)));
+      return (await currentVehicles(deps)).map((v) => (v.reg ? `${v.id}\t${tidy(v.reg)}` : String(v.id)));
     default:
       return [];
+  }
+}
+
+/** The current server's and owner's vehicles only (another profile's fleet is not offered). */
+async function currentVehicles(deps: Deps) {
+  let owner: number | undefined;
+  try {
+    const s = deps.settings();
+    // the sandbox's default owner when none is set (as the target resolves it; no network here)
+    owner =
+      s.userId ?? (s.env === "sandbox" ? (await import("../sandbox/owners.js")).DEMO_OWNERS[0]?.userId : undefined);
+  } catch {
+    owner = undefined;
+  }
+  try {
+    return deps.catalogs().recentVehicles(owner);
+  } catch {
+    return [];
   }
 }
 

@@ -36,6 +36,8 @@ export interface UpdateOptions {
   requireAll?: boolean;
   /** How the previous record is kept for undo (default: an entry of its own). */
   undo?: UndoScope;
+  /** The caller says the outcome itself (`vehicle 3 is already inactive`): no second "nothing to change". */
+  quietUnchanged?: boolean;
 }
 
 export interface UpdateResult {
@@ -105,7 +107,7 @@ async function sendGuarded(
     return { changes: diff };
   }
   if (diff.length === 0 && !opts.replace) {
-    deps.msg.info(`${res.noun} ${id}: nothing to change`);
+    if (!opts.quietUnchanged) deps.msg.info(`${res.noun} ${id}: nothing to change`);
     return { changes: diff };
   }
   // Read again just before writing: stop if someone changed it meanwhile.

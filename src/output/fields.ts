@@ -9,13 +9,23 @@ import type { ColumnSpec } from "../contract/columns.js";
 
 export type Column = ColumnSpec;
 
-/** Names for catalog ids in tables: the catalog service's lookup (undefined when unknown or unreachable). */
-export type Labeler = (
-  opId: string,
-  id: number,
-  params: Record<string, number>,
-  labelKey?: "name" | "code",
-) => Promise<string | undefined>;
+/** Names for ids in tables and cards (the catalog layer's FieldNames): undefined when unknown or unreachable. */
+export interface Namer {
+  /** Whether a field's values are ids that have names. */
+  names(field: string): boolean;
+  /** The name of one id of a field, in the context of its record. Never throws. */
+  name(field: string, id: number, record: JsonObject): Promise<string | undefined>;
+}
+
+/** How a person's view is laid out (table format only). */
+export interface ViewOptions {
+  /** `--ids`: raw ids in tables, no names looked up. */
+  ids?: boolean;
+  /** `--wide`: every cell in full, the terminal's width ignored. */
+  wide?: boolean;
+  /** `--all-fields`: a card shows empty fields too. */
+  allFields?: boolean;
+}
 
 export interface RenderOptions {
   format: Format;
@@ -24,8 +34,12 @@ export interface RenderOptions {
   columns?: Column[];
   color: ChalkInstance;
   io: IO;
-  /** Tables: names beside catalog ids (never for json, csv, yaml: those keep the wire data). */
-  label?: Labeler;
+  /** Tables: names for catalog ids (never for json, csv, yaml: those keep the wire data). */
+  names?: Namer;
+  /** Tables: the width to fit (the terminal's); undefined: no fitting. */
+  width?: number;
+  /** Tables: every cell in full. */
+  wide?: boolean;
   /** Field names valid for `--fields` beyond the items' own keys (e.g. the contract's). */
   knownFields?: readonly string[];
 }

@@ -1,7 +1,9 @@
 import type { ChalkInstance } from "chalk";
 import type { Json, JsonObject } from "../contract/records.js";
+import type { SectionDecl } from "../contract/sections.js";
 import type { IO } from "../io.js";
-import type { Column, Labeler, RenderOptions } from "./fields.js";
+import { makeChalk } from "./color.js";
+import type { Column, Namer, RenderOptions, ViewOptions } from "./fields.js";
 import type { Format } from "./formats.js";
 import { createListWriter, type ListWriter, renderIds, renderList, renderRecord } from "./render.js";
 
@@ -10,7 +12,22 @@ export interface Output {
   list(items: JsonObject[], columns?: Column[]): Promise<void>;
   listWriter(columns?: Column[]): ListWriter;
   record(record: Json): Promise<void>;
+  /** One vehicle or extra: a card in sections (table format, no --fields), else as `record`. */
+  card(record: JsonObject, sections: readonly SectionDecl[], currencyKey: string): Promise<void>;
+  /** A nested document (a Flexible catalog): one table per section in the table format, else as `record`. */
+  document(doc: JsonObject): Promise<void>;
   ids(ids: Array<number | string>): Promise<void>;
+  /** How tables and cards are laid out from now on (`--ids`, `--wide`, `--all-fields` of the command). */
+  setView(view: ViewOptions): void;
+  /** The view as set, the width tables fit and the names (table format only). */
+  view(): ViewOptions & { width: number; names?: Namer; color: ChalkInstance };
+}
+
+/** What tables need from their surroundings: names for ids and the width to fit. */
+export interface ViewSource {
+  names?: () => Namer;
+  /** The terminal's width (or COLUMNS, or 80). */
+  width: () => number;
 }
 
 /**
@@ -23,20 +40,29 @@ export function createOutput(
   outColor: ChalkInstance,
   settings: () => { output: Format; fields?: string[] },
   onExit: (fn: () => Promise<void>) => void = () => {},
-  label?: Labeler,
+  source: ViewSource = { width: () => 80 },
 ): Output {
+  let view: ViewOptions = {};
+  const namer = () => (view.ids ? undefined : source.names?.());
   const opts = (columns?: Column[]): RenderOptions => {
     const s = settings();
+    const table = s.output === "table";
     return {
       format: s.output,
       fields: s.fields,
       columns,
       color: outColor,
       io,
-      label: s.output === "table" ? label : undefined,
+      names: table ? namer() : undefined,
+      width: table ? source.width() : undefined,
+      wide: view.wide,
     };
   };
   return {
+    setView: (v) => {
+      view = { ...view, ...v };
+    },
+    view: () => ({ ...view, width: source.width(), names: namer(), color: outColor }),
     list: (items, columns) => renderList(items, opts(columns)),
     listWriter: (columns) => {
       const w = createListWriter(opts(columns));
@@ -58,6 +84,19 @@ export function createOutput(
       };
     },
     record: (record) => renderRecord(record, opts()),
+    document: async (doc) => {
+      const o = opts();
+      if (o.format !== "table" || o.fields) return renderRecord(doc, o);
+      const { renderDocument } = await import("./document.js");
+      await writeOut(io, await renderDocument(doc, { color: outColor, width: o.width, wide: o.wide, names: o.names }));
+    },
+    card: async (record, sections, currencyKey) => {
+      const o = opts();
+      if (o.format !== "table" || o.fields) return renderRecord(record, o);
+      const [{ recordCard }, { renderCard }] = await Promise.all([import("./record-card.js"), import("./card.js")]);
+      const card = await recordCard(record, sections, { names: o.names, allFields: view.allFields, currencyKey });
+      await writeOut(io, renderCard(card, { color: outColor, width: o.width, wide: o.wide }));
+    },
     ids: (ids) => renderIds(io, ids),
   };
 }
@@ -65,5 +104,21 @@ export function createOutput(
 /** With `--raw` the response bodies are the result (the client prints them): commands render nothing. */
 export function silentOutput(): Output {
   const none = async () => {};
-  return { list: none, listWriter: () => ({ push: none, end: none }), record: none, ids: none };
+  return {
+    list: none,
+    listWriter: () => ({ push: none, end: none }),
+    record: none,
+    card: none,
+    document: none,
+    ids: none,
+    setView: () => {},
+    view: () => ({ width: 80, color: makeChalk(false) }),
+  };
+}
+
+function writeOut(io: IO, text: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (text === "" || io.stdout.write(text)) resolve();
+    else io.stdout.once("drain", () => resolve());
+  });
 }

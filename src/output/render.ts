@@ -16,7 +16,7 @@ function contractFieldNames(columns: Column[] | undefined): string[] {
 
 import type { IO } from "../io.js";
 import { csvRow } from "./csv.js";
-import { type Column, getPath, type Labeler, pickFields, type RenderOptions } from "./fields.js";
+import { type Column, getPath, type Namer, pickFields, type RenderOptions } from "./fields.js";
 import { loadYaml } from "./yaml.js";
 
 export { type Column, getPath, pickFields, type RenderOptions };
@@ -107,48 +107,79 @@ function write(io: IO, text: string): Promise<void> {
 const indent = (s: string) => s.replace(/^/gm, "  ");
 
 /**
- * Table cells as a person reads them: catalog names beside ids (`Compact (2)`,
- * `EUR`), yes/no for flags, prices with their currency code. One lookup per
- * distinct id (the catalog service fetches each catalog once and caches it);
- * an id whose name is unknown or unreachable stays the id.
+ * Table cells as a person reads them: catalog names for ids (`Compact`,
+ * `Toyota Corolla (1.8 Hybrid Comfort)`, several for an array), yes/no for
+ * flags, prices with their currency code. One lookup per distinct field and
+ * id for the whole listing (the catalog service fetches each catalog once);
+ * an id whose name is unknown or unreachable shows as `#1003`.
  */
-async function readable(items: JsonObject[], columns: Column[], label: Labeler): Promise<JsonObject[]> {
-  const names = new Map<string, Promise<string | undefined>>();
-  const lookup = (c: Column, id: number, item: JsonObject) => {
-    const params: Record<string, number> = {};
-    for (const [p, from] of Object.entries(c.catalogParams ?? {})) {
-      const v = Number(item[from]);
-      if (Number.isSafeInteger(v)) params[p] = v;
-    }
-    const key = `${c.catalog}|${c.labelKey ?? ""}|${JSON.stringify(params)}|${id}`;
-    let p = names.get(key);
+export function namedCells(
+  names: Namer | undefined,
+): (items: JsonObject[], columns: Column[]) => Promise<JsonObject[]> {
+  const cache = new Map<string, Promise<string | undefined>>();
+  const lookup = (field: string, id: number, item: JsonObject) => {
+    if (!names) return Promise.resolve(undefined);
+    const key = `${field}|${item.vehicle_segment_id ?? ""}|${id}`;
+    let p = cache.get(key);
     if (!p) {
-      p = label(c.catalog!, id, params, c.labelKey).catch(() => undefined);
-      names.set(key, p);
+      p = names.name(field, id, item).catch(() => undefined);
+      cache.set(key, p);
     }
     return p;
   };
-  const currencyCol: Column = { key: "", catalog: "catalog.currencies", labelKey: "code" };
-  const out: JsonObject[] = [];
-  for (const item of items) {
-    const row: JsonObject = { ...item };
-    for (const c of columns) {
-      const v = item[c.key];
-      const id = typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : undefined;
-      if (c.display === "yesno" && (v === 1 || v === 0 || v === "1" || v === "0" || typeof v === "boolean"))
-        row[c.key] = v === 1 || v === "1" || v === true ? "yes" : "no";
-      else if (c.display === "money" && v !== undefined && v !== null && c.currencyKey) {
-        const cur = Number(item[c.currencyKey]);
-        const code = Number.isSafeInteger(cur) ? await lookup(currencyCol, cur, item) : undefined;
-        row[c.key] = code ? `${v} ${code}` : v;
-      } else if (c.catalog && id !== undefined) {
-        const name = await lookup(c, id, item);
-        if (name) row[c.key] = c.labelKey === "code" ? name : `${name} (${id})`;
+  const asId = (v: Json | undefined) =>
+    typeof v === "number" && Number.isSafeInteger(v)
+      ? v
+      : typeof v === "string" && /^\d+$/.test(v.trim())
+        ? Number(v)
+        : undefined;
+  return async (items, columns) => {
+    const out: JsonObject[] = [];
+    for (const item of items) {
+      const row: JsonObject = { ...item };
+      for (const c of columns) {
+        const v = item[c.key];
+        if (v === undefined || v === null) continue;
+        if (c.display === "mark") row[c.key] = v === true || v === 1 ? "*" : "";
+        else if (c.display === "yesno" && (v === 1 || v === 0 || v === "1" || v === "0" || typeof v === "boolean"))
+          row[c.key] = v === 1 || v === "1" || v === true ? "yes" : "no";
+        else if (c.display === "money" && c.currencyKey) {
+          const cur = asId(item[c.currencyKey]);
+          const code = cur !== undefined ? await lookup(c.currencyKey, cur, item) : undefined;
+          row[c.key] = code ? `${v} ${code}` : v;
+        } else if (names?.names(c.key)) {
+          const list = Array.isArray(v) ? v : [v];
+          const shown: string[] = [];
+          for (const x of list) {
+            const id = asId(x);
+            shown.push(id === undefined ? cellText(x) : ((await lookup(c.key, id, item)) ?? `#${id}`));
+          }
+          row[c.key] = shown.join(", ");
+        }
       }
+      out.push(row);
     }
-    out.push(row);
-  }
-  return out;
+    return out;
+  };
+}
+
+function cellText(v: Json): string {
+  return typeof v === "object" && v !== null ? JSON.stringify(v) : String(v);
+}
+
+/** The flag fields (1/0) of the contract: tables show them as yes/no wherever they are a column. */
+const FLAG_FIELDS = new Set(
+  [...VEHICLE_FIELDS, ...EXTRA_FIELDS]
+    .filter((f) => f.type === "flag")
+    .map((f) => f.name)
+    .concat("is_active"),
+);
+
+/** A `--fields` name as a column: the default column's formatting when it has one, yes/no for a flag. */
+function fieldColumn(key: string, columns: Column[] | undefined): Column {
+  const known = columns?.find((c) => c.key === key);
+  if (known) return known;
+  return FLAG_FIELDS.has(key) ? { key, display: "yesno" } : { key };
 }
 
 export function createListWriter(opts: RenderOptions): ListWriter {
@@ -157,12 +188,11 @@ export function createListWriter(opts: RenderOptions): ListWriter {
   let fields: string[] | undefined;
   let columns: Column[] | undefined;
   let table: import("./table.js").TableStream | undefined;
+  const named = namedCells(opts.names);
   const start = (items: JsonObject[]) => {
     started = true;
     fields = opts.fields ? resolveFieldNames(opts.fields, opts.columns, items, opts.knownFields) : undefined;
-    columns = fields
-      ? fields.map((key) => ({ key, header: opts.columns?.find((c) => c.key === key)?.header }))
-      : columnsFor(items, opts);
+    columns = fields ? fields.map((key) => fieldColumn(key, opts.columns)) : columnsFor(items, opts);
   };
   let count = 0;
   let broken = false;
@@ -198,8 +228,12 @@ export function createListWriter(opts: RenderOptions): ListWriter {
           break;
         }
         default: {
-          if (!table) table = (await import("./table.js")).tableStream(columns!, opts);
-          text = table.rows(opts.label ? await readable(items, columns!, opts.label) : items);
+          if (!table) {
+            // A column a table leaves out (csv keeps it), unless --fields asked for it.
+            if (!fields) columns = columns!.filter((c) => c.table !== false);
+            table = (await import("./table.js")).tableStream(columns!, opts);
+          }
+          text = table.rows(await named(items, columns!));
         }
       }
       count += items.length;

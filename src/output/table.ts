@@ -1,13 +1,25 @@
+import Table from "cli-table3";
 import type { Json, JsonObject } from "../contract/records.js";
 import type { Column, RenderOptions } from "./fields.js";
 import { getPath } from "./fields.js";
+import { textWidth, truncate } from "./width.js";
+
+export { textWidth };
 
 /**
- * Borderless tables, written by hand (two spaces between columns, headers in
- * bold when stdout's colour is on). A list table streams: the first page
- * fixes the column widths and prints the header; later pages print their
- * rows in the same widths (a longer cell widens only its own row), so
- * `--all` never holds the listing to align it.
+ * Borderless tables through cli-table3 (gh-like: two spaces between columns,
+ * headers in bold when stdout's colour is on), fitted to the terminal:
+ *
+ * - the widths come from the header and the first page; when the table is
+ *   wider than the terminal, the widest free-text column (a column declared
+ *   `text`: location, model, description) gives up a column at a time, then
+ *   any column, and cells are cut with `…`; a row never wraps;
+ * - a list table streams: later pages print in the first page's widths (a
+ *   longer cell is cut, not re-laid out), so `--all` holds one page at a time;
+ * - `wide` (`--wide`) shows every cell in full: no fitting, no cutting.
+ *
+ * Widths are display widths (string-width): CJK and emoji take two columns.
+ * This module loads cli-table3 and string-width, so only table output loads it.
  */
 
 export function cellText(v: Json | undefined): string {
@@ -21,35 +33,57 @@ export function cellText(v: Json | undefined): string {
 /** Only the colour matters here; callers may pass their whole render options. */
 export type TableOptions = Pick<RenderOptions, "color"> & Partial<RenderOptions>;
 
+const GAP = 2;
+/** Without a width (a caller that gives none), cells are cut here as before. */
 const MAX_CELL = 60;
-const MAX_VALUE = 200;
 
-function clip(s: string, max = MAX_CELL): string {
-  const one = s.replace(/\s+/g, " ");
-  return [...one].length > max ? `${[...one].slice(0, max - 1).join("")}…` : one;
-}
+/** One line per cell: newlines and tabs read as spaces. */
+const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 
-/** Display width: code points (wide CJK glyphs count 2). */
-export function textWidth(s: string): number {
-  let w = 0;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    w +=
-      cp >= 0x1100 &&
-      /\p{Extended_Pictographic}|[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(
-        ch,
-      )
-        ? 2
-        : 1;
+const CHARS = {
+  top: "",
+  "top-mid": "",
+  "top-left": "",
+  "top-right": "",
+  bottom: "",
+  "bottom-mid": "",
+  "bottom-left": "",
+  "bottom-right": "",
+  left: "",
+  "left-mid": "",
+  mid: "",
+  "mid-mid": "",
+  right: "",
+  "right-mid": "",
+  middle: " ".repeat(GAP),
+};
+
+/**
+ * Column widths that fit `width`: the widest free-text column shrinks first
+ * (never below its header or 6 columns), then the widest of any (never below
+ * 3). Returns the natural widths when they fit.
+ */
+export function fitWidths(natural: number[], headers: number[], text: boolean[], width: number): number[] {
+  const w = [...natural];
+  const total = () => w.reduce((a, b) => a + b, 0) + GAP * Math.max(0, w.length - 1);
+  const tiers: Array<(i: number) => number | undefined> = [
+    (i) => (text[i] ? Math.min(natural[i]!, Math.max(6, headers[i]!)) : undefined),
+    (i) => (text[i] ? Math.min(natural[i]!, 3) : Math.min(natural[i]!, Math.max(3, headers[i]!))),
+    (i) => Math.min(natural[i]!, 3),
+  ];
+  for (const floor of tiers) {
+    while (total() > width) {
+      let pick = -1;
+      for (let i = 0; i < w.length; i++) {
+        const f = floor(i);
+        if (f === undefined || w[i]! <= f) continue;
+        if (pick < 0 || w[i]! > w[pick]!) pick = i;
+      }
+      if (pick < 0) break;
+      w[pick]!--;
+    }
   }
   return w;
-}
-
-function line(cells: string[], widths: number[]): string {
-  return cells
-    .map((c, i) => (i === cells.length - 1 ? c : c + " ".repeat(Math.max(0, widths[i]! - textWidth(c)))))
-    .join("  ")
-    .replace(/[ \t]+$/, "");
 }
 
 export interface TableStream {
@@ -57,22 +91,64 @@ export interface TableStream {
   rows(items: JsonObject[]): string;
 }
 
-/** A table printed page by page: widths come from the header and the first page. */
+function render(cells: string[][], widths: number[]): string {
+  const t = new Table({
+    chars: CHARS,
+    style: { head: [], border: [], "padding-left": 0, "padding-right": 0, compact: true },
+    colWidths: widths,
+    wordWrap: false,
+    truncate: "…",
+  });
+  for (const r of cells) t.push(r);
+  return t
+    .toString()
+    .split("\n")
+    .map((l) => `${l.replace(/[ \t]+$/, "")}\n`)
+    .join("");
+}
+
+/** A table printed page by page: widths come from the header and the first page, fitted to `opts.width`. */
 export function tableStream(columns: Column[], opts: TableOptions): TableStream {
   let widths: number[] | undefined;
   const headers = columns.map((c) => c.header ?? c.key.toUpperCase());
+  const wide = opts.wide === true;
+  const limit = wide ? Number.POSITIVE_INFINITY : (opts.width ?? Number.POSITIVE_INFINITY);
+  const cap = opts.width === undefined && !wide ? MAX_CELL : Number.POSITIVE_INFINITY;
   return {
     rows(items) {
-      const cells = items.map((item) => columns.map((c) => clip(cellText(getPath(item, c.key)))));
+      const cells = items.map((item) =>
+        columns.map((c) => {
+          const s = oneLine(cellText(getPath(item, c.key)));
+          return Number.isFinite(cap) ? truncate(s, cap) : s;
+        }),
+      );
       let out = "";
+      let page = widths;
       if (!widths) {
-        widths = headers.map((h, i) => Math.max(textWidth(h), ...cells.map((r) => textWidth(r[i]!))));
-        const head = headers.map((h, i) =>
-          i === headers.length - 1 ? opts.color.bold(h) : opts.color.bold(h) + " ".repeat(widths![i]! - textWidth(h)),
+        const natural = headers.map((h, i) => Math.max(textWidth(h), 1, ...cells.map((r) => textWidth(r[i]!))));
+        widths = Number.isFinite(limit)
+          ? fitWidths(
+              natural,
+              headers.map((h) => textWidth(h)),
+              columns.map((c) => c.text === true),
+              limit,
+            )
+          : natural;
+        page = widths;
+        out += render(
+          [headers.map((h, i) => opts.color.bold(truncate(h, widths![i]!)))],
+          // the last column's header needs no padding: trailing blanks are trimmed anyway
+          widths,
         );
-        out += `${head.join("  ").replace(/[ \t]+$/, "")}\n`;
+      } else if (wide) {
+        // --wide: a later page's longer cell widens that page's column (nothing is cut)
+        page = widths.map((w, i) => Math.max(w, ...cells.map((r) => textWidth(r[i]!))));
       }
-      for (const r of cells) out += `${line(r, widths)}\n`;
+      if (cells.length)
+        out += render(
+          cells.map((r) => r.map((s, i) => (wide ? s : truncate(s, page![i]!)))),
+          page!,
+        );
       return out;
     },
   };
@@ -101,12 +177,19 @@ export function flatten(record: JsonObject, prefix = "", out: Array<[string, Jso
   return out;
 }
 
-/** A record as `key  value` lines, nested members flattened to dotted keys. */
+const MAX_VALUE = 200;
+
+/** A record as `key  value` lines, nested members flattened to dotted keys; values cut to the width. */
 export function renderKeyValue(record: JsonObject, opts: TableOptions): string {
-  const rows = flatten(record).map(([k, v]) => [k, clip(cellText(v), MAX_VALUE)] as const);
+  const rows = flatten(record).map(([k, v]) => [k, oneLine(cellText(v))] as const);
   const width = Math.max(0, ...rows.map(([k]) => textWidth(k)));
+  const room = opts.wide
+    ? Number.POSITIVE_INFINITY
+    : opts.width !== undefined
+      ? Math.max(10, opts.width - width - GAP)
+      : MAX_VALUE;
   return rows
-    .map(([k, v]) => `${opts.color.bold(k)}${v ? " ".repeat(width - textWidth(k) + 2) + v : ""}`)
+    .map(([k, v]) => `${opts.color.bold(k)}${v ? " ".repeat(width - textWidth(k) + GAP) + truncate(v, room) : ""}`)
     .map((l) => `${l.replace(/[ \t]+$/, "")}\n`)
     .join("");
 }

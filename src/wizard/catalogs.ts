@@ -91,7 +91,7 @@ export class WizardCatalogs {
       if (!spec.catalog || ids.length === 0 || ids.every((id) => this.name(spec.name, id) !== undefined)) continue;
       let items: Item[] | null = null;
       if (spec.name === "vehicle_model_id") {
-        items = this.#cachedConfigurations(ids[0]!);
+        items = this.#cachedConfigurations(ids[0]!) ?? (await this.#indexedConfiguration(ids[0]!, segmentId));
       } else if (spec.catalog === "catalog.setup") {
         items = await this.registrationCountries(segmentId);
       } else if (spec.catalog === "catalog.protection_plans") {
@@ -105,6 +105,19 @@ export class WizardCatalogs {
         items = await this.list(op.id, op.params.some((p) => p.name === "segment_id") ? { segment_id: segmentId } : {});
       }
       if (items?.length) this.remember(spec.name, items);
+    }
+  }
+
+  /** "Brand Model · Configuration" from the reverse index of configurations (the tables' and the card's). */
+  async #indexedConfiguration(id: number, segmentId: number): Promise<Item[] | null> {
+    try {
+      const entry = await this.#deps.catalogs().models().entry(id, segmentId);
+      if (!entry) return null;
+      const [brand, model, configuration] = entry;
+      return [{ id, label: `${brand} ${model} · ${configuration}`, raw: { id, name: configuration } }];
+    } catch (e) {
+      if (e instanceof InterruptedError) throw e;
+      return null; // catalogs unreachable: the review shows the id
     }
   }
 

@@ -1,10 +1,10 @@
-import type { JsonObject } from "../contract/records.js";
+import { VEHICLE_SECTIONS } from "../contract/sections.js";
 import { isEmpty } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
 import type { FieldDetail } from "../errors.js";
+import type { CardSection } from "../output/card.js";
 import type { WizardState } from "./ask.js";
 import type { WizardCatalogs } from "./catalogs.js";
-import { SECTIONS } from "./sections.js";
 
 /** The flag fields shown as yes/no beside 0/1. */
 const YES_NO =
@@ -13,6 +13,8 @@ const YES_NO =
 export interface ReviewRow {
   section: string;
   field: string;
+  /** The field's human label (the card's). */
+  label: string;
   value: string;
   name: string;
   problem?: string;
@@ -38,19 +40,27 @@ export function reviewRows(state: WizardState, cat: WizardCatalogs, problems: Fi
     return names.map((n, i) => n ?? `id ${String(ids[i])}`).join(", ");
   };
   const seen = new Set<string>();
-  const add = (section: string, field: string) => {
+  const add = (section: string, field: string, label = field) => {
     seen.add(field);
     const v = state.answers[field];
     const problem = problemOf(field);
     if (isEmpty(v) && !problem) return;
-    rows.push({ section, field, value: isEmpty(v) ? "" : show(v), name: isEmpty(v) ? "" : nameOf(field, v), problem });
+    rows.push({
+      section,
+      field,
+      label,
+      value: isEmpty(v) ? "" : show(v),
+      name: isEmpty(v) ? "" : nameOf(field, v),
+      problem,
+    });
   };
-  for (const s of SECTIONS) {
-    for (const f of s.fields) add(s.title, f);
+  for (const s of VEHICLE_SECTIONS) {
+    for (const [f, label] of s.fields) add(s.title, f, label);
     if (s.key === "images" && state.imageFiles.length) {
       rows.push({
         section: s.title,
         field: "(files to upload)",
+        label: "Files to upload",
         value: state.imageFiles.join(", "),
         name: "uploaded after you confirm",
       });
@@ -59,7 +69,14 @@ export function reviewRows(state: WizardState, cat: WizardCatalogs, problems: Fi
   for (const f of Object.keys(state.answers)) if (!seen.has(f)) add("Other (as given)", f);
   for (const p of problems) {
     if (!seen.has(p.field) && !(p.field in state.answers))
-      rows.push({ section: "Other", field: p.field || "-", value: "", name: "", problem: p.message });
+      rows.push({
+        section: "Other",
+        field: p.field || "-",
+        label: p.field || "-",
+        value: "",
+        name: "",
+        problem: p.message,
+      });
   }
   return rows;
 }
@@ -78,39 +95,44 @@ export function reviewWarnings(answers: Record<string, unknown>): string[] {
   return out;
 }
 
-/** The review table, on stderr (stdout carries only the result). */
+/**
+ * The review, on stderr (stdout carries only the result): the card of
+ * `vehicle get` (one renderer, the same sections and labels), each value by
+ * its name with the wire field and value after it, and any problem in red.
+ */
 export async function renderReview(
   deps: Deps,
   state: WizardState,
   cat: WizardCatalogs,
   problems: FieldDetail[] = [],
 ): Promise<void> {
-  const { renderTable } = await import("../output/table.js");
-  const rows = reviewRows(state, cat, problems);
-  let last = "";
-  const items: JsonObject[] = rows.map((r) => {
-    const item: JsonObject = {
-      section: r.section === last ? "" : r.section,
-      field: r.field,
-      value: r.value,
-      name: r.name,
-    };
-    if (problems.length) item.problem = r.problem ?? "";
-    last = r.section;
-    return item;
-  });
-  const columns = [
-    { key: "section", header: "SECTION" },
-    { key: "field", header: "FIELD" },
-    { key: "value", header: "VALUE" },
-    { key: "name", header: "NAME" },
-    ...(problems.length ? [{ key: "problem", header: "PROBLEM" }] : []),
-  ];
-  const text = renderTable(items, columns, {
-    format: "table",
-    columns,
+  const [{ renderCard }, { terminalWidth }] = await Promise.all([
+    import("../output/card.js"),
+    import("../output/terminal.js"),
+  ]);
+  const sections: CardSection[] = [];
+  for (const r of reviewRows(state, cat, problems)) {
+    let s = sections[sections.length - 1];
+    if (!s || s.title !== r.section) {
+      s = { title: r.section, rows: [] };
+      sections.push(s);
+    }
+    const named = r.name && r.name !== r.value && !r.field.startsWith("(");
+    s.rows.push({
+      label: r.label,
+      value: named ? r.name : r.value,
+      // the id beside a catalog name (a flag's yes/no needs none)
+      note: r.field.startsWith("(")
+        ? r.name
+        : named && !YES_NO.test(r.field)
+          ? `${r.value.includes(",") ? "ids" : "id"} ${r.value}`
+          : undefined,
+      problem: r.problem,
+    });
+  }
+  const text = renderCard(sections, {
     color: deps.color,
-    io: deps.io,
+    width: terminalWidth({ stdoutTTY: deps.io.stderrTTY, columns: deps.io.columns }, deps.env),
   });
-  deps.io.stderr.write(`\n${deps.color.bold("Review: this is what will be sent")}\n${text}\n`);
+  deps.io.stderr.write(`\n${deps.color.bold("Review: this is what will be sent")}\n\n${text}\n`);
 }

@@ -1,3 +1,4 @@
+import { sectionDecl } from "../contract/sections.js";
 import { isEmpty } from "../contract/validate.js";
 import { type Ask, toInts, toStrings } from "./ask.js";
 import type { Item } from "./catalogs.js";
@@ -13,6 +14,12 @@ export interface Section {
   title: string;
   fields: readonly string[];
   ask(q: Ask): Promise<void>;
+}
+
+/** A section's key, title and fields from the one declaration (src/contract/sections.ts: the card reads it too). */
+function of(key: string): Pick<Section, "key" | "title" | "fields"> {
+  const d = sectionDecl(key);
+  return { key, title: d.title, fields: d.fields.map(([f]) => f) };
 }
 
 const SUBSCRIPTION: ReadonlyArray<[string, string]> = [
@@ -82,9 +89,7 @@ function planLabel(plans: Item[], plan: (typeof PLANS)[number]): string {
 }
 
 const vehicle: Section = {
-  key: "vehicle",
-  title: "Vehicle",
-  fields: ["vehicle_segment_id", "vehicle_model_id", "vehicle_year_of_issue_id", "vehicle_class_id"],
+  ...of("vehicle"),
   async ask(q) {
     const before = toInts(q.a.vehicle_segment_id)[0];
     await q.pick("vehicle_segment_id", "Segment", await q.cat.list("catalog.segments"), { default: 1 });
@@ -146,9 +151,7 @@ const vehicle: Section = {
 };
 
 const registration: Section = {
-  key: "registration",
-  title: "Registration and location",
-  fields: ["vehicle_reg_number_country", "vehicle_reg_number", "vehicle_vin", "vehicle_odometer", "pickup_location"],
+  ...of("registration"),
   async ask(q) {
     await q.pick("vehicle_reg_number_country", "Registration country", await q.cat.registrationCountries(q.segment()), {
       noneLabel: "(leave out)",
@@ -161,16 +164,7 @@ const registration: Section = {
 };
 
 const prices: Section = {
-  key: "prices",
-  title: "Prices",
-  fields: [
-    "price_per_day",
-    "price_per_3days",
-    "price_per_week",
-    "price_per_14days",
-    "vehicle_currency_id",
-    ...SUBSCRIPTION.map(([f]) => f),
-  ],
+  ...of("prices"),
   async ask(q) {
     await q.int("price_per_day", "Price per day (1-2 days)");
     await q.int("price_per_3days", "Price per day for 3-6 days", { default: toInts(q.a.price_per_day)[0] });
@@ -194,19 +188,7 @@ const prices: Section = {
 };
 
 const protection: Section = {
-  key: "protection",
-  title: "Protection and deposit",
-  fields: [
-    `${PP}no_deposit`,
-    `${PP}deposit_price`,
-    ...DEPOSIT_PAY.map(([f]) => f),
-    `${PP}deposit_return_period_cash`,
-    `${PP}deposit_return_period_card`,
-    `${PP}third_party_insurance`,
-    `${PP}insurance_price`,
-    `${PP}insurance_exclude_security_deposit`,
-    ...PLANS.flatMap((p) => p.fields.map(([f]) => f)),
-  ],
+  ...of("protection"),
   async ask(q) {
     // The contract: vehicle_protection_plans_no_deposit 1 = a security deposit is present.
     const deposit = await q.flag(`${PP}no_deposit`, "Is a security deposit taken?", true);
@@ -263,14 +245,7 @@ const protection: Section = {
 };
 
 const distance: Section = {
-  key: "distance",
-  title: "Distance",
-  fields: [
-    "vehicle_distance_unit_id",
-    "vehicle_distance_included",
-    "vehicle_surcharge_for_excess",
-    "price_surcharge_over_time",
-  ],
+  ...of("distance"),
   async ask(q) {
     const units = await q.cat.list("catalog.distance_units");
     await q.pick("vehicle_distance_unit_id", "Distance unit", units, {
@@ -284,15 +259,7 @@ const distance: Section = {
 };
 
 const rules: Section = {
-  key: "rules",
-  title: "Rental rules",
-  fields: [
-    "vehicle_activity",
-    "vehicle_minimal_renting_period",
-    "vehicle_minimal_age_to_rent",
-    "vehicle_drivers_experience",
-    "vehicle_booking_lead_time",
-  ],
+  ...of("rules"),
   async ask(q) {
     await q.int("vehicle_minimal_renting_period", "Minimum rental period (days)", { default: 1 });
     await q.int("vehicle_minimal_age_to_rent", "Minimum renter age (years)");
@@ -303,9 +270,7 @@ const rules: Section = {
 };
 
 const capacity: Section = {
-  key: "capacity",
-  title: "Capacity and fuel",
-  fields: ["vehicle_passenger_capacity", "vehicle_luggage_capacity", "vehicle_fuel_policy"],
+  ...of("capacity"),
   async ask(q) {
     await q.int("vehicle_passenger_capacity", "Passengers");
     await q.int("vehicle_luggage_capacity", "Luggage (bags)");
@@ -369,16 +334,7 @@ async function places(q: Ask, kind: "address" | "return"): Promise<void> {
 }
 
 const delivery: Section = {
-  key: "delivery",
-  title: "Delivery and return",
-  fields: [
-    "vehicle_delivery_address_fixed_place",
-    "vehicle_delivery_address_fixed_location",
-    "vehicle_delivery_address_fixed_price",
-    "vehicle_delivery_return_fixed_place",
-    "vehicle_delivery_return_fixed_location",
-    "vehicle_delivery_return_fixed_price",
-  ],
+  ...of("delivery"),
   async ask(q) {
     await places(q, "address");
     await places(q, "return");
@@ -386,9 +342,7 @@ const delivery: Section = {
 };
 
 const features: Section = {
-  key: "features",
-  title: "Benefits, features and payment",
-  fields: ["vehicle_benefits_id", "vehicle_options_id", "vehicle_payment_types"],
+  ...of("features"),
   async ask(q) {
     const seg = { segment_id: q.segment() };
     await q.pickMany("vehicle_benefits_id", "Benefits", await q.cat.list("catalog.benefits", seg));
@@ -398,9 +352,7 @@ const features: Section = {
 };
 
 const availability: Section = {
-  key: "availability",
-  title: "Availability",
-  fields: ["vehicle_availability_calendar"],
+  ...of("availability"),
   async ask(q) {
     if (await q.group("Block dates when the vehicle is not available?", ["vehicle_availability_calendar"])) {
       await q.text("vehicle_availability_calendar", "Unavailable dates, comma-separated (24.12.2026 or 2026-12-24)", {
@@ -411,9 +363,7 @@ const availability: Section = {
 };
 
 const texts: Section = {
-  key: "texts",
-  title: "Description",
-  fields: ["vehicle_description", "vehicle_tuning_text"],
+  ...of("texts"),
   async ask(q) {
     if (await q.group("Add a description?", ["vehicle_description"]))
       await q.text("vehicle_description", "Description (at most 5000 characters)", { required: true });
@@ -423,9 +373,7 @@ const texts: Section = {
 };
 
 const images: Section = {
-  key: "images",
-  title: "Images",
-  fields: ["vehicle_images"],
+  ...of("images"),
   async ask(q) {
     const ids = toInts(q.a.vehicle_images);
     if (ids.length) {

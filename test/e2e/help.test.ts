@@ -27,7 +27,10 @@ describe("help of every command", () => {
       const r = await runBuilt([...path, "--help"], env);
       expect(r.code, `rentctl ${path.join(" ")} --help`).toBe(0);
       const label = `rentctl ${path.join(" ")} --help`;
-      if (path.length > 0) expect(r.stdout, label).toContain("\nINHERITED FLAGS:\n  -V, --version");
+      if (path.length > 0)
+        expect(r.stdout, label).toContain(
+          "\nINHERITED FLAGS (described in rentctl --help):\n  -V, --version  -p, --profile <name>",
+        );
       if (!/\nExamples:\n {2}[^\n]*rentctl /.test(r.stdout)) noExample.push(label);
       if (path.join(" ") === "vehicle create") {
         const long = r.stdout.split("\n").filter((l) => l.length > 80);
@@ -39,4 +42,21 @@ describe("help of every command", () => {
     expect(noExample).toEqual([]);
     expect(seen).toEqual(expect.arrayContaining(["", "vehicle", "vehicle create", "catalog", "catalog currencies"]));
   }, 240_000);
+
+  it("vehicle create --help lists the common fields and fits a screen; --help-all lists every field flag", async () => {
+    const short = await runBuilt(["vehicle", "create", "--help"], env);
+    expect(short.code).toBe(0);
+    expect(short.stdout.split("\n").length).toBeLessThan(80);
+    expect(short.stdout).toContain("--price-per-day <n>");
+    expect(short.stdout).not.toContain("--vehicle-protection-plans-cdw1-price-day");
+    expect(short.stdout).toMatch(/--help-all\s+display help with every flag \(\d+ more field\s+flags\)/);
+    const all = await runBuilt(["vehicle", "create", "--help-all"], env);
+    expect(all.code, all.stderr).toBe(0);
+    for (const f of ["--vehicle-protection-plans-cdw1-price-day", "--vehicle-booking-lead-time", "--price-per-day"])
+      expect(all.stdout).toContain(f);
+    expect(all.stdout.split("\n").length).toBeGreaterThan(short.stdout.split("\n").length + 60);
+    // the rare flags still work and still complete
+    const bash = await runBuilt(["completion", "bash"], env);
+    expect(bash.stdout).toMatch(/'vehicle create'\) REPLY='[^']*--vehicle-protection-plans-cdw1-price-day/);
+  }, 60_000);
 });

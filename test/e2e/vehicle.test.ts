@@ -33,7 +33,7 @@ describe("vehicle list", () => {
   it("prints a table with the useful columns and a footer on stderr", async () => {
     const r = await cli(["vehicle", "list"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/ID\s+REG NUMBER\s+MODEL\s+CLASS\s+ACTIVE\s+PRICE\/DAY\s+CURRENCY/);
+    expect(r.stdout).toMatch(/ID\s+REG NUMBER\s+MODEL\s+CLASS\s+ACTIVE\s+PRICE\/DAY\s+LOCATION/);
     expect(r.stdout).toContain("B-SC 1001");
     expect(r.stderr).toMatch(/page 1 of 1 · \d+ of \d+ vehicles/);
     expect(r.stdout).not.toMatch(/page \d of/);
@@ -280,6 +280,46 @@ describe("vehicle remove and undo", () => {
 });
 
 describe("image upload", () => {
+  it('an answer with no image ids is unusable: exit 6, nothing attached, never "0 images uploaded"', async () => {
+    const { createServer } = await import("node:http");
+    // A proxy in front of the sandbox whose upload answer carries no ids.
+    const proxy = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      if (req.url?.includes("/vehicles/upload")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ is_success: true, data: [] }));
+        return;
+      }
+      const up = await fetch(`${ctx.sb.url}${req.url}`, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
+      res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "application/json" });
+      res.end(Buffer.from(await up.arrayBuffer()));
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    try {
+      const port = (proxy.address() as { port: number }).port;
+      const file = join(env.RENTCTL_DATA_DIR!, "..", "empty-answer.jpg");
+      writeFileSync(file, Buffer.from([0xff, 0xd8, 0xff, 0]));
+      const before = json<Record<string, unknown>>((await cli(["vehicle", "get", "1", "-o", "json"])).stdout);
+      const r = await runMain(["image", "upload", file, "--attach", "1"], {
+        ...env,
+        RENTCTL_BASE_URL: `http://127.0.0.1:${port}`,
+      });
+      expect(r.code).toBe(6);
+      expect(r.stderr).toMatch(/no image ids/);
+      expect(r.stderr).not.toMatch(/0 images uploaded/);
+      expect(r.stdout).toBe("");
+      const after = json<Record<string, unknown>>((await cli(["vehicle", "get", "1", "-o", "json"])).stdout);
+      expect(after.vehicle_images).toEqual(before.vehicle_images);
+    } finally {
+      await new Promise((r) => proxy.close(r));
+    }
+  });
+
   it("uploads 12 files in two requests and attaches them through the safe edit", async () => {
     const dir = join(env.RENTCTL_DATA_DIR!, "..");
     const files = Array.from({ length: 12 }, (_, i) => {

@@ -28,6 +28,8 @@ export interface FaultProxy {
   url: string;
   /** Requests seen, by `METHOD path` (no query). */
   counts: Map<string, number>;
+  /** Requests seen, by `METHOD url` (query included: a catalog per parameters). */
+  urls: Map<string, number>;
   creates(): number;
   /** Connections accepted so far. */
   connections(): number;
@@ -38,11 +40,13 @@ export interface FaultProxy {
 /** A fault-injecting HTTP proxy in front of the sandbox: the "test server" of the fleet tests. */
 export async function startProxy(upstream: string): Promise<FaultProxy> {
   const counts = new Map<string, number>();
+  const urls = new Map<string, number>();
   const sockets = new Set<Socket>();
   let accepted = 0;
   const proxy: FaultProxy = {
     url: "",
     counts,
+    urls,
     creates: () => counts.get("POST /api/v302/vehicles/create") ?? 0,
     connections: () => accepted,
     decide: () => ({ kind: "pass" }),
@@ -76,6 +80,8 @@ export async function startProxy(upstream: string): Promise<FaultProxy> {
     const path = (req.url ?? "").split("?")[0]!;
     const key = `${req.method} ${path}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
+    const full = `${req.method} ${req.url ?? ""}`;
+    urls.set(full, (urls.get(full) ?? 0) + 1);
     const d = proxy.decide({ method: req.method ?? "GET", path, body });
     try {
       if (d.kind === "fail") {

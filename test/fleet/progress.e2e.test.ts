@@ -56,4 +56,40 @@ describe("import progress", () => {
     expect(results).toHaveLength(300);
     expect(results.every((l) => JSON.parse(l).status === "created")).toBe(true);
   }, 60_000);
+
+  it("Ctrl-C clears the progress bar before it says it is stopping, and the bar does not come back before the summary", async () => {
+    const { startSandbox } = await import("../../src/sandbox/server.js");
+    const slow = await startSandbox({ host: "127.0.0.1", port: 0, dataFile: null, latencyMs: 40 });
+    try {
+      const f = join(dir, "ctrlc.ndjson");
+      writeFileSync(f, ndjson(Array.from({ length: 400 }, (_, i) => vehicleRow(`CC-${i}`))));
+      // the relay of above, but it presses Ctrl-C once the bar has drawn a few rows
+      const relay = join(dir, "relay-ctrlc.py");
+      writeFileSync(
+        relay,
+        RELAY.replace("import os, pty, sys", "import os, pty, re, sys").replace(
+          "    os.write(1, data)",
+          // after the first row is done (the bar starts at 0/400 before the job's Ctrl-C handler is installed)
+          "    os.write(1, data)\n    if re.search(rb' [1-9][0-9]*/400', data) and not globals().get('sent'):\n        sent = True\n        os.write(fd, b'\\x03')",
+        ),
+      );
+      const out = join(dir, "stdout-ctrlc.txt");
+      const r = await promisify(execFile)(
+        "python3",
+        [relay, out, process.execPath, BIN, "vehicle", "import", f, "--user", "1003", "--concurrency", "2"],
+        { env: { ...sandbox.env, RENTCTL_BASE_URL: slow.url }, timeout: 60_000 },
+      ).catch((e: { stdout: string; code: number }) => e);
+      const screen = r.stdout;
+      const stop = screen.indexOf("stopping: waiting for the requests in flight");
+      expect(stop, screen).toBeGreaterThan(0);
+      // the bar's line is cleared (cursor to column 1, erase line) right before the message
+      expect(screen.slice(Math.max(0, stop - 40), stop)).toMatch(/\x1b\[2K\r?\n?$/);
+      // and never drawn again: no bar between the message and the summary
+      const after = screen.slice(stop);
+      expect(after).not.toMatch(/importing .*\/400/);
+      expect(after).toMatch(/created \d+/);
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
 });

@@ -186,7 +186,7 @@ describe("ApiClient: encoding on the wire", () => {
     expect(hit.headers["content-type"]).toBe("application/x-www-form-urlencoded");
     expect(hit.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(hit.body.toString()).toBe(
-      "user_id=1&pickup_location=Main+St+%26+5th&vehicle_images[]=11&vehicle_images[]=12&vehicle_activity=1",
+      "user_id=1&pickup_location=Main%20St%20%26%205th&vehicle_images[]=11&vehicle_images[]=12&vehicle_activity=1",
     );
     expect([...new URLSearchParams(hit.body.toString())]).toEqual([
       ["user_id", "1"],

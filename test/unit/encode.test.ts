@@ -71,13 +71,10 @@ describe("encodeForm / encodeQuery", () => {
       zero: 0,
     };
     const expected = toPairs(record)
-      .map(
-        ([k, v]) =>
-          `${encodeURIComponent(k).replace(/%5B/g, "[").replace(/%5D/g, "]")}=${encodeURIComponent(v).replace(/%20/g, "+")}`,
-      )
+      .map(([k, v]) => `${encodeURIComponent(k).replace(/%5B/g, "[").replace(/%5D/g, "]")}=${encodeURIComponent(v)}`)
       .join("&");
     expect(encodeForm(record)).toBe(expected);
-    expect(encodeForm(record)).toBe("a=1&ids[]=3&ids[]=4&on=1&off=0&text=x+y%26z&list[]=p+q&list[]=r&zero=0");
+    expect(encodeForm(record)).toBe("a=1&ids[]=3&ids[]=4&on=1&off=0&text=x%20y%26z&list[]=p%20q&list[]=r&zero=0");
     expect(encodeForm({})).toBe("");
     expect(encodeForm({ only: [] })).toBe("");
   });
@@ -86,9 +83,24 @@ describe("encodeForm / encodeQuery", () => {
     expect(encodeForm({ user_id: 7, vehicle_images: [1, 2] })).toBe("user_id=7&vehicle_images[]=1&vehicle_images[]=2");
   });
 
-  it("encodes a space as + and escapes & = + # % and ?", () => {
+  it("spaces inside bracketed array values are %20 too: right for a form decoder and for a literal query reader", () => {
+    const s = encodeForm({ vehicle_delivery_address_fixed_location: ["Main station", "Airport T2"], q: "a b" });
+    expect(s).toBe(
+      "vehicle_delivery_address_fixed_location[]=Main%20station&vehicle_delivery_address_fixed_location[]=Airport%20T2&q=a%20b",
+    );
+    expect(s).not.toContain("+");
+    expect(parse(s)).toEqual([
+      ["vehicle_delivery_address_fixed_location[]", "Main station"],
+      ["vehicle_delivery_address_fixed_location[]", "Airport T2"],
+      ["q", "a b"],
+    ]);
+    expect(decodeURIComponent(s.split("&")[0]!.split("=")[1]!)).toBe("Main station");
+    expect(encodeQuery({ a: "x y" })).toBe("?a=x%20y");
+  });
+
+  it("encodes a space as %20 (never +) and escapes & = + # % and ?", () => {
     const s = encodeForm({ q: "a b&c=d+e#f%g?h" });
-    expect(s).toBe("q=a+b%26c%3Dd%2Be%23f%25g%3Fh");
+    expect(s).toBe("q=a%20b%26c%3Dd%2Be%23f%25g%3Fh");
     expect(parse(s)).toEqual([["q", "a b&c=d+e#f%g?h"]]);
   });
 
@@ -98,7 +110,7 @@ describe("encodeForm / encodeQuery", () => {
 
   it("percent-encodes unicode as UTF-8", () => {
     const s = encodeForm({ city: "Zürich 東京 🚗" });
-    expect(s).toBe("city=Z%C3%BCrich+%E6%9D%B1%E4%BA%AC+%F0%9F%9A%97");
+    expect(s).toBe("city=Z%C3%BCrich%20%E6%9D%B1%E4%BA%AC%20%F0%9F%9A%97");
     expect(parse(s)).toEqual([["city", "Zürich 東京 🚗"]]);
   });
 
@@ -109,7 +121,7 @@ describe("encodeForm / encodeQuery", () => {
   });
 
   it("escapes special characters in keys too", () => {
-    expect(encodeForm({ "a b": "1", "k&=": "2" })).toBe("a+b=1&k%26%3D=2");
+    expect(encodeForm({ "a b": "1", "k&=": "2" })).toBe("a%20b=1&k%26%3D=2");
   });
 
   it("query adds ? only when something is sent", () => {

@@ -234,11 +234,11 @@ describe("vehicle wizard: the whole flow", () => {
     expect(f.stdout()).toBe("501\n");
     const err = f.stderr();
     expect(err).toContain("Review: this is what will be sent");
-    expect(err).toMatch(/vehicle_model_id\s+1000\s+Toyota Corolla · 1\.8 Hybrid Comfort/);
-    expect(err).toMatch(/vehicle_reg_number_country\s+1\s+Germany \(DE\)/);
-    expect(err).toMatch(/vehicle_year_of_issue_id\s+16\s+2023/);
-    expect(err).toMatch(/vehicle_delivery_address_fixed_place\s+1, 2\s+Airport, Train station/);
-    expect(err).toMatch(/\(files to upload\)\s+\S*front\.jpg/);
+    expect(err).toMatch(/Model\s+Toyota Corolla · 1\.8 Hybrid Comfort\s+id 1000/);
+    expect(err).toMatch(/Registration country\s+Germany \(DE\)\s+id 1/);
+    expect(err).toMatch(/Year\s+2023\s+id 16/);
+    expect(err).toMatch(/Delivery places\s+Airport, Train station\s+ids 1, 2/);
+    expect(err).toMatch(/Files to upload\s+\S*front\.jpg/);
     expect(err).toContain("vehicle 501 created");
   });
 
@@ -271,11 +271,11 @@ describe("vehicle wizard: the whole flow", () => {
       const err = again.stderr();
       expect(err).toMatch(/New vehicle on test as owner 1001/);
       expect(err).toMatch(/every answer is known from \S*car\.json: straight to the review/);
-      expect(err).toMatch(/vehicle_model_id\s+1000\s+Toyota Corolla · 1\.8 Hybrid Comfort/);
-      expect(err).toMatch(/vehicle_segment_id\s+1\s+Cars/);
-      expect(err).toMatch(/vehicle_currency_id\s+1\s+EUR/);
-      expect(err).toMatch(/vehicle_reg_number_country\s+1\s+Germany \(DE\)/);
-      expect(err).toMatch(/vehicle_benefits_id\s+1\s+Free cancellation/);
+      expect(err).toMatch(/Model\s+Toyota Corolla · 1\.8 Hybrid Comfort\s+id 1000/);
+      expect(err).toMatch(/Segment\s+Cars\s+id 1/);
+      expect(err).toMatch(/Currency\s+EUR\b.*\s+id 1/);
+      expect(err).toMatch(/Registration country\s+Germany \(DE\)\s+id 1/);
+      expect(err).toMatch(/Benefits\s+Free cancellation\s+id 1/);
       const { user_id: _u, locale_id: _l, ...sent } = again.client.calls("vehicles.create")[0]!.params;
       expect(sent).toEqual(FILE_RECORD);
     } finally {
@@ -428,7 +428,7 @@ describe("vehicle wizard: the review screen", () => {
     const err = f.stderr();
     expect(err).toContain("error: request rejected (400): validation error");
     expect(err).toContain("vehicle_reg_number: is already registered");
-    expect(err).toMatch(/PROBLEM/);
+    expect(err).toMatch(/Registration\s+\S+.*✗ is already registered/);
     const creates = f.client.calls("vehicles.create");
     expect(creates).toHaveLength(2);
     expect(creates[1]!.params.vehicle_reg_number).toBe("B-NEW 1");

@@ -182,8 +182,9 @@ describe.skipIf(!BUILT || !HAVE_SANDBOX)("vehicle wizard in a real terminal (bui
     expect(t.screen).toMatch(/New vehicle on sandbox as owner 1001/);
     expect(t.screen).toMatch(/every answer is known from \S*wiz\.json: straight to the review/);
     expect(t.screen).not.toMatch(/\? Segment/);
-    expect(t.screen).toMatch(/vehicle_segment_id\s+1\s+Cars/);
-    expect(t.screen).toMatch(/vehicle_currency_id\s+1\s+Euro \(EUR\)/);
+    expect(t.screen).toMatch(/Segment\s+Cars\s+id 1/);
+    expect(t.screen).toMatch(/Model\s+Toyota Corolla · 1\.8 Hybrid Comfort\s+id 1003/);
+    expect(t.screen).toMatch(/Currency\s+Euro \(EUR\)\s+id 1/);
     t.send("\x03");
     expect(await t.exit).toBe(130);
     expect(t.screen).toMatch(/cancelled, nothing was created/);

@@ -1,7 +1,7 @@
 import type { EncodableRecord } from "../../api/encode.js";
 import { itemId } from "../../catalog/items.js";
 import { CATALOG_OPERATIONS, DEFAULT_SEGMENT, operation } from "../../contract/operations.js";
-import { unwrapRecord } from "../../contract/records.js";
+import { isObject, unwrapRecord } from "../../contract/records.js";
 import type { Operation } from "../../contract/types.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
@@ -37,6 +37,15 @@ function catalogVerb(op: Operation): Verb {
       // after --model in help: the brand of a model given by name
       modelBrand: byModel ? flag.string("--brand <id|name>", "brand, to resolve a model name") : undefined,
     },
+    // Runs as written: a catalog that needs a brand or a model names one (a bare `catalog models` is refused).
+    examples: [
+      [
+        "rentctl catalog",
+        op.catalogName ?? op.id,
+        ...(byModel ? ["--brand toyota --model corolla"] : has("brand_id") ? ["--brand toyota"] : []),
+        ...(seg?.required ? ["--segment cars"] : []),
+      ].join(" "),
+    ],
     run: (deps, _args, o) =>
       run(deps, { op: op.id, segment: o.segment, brand: o.brand ?? o.modelBrand, model: o.model }),
   });
@@ -92,7 +101,8 @@ export async function run(deps: Deps, opts: CatalogOptions): Promise<void> {
     return;
   }
   // A Flexible body prints its record (the `data` member when there is one), never the envelope.
-  return deps.out.record(unwrapRecord(res.decoded.body));
+  const doc = unwrapRecord(res.decoded.body);
+  return isObject(doc) ? deps.out.document(doc) : deps.out.record(doc);
 }
 
 /** A model name needs its brand to be looked up (`--brand toyota --model corolla`). */

@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import { describeRequest } from "../../api/dry-run.js";
 import { contentTypeFor, type FilePart } from "../../api/encode.js";
+import { MalformedResponseError } from "../../api/errors.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../../contract/operations.js";
 import type { Deps } from "../../deps.js";
 import { InputError, RentctlError } from "../../errors.js";
@@ -95,6 +96,18 @@ export async function uploadImages(deps: Deps, files: string[]): Promise<number[
         data: await readFile(f),
       });
     const got = await uploadParts(deps, parts);
+    if (got.length === 0) {
+      // An answer with no image ids is unusable (as import treats it): never "✓ 0 images uploaded", never an attach of nothing.
+      if (progress) deps.io.stderr.write("\r\x1b[K");
+      throw new MalformedResponseError(
+        `the server answered the upload of ${g.length} file${g.length === 1 ? "" : "s"} with no image ids`,
+        {
+          hint: ids.length
+            ? `images uploaded before it: ids ${ids.join(", ")}; check \`rentctl vehicle get\` before retrying`
+            : "nothing was attached; retry, or check the server's answer with -v",
+        },
+      );
+    }
     if (got.length !== g.length) deps.msg.warn(`the server reported ${got.length} image ids for ${g.length} files`);
     ids.push(...got);
     done += g.length;

@@ -13,7 +13,7 @@ export async function list(deps: Deps): Promise<void> {
   const rows = store.names().map((n) => view(n, store.get(n)!, n === store.current));
   if (deps.flags.quiet) return deps.out.ids(store.names());
   await deps.out.list(rows, [
-    { key: "current", header: " " },
+    { key: "current", header: " ", display: "mark" },
     { key: "name" },
     { key: "env" },
     { key: "base_url" },

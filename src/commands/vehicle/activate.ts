@@ -33,7 +33,7 @@ export async function setActivity(deps: Deps, rawIds: string[], active: boolean)
     import("../../resources/resource.js"),
   ]);
   await runEach(deps, ids, `${active ? "activate" : "deactivate"}`, async (id) => {
-    const r = await guardedReplace(deps, VEHICLE, id, { vehicle_activity: active ? 1 : 0 });
+    const r = await guardedReplace(deps, VEHICLE, id, { vehicle_activity: active ? 1 : 0 }, { quietUnchanged: true });
     if (r.sent) deps.msg.success(`vehicle ${id} ${active ? "activated" : "deactivated"}`);
     else if (!deps.flags.dryRun) deps.msg.info(`vehicle ${id} is already ${active ? "active" : "inactive"}`);
     return { id, vehicle_activity: active ? 1 : 0, changed: Boolean(r.sent), undo: r.undoOp ?? null };

@@ -28,7 +28,7 @@ export const verb = defineVerb({
     "rentctl vehicle apply -f fleet.yaml",
     "rentctl vehicle apply -f fleet.yaml --dry-run",
     "rentctl vehicle apply -f fleet.csv --prune --yes --report result.csv",
-    "rentctl vehicle export --names -p staging > fleet.yaml && rentctl vehicle apply -f fleet.yaml -p production",
+    "rentctl vehicle export fleet.yaml --names -p staging && rentctl vehicle apply -f fleet.yaml -p production",
   ],
   notes: "\nThe plan goes to stderr; per-row results to stdout with -o. Undo with `rentctl undo OP`.\n",
   run: (deps, _args, opts) => run(deps, opts),

@@ -16,9 +16,15 @@ export const verb = defineVerb({
     ),
     unblock: flag.list("--unblock <range>", "make dates available again (same forms; repeat)"),
     clearPast: flag.bool("--clear-past", "drop blocked dates before today"),
-    from: flag.string("--from <YYYY-MM>", "first month shown (default: this month)"),
+    from: flag.string("--from <YYYY-MM>", "first month shown (default: this month); with --board a day (2026-12-24)"),
     months: flag.string("--months <n>", "months shown (default 3)"),
+    board: flag.bool(
+      "--board",
+      "one board for many vehicles: vehicles as rows, days as columns (every vehicle unless ids or --where)",
+    ),
+    days: flag.int("--days <n>", "days on the board (default: as many as fit the terminal)", { min: 1, max: 366 }),
     ...selectionFlags({ all: true }),
+    wide: flag.bool("--wide", "with --board: every day asked for, whatever the terminal's width"),
   },
   examples: [
     "rentctl vehicle calendar 42",
@@ -27,6 +33,8 @@ export const verb = defineVerb({
     "rentctl vehicle calendar --where segment=boats --block 2027-01 --dry-run",
     "rentctl vehicle calendar --all --clear-past --yes",
     "rentctl vehicle calendar 42 -o json",
+    "rentctl vehicle calendar --board",
+    "rentctl vehicle calendar --board --from 2026-12-20 --days 14",
   ],
   run: (deps, args, opts) => run(deps, { ids: args.ids, ...opts }),
 });
@@ -46,6 +54,9 @@ export interface CalendarOptions extends ManyOptions {
   clearPast?: boolean;
   from?: string;
   months?: string;
+  board?: boolean;
+  days?: number;
+  wide?: boolean;
 }
 
 function today(deps: Deps): string {
@@ -57,7 +68,9 @@ export async function run(deps: Deps, opts: CalendarOptions): Promise<void> {
   const cal = await import("../../fleet/calendar.js");
   const { isSelection, selectedVehicles } = await import("./select.js");
   const editing = Boolean(opts.block?.length || opts.unblock?.length || opts.clearPast);
-  if (!editing) return show(deps, opts, cal);
+  if (!editing && opts.board && deps.settings().output === "table") return board(deps, opts, cal);
+  if (!editing)
+    return show(deps, opts.board && !opts.ids?.length && !opts.where?.length ? { ...opts, all: true } : opts, cal);
   const edit = {
     block: (opts.block ?? []).map((r) => cal.parseRange(r)),
     unblock: (opts.unblock ?? []).map((r) => cal.parseRange(r)),
@@ -124,4 +137,57 @@ async function show(deps: Deps, opts: CalendarOptions, cal: typeof import("../..
     );
   }
   await writer?.end();
+}
+
+/**
+ * `--board`: vehicles as rows, days as columns from `--from` (a day, or a
+ * month's first day; default today) for `--days` (default: as many as fit the
+ * terminal; more than fit are cut to fit, said on stderr). Every vehicle
+ * unless ids or --where name some.
+ */
+async function board(deps: Deps, opts: CalendarOptions, cal: typeof import("../../fleet/calendar.js")): Promise<void> {
+  const { selectedVehicles } = await import("./select.js");
+  const [{ renderBoard, boardLabelWidth, daysThatFit }, { terminalWidth }] = await Promise.all([
+    import("../../output/board.js"),
+    import("../../output/terminal.js"),
+  ]);
+  const todayIso = today(deps);
+  let first = todayIso;
+  if (opts.from !== undefined) {
+    const day = cal.parseDay(opts.from);
+    if (day) first = day;
+    else {
+      const m = cal.parseMonth(opts.from);
+      first = `${String(m.year).padStart(4, "0")}-${String(m.month).padStart(2, "0")}-01`;
+    }
+  }
+  const records = await selectedVehicles(deps, {
+    ...opts,
+    all: opts.all || (!opts.ids?.length && !opts.where?.length),
+  });
+  const rows = records.map((r) => {
+    const calendar = cal.parseStoredCalendar(r.vehicle_availability_calendar);
+    const warning = cal.malformedWarning(calendar, `vehicle ${r.id}`);
+    if (warning) deps.msg.warn(warning);
+    return { label: `${r.id} ${r.vehicle_reg_number ?? ""}`.trim(), blocked: new Set(calendar.dates) };
+  });
+  const width = opts.wide ? Number.POSITIVE_INFINITY : terminalWidth(deps.io, deps.env);
+  const fit = Number.isFinite(width) ? daysThatFit(width, boardLabelWidth(rows)) : Number.POSITIVE_INFINITY;
+  const wanted = opts.days ?? Math.min(fit, 31);
+  const count = Math.min(wanted, fit);
+  if (count < wanted)
+    deps.msg.info(deps.color.dim(`${count} of ${wanted} days fit the terminal (--wide shows them all)`));
+  const start = new Date(`${first}T00:00:00Z`);
+  const days = Array.from({ length: count }, (_, i) => cal.isoDay(new Date(start.getTime() + i * 86_400_000), true));
+  if (rows.length === 0) {
+    deps.msg.info("no vehicles");
+    return;
+  }
+  deps.io.stdout.write(renderBoard(rows, { days, today: todayIso, color: deps.outColor }));
+  const c = deps.outColor;
+  deps.msg.info(
+    deps.color.dim(
+      `${c.level > 0 ? "" : "X "}blocked · . free · ${c.level > 0 ? "today highlighted" : "* today"} · ${rows.length} vehicle${rows.length === 1 ? "" : "s"}`,
+    ),
+  );
 }

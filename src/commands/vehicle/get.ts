@@ -1,6 +1,7 @@
 import type { Deps } from "../../deps.js";
 import { arg } from "../flags.js";
 import { defineVerb } from "../verb.js";
+import { applyView, cardFlags } from "../view-flags.js";
 
 export const verb = defineVerb({
   name: "get",
@@ -12,7 +13,11 @@ export const verb = defineVerb({
     'rentctl vehicle get "B-SC 1001"',
     "rentctl vehicle get 42 -o json --fields id,vehicle_reg_number",
   ],
-  run: (deps, args) => get(deps, args.id),
+  flags: cardFlags(),
+  run: (deps, args, opts) => {
+    applyView(deps, opts);
+    return get(deps, args.id);
+  },
 });
 
 export async function get(deps: Deps, rawId: string): Promise<void> {

@@ -30,13 +30,15 @@ export const vehicleFieldFlags: Flag<Record<string, FieldValue>> = flag.group(
       const model = f.name === "vehicle_model_id" ? MODEL_HELP : "";
       const desc = `${f.description}${model}${isArray ? " (repeat for more)" : ""}${req}${alias ? ` (alias --${alias})` : ""}`;
       const flags = `--${kebab(f.name)} ${value}`;
+      // The common fields (those with a short alias) in --help; the others with --help-all.
+      const rare = { rare: !alias };
       const own: [string, Flag<FieldValue | undefined>] = [
         f.name,
         isArray
-          ? flag.list(flags, desc)
+          ? flag.list(flags, desc, rare)
           : f.type === "flag"
-            ? flag.choice(flags, desc, ["0", "1"])
-            : flag.string(flags, desc),
+            ? flag.choice(flags, desc, ["0", "1"], rare)
+            : flag.string(flags, desc, rare),
       ];
       if (!alias) return [own];
       // The alias takes any text, as it always has: the contract check after reading refuses a bad one.

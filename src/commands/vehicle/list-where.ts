@@ -11,7 +11,7 @@ import type { Deps } from "../../deps.js";
  */
 export async function run(
   deps: Deps,
-  opts: { where: string[]; sort?: string; limit?: number; offset?: number },
+  opts: { where: string[]; sort?: string; limit?: number; offset?: number; search?: string },
 ): Promise<void> {
   const { selectedPages } = await import("./select.js");
   const quiet = Boolean(deps.flags.quiet);
@@ -20,7 +20,14 @@ export async function run(
     if (quiet) await deps.out.ids(items.map((i) => recordId(i, "vehicle") ?? "?"));
     else await writer.push(items);
   };
-  const pages = selectedPages(deps, { where: opts.where, all: true });
+  const pages = opts.search
+    ? (await import("../search.js")).searchPages(
+        deps,
+        "vehicle",
+        opts.search,
+        selectedPages(deps, { where: opts.where, all: true }),
+      )
+    : selectedPages(deps, { where: opts.where, all: true });
   // --limit / --page / --offset count matches, after the sort (the first N of the sorted selection)
   const skip = opts.offset ?? 0;
   const take = opts.limit ?? Number.POSITIVE_INFINITY;

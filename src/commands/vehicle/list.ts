@@ -4,6 +4,7 @@ import { flag } from "../flags.js";
 import { pageFlags } from "../page-flags.js";
 import type { PagedListOptions } from "../paged-list.js";
 import { defineVerb } from "../verb.js";
+import { applyView, tableFlags } from "../view-flags.js";
 
 export const verb = defineVerb({
   name: "list",
@@ -19,17 +20,24 @@ export const verb = defineVerb({
       "only vehicles free on every day of it (2026-12-24, 24.12.2026, 2026-12-24..2026-12-26, 2026-12): --where available=…",
     ),
     sort: flag.string("--sort <field[:desc]>", "order by a field (stable; holds the selection in memory to sort it)"),
+    search: flag.string(
+      "--search <text>",
+      "only vehicles whose registration, model name or location contains TEXT (any case, accents folded); streamed like --where",
+    ),
+    ...tableFlags(),
   },
   examples: [
     "rentctl vehicle list",
     "rentctl vehicle list --where segment=cars --where 'price_per_day<40'",
     "rentctl vehicle list --where vehicle_activity=0 --sort price_per_day:desc",
     "rentctl vehicle list --where model=corolla --free-on 24.12.2026",
+    "rentctl vehicle list --search corolla",
     "rentctl vehicle list --page 2 --limit 20",
     "rentctl vehicle list --all -o ndjson | jq .id",
     "rentctl vehicle list --all -q",
   ],
   run: async (deps, _args, opts) => {
+    applyView(deps, opts);
     if (opts.freeOn !== undefined) {
       // checked here so that an error names the flag that was typed
       const { parseRange } = await import("../../fleet/calendar.js");
@@ -46,10 +54,11 @@ export const verb = defineVerb({
       }
     }
     const where = opts.freeOn === undefined ? opts.where : [...opts.where, `available=${opts.freeOn}`];
-    return where.length > 0 || opts.sort
+    return where.length > 0 || opts.sort || opts.search !== undefined
       ? (await import("./list-where.js")).run(deps, {
           where,
           sort: opts.sort,
+          search: opts.search,
           limit: opts.all ? undefined : opts.limit,
           offset: opts.page !== undefined ? (opts.page - 1) * (opts.limit ?? 15) : opts.offset,
         })

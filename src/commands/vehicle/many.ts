@@ -269,8 +269,6 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
         ...(undoOp ? { undo: undoOp } : {}),
       };
       await writeFileAtomic(planFile, JSON.stringify(saved));
-      if (undoOp)
-        deps.msg.info(deps.color.dim(`undo ${count === 1 ? "it" : `all ${count}`} with: rentctl undo ${undoOp}`));
     }
     const undo: UndoScope = saved.undo ? { kind: "planned", op: saved.undo } : gateway.OWN_ENTRY;
     const plannedChange = saved.change;
@@ -294,6 +292,12 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
       label: opts.verb,
       acting: `${opts.verb === "remove" ? "removing" : "changing"} ${total} vehicle${total === 1 ? "" : "s"}`,
       order: ["changed", "removed", "failed"],
+      // The undo hint after the work it undoes (and only when some was done).
+      after: (summary) => {
+        const done = (summary.counts.get("changed") ?? 0) + (summary.counts.get("removed") ?? 0);
+        if (saved?.undo && done)
+          deps.msg.info(deps.color.dim(`undo ${done === 1 ? "it" : `all ${done}`} with: rentctl undo ${saved.undo}`));
+      },
       quietIds: ["changed", "removed"],
       report: opts.report,
       // In flight when the last run stopped: done if the vehicle holds the planned record (or is gone, for a removal).

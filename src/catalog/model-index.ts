@@ -1,0 +1,147 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { EncodableRecord } from "../api/encode.js";
+import { DEFAULT_SEGMENT } from "../contract/operations.js";
+import { isObject, type JsonObject } from "../contract/records.js";
+import { CATALOG_TTL_MS, catalogCacheDir } from "./cache.js";
+import { itemId, itemLabel } from "./items.js";
+
+/**
+ * The reverse index of vehicle configurations: `vehicle_model_id` (a
+ * configuration id) -> brand, model and configuration names, so a table
+ * reads `Toyota Corolla (1.8 Hybrid Comfort)` instead of `1003`.
+ *
+ * The contract lists configurations per model and models per brand only, so
+ * the index is built by walking a segment's brands, their models and their
+ * configurations once (each catalog through the catalog service: fetched once,
+ * cached on disk like any catalog), then kept beside the catalog caches for a
+ * day, per server (scope), segment and locale:
+ *
+ *   <dataDir>/cache/model-index.segment_id-<s>.locale_id-<l>.json
+ *   { "version": 1, "scope": "sandbox", "fetchedAt": "…", "entries": { "1003": ["Toyota", "Corolla", "1.8 Hybrid Comfort"] } }
+ */
+
+export type ModelEntry = readonly [brand: string, model: string, configuration: string];
+
+/** What the index needs from the catalog service (kept narrow: the service builds the index). */
+export interface ModelIndexSource {
+  items(opId: string, params: EncodableRecord): Promise<JsonObject[]>;
+  locale(): Promise<number>;
+  dataDir?: string;
+  scope(): string;
+  now(): number;
+  ttlMs?: number;
+}
+
+const VERSION = 1;
+/** Catalog requests in flight at once while walking a segment. */
+const CONCURRENCY = 6;
+
+export function modelIndexFile(dataDir: string, segmentId: number, localeId: number): string {
+  return join(catalogCacheDir({ dataDir }), `model-index.segment_id-${segmentId}.locale_id-${localeId}.json`);
+}
+
+/** `Brand Model (configuration)`, as tables show a configuration. */
+export function modelLabel([brand, model, configuration]: ModelEntry): string {
+  const head = model.toLowerCase().startsWith(brand.toLowerCase()) ? model : `${brand} ${model}`;
+  return configuration ? `${head} (${configuration})` : head;
+}
+
+async function mapLimit<T, R>(list: readonly T[], limit: number, fn: (x: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(list.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < list.length) {
+      const i = next++;
+      out[i] = await fn(list[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, list.length) }, worker));
+  return out;
+}
+
+export class ModelIndex {
+  readonly #src: ModelIndexSource;
+  readonly #segments = new Map<string, Promise<Map<number, ModelEntry>>>();
+
+  constructor(src: ModelIndexSource) {
+    this.#src = src;
+  }
+
+  /** The entry of a configuration id in a segment (default cars), or undefined. Throws when the catalogs are unreachable. */
+  async entry(configurationId: number, segmentId: number = DEFAULT_SEGMENT): Promise<ModelEntry | undefined> {
+    const locale = await this.#src.locale();
+    const key = `${segmentId}|${locale}`;
+    let got = this.#segments.get(key);
+    if (!got) {
+      got = this.#load(segmentId, locale);
+      got.catch(() => {});
+      this.#segments.set(key, got);
+    }
+    return (await got).get(configurationId);
+  }
+
+  async #load(segmentId: number, locale: number): Promise<Map<number, ModelEntry>> {
+    const dir = this.#src.dataDir;
+    const file = dir ? modelIndexFile(dir, segmentId, locale) : undefined;
+    if (file) {
+      const cached = readIndex(file, this.#src.scope(), this.#src.now(), this.#src.ttlMs ?? CATALOG_TTL_MS);
+      if (cached) return cached;
+    }
+    const index = await this.#build(segmentId);
+    if (file && index.size) writeIndex(file, this.#src.scope(), new Date(this.#src.now()), index);
+    return index;
+  }
+
+  async #build(segmentId: number): Promise<Map<number, ModelEntry>> {
+    const index = new Map<number, ModelEntry>();
+    const brands = await this.#src.items("catalog.brands", { segment_id: segmentId });
+    const models = (
+      await mapLimit(brands, CONCURRENCY, async (b) => {
+        const brandId = itemId(b);
+        if (brandId === undefined) return [];
+        const list = await this.#src.items("catalog.models", { brand_id: brandId, segment_id: segmentId });
+        return list.map((m) => ({ brand: itemLabel(b), model: m }));
+      })
+    ).flat();
+    await mapLimit(models, CONCURRENCY, async ({ brand, model }) => {
+      const modelId = itemId(model);
+      if (modelId === undefined) return;
+      for (const c of await this.#src.items("catalog.equipments", { model_id: modelId })) {
+        const id = itemId(c);
+        if (id !== undefined && !index.has(id)) index.set(id, [brand, itemLabel(model), itemLabel(c)]);
+      }
+    });
+    return index;
+  }
+}
+
+function readIndex(file: string, scope: string, now: number, ttlMs: number): Map<number, ModelEntry> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
+    if (!isObject(parsed) || parsed.version !== VERSION || parsed.scope !== scope || !isObject(parsed.entries))
+      return undefined;
+    const at = Date.parse(String(parsed.fetchedAt));
+    if (!Number.isFinite(at) || at > now + 60_000 || now - at >= ttlMs) return undefined;
+    const out = new Map<number, ModelEntry>();
+    for (const [k, v] of Object.entries(parsed.entries)) {
+      if (Array.isArray(v) && v.length === 3 && v.every((s) => typeof s === "string"))
+        out.set(Number(k), v as unknown as ModelEntry);
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeIndex(file: string, scope: string, now: Date, index: Map<number, ModelEntry>): void {
+  try {
+    mkdirSync(join(file, ".."), { recursive: true });
+    const data = { version: VERSION, scope, fetchedAt: now.toISOString(), entries: Object.fromEntries(index) };
+    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(data)}\n`);
+    renameSync(tmp, file);
+  } catch {
+    // best effort: the next run builds it again
+  }
+}
