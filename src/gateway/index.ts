@@ -15,6 +15,16 @@
  *   recorded with the plan, or none for the writes of an undo).
  * - ./send.ts: the two senders that hold the grant (and `rentctl api`'s raw request).
  */
+
+export {
+  createExtra,
+  currentExtra,
+  movedMembers,
+  removeExtraPlanned,
+  replaceExtraPlanned,
+  type SwitchOutcome,
+  setExtraActive,
+} from "./extras.js";
 export {
   createRecord,
   guardedReplace,
