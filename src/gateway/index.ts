@@ -34,7 +34,15 @@ export {
   type UpdateResult,
 } from "./records.js";
 export { sendRaw } from "./send.js";
-export { OWN_ENTRY, openBatch, recordPlan, UNDOING, type UndoBatch, type UndoScope } from "./undo.js";
+export {
+  NOT_RECORDED_SWITCH,
+  OWN_ENTRY,
+  openBatch,
+  recordPlan,
+  UNDOING,
+  type UndoBatch,
+  type UndoScope,
+} from "./undo.js";
 export {
   createVehicle,
   currentVehicle,
