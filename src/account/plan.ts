@@ -5,6 +5,7 @@ import { InputError, RentctlError } from "../errors.js";
 import { catalogPort, listExtras } from "../fleet/adapters.js";
 import { currentInput, type Plan } from "../fleet/plan.js";
 import type { CatalogPort } from "../fleet/resolver.js";
+import { fingerprint, type Touched, touchedVehicles } from "../fleet/saved-plan.js";
 import type { FleetSource } from "../fleet/source.js";
 import { type FleetRow, listAccount, planFleet, readFleet, type SyncPlan } from "../fleet/sync.js";
 import {
@@ -254,3 +255,29 @@ export function displayVehicles(plan: Plan, labels: ReadonlyMap<number, string>)
 }
 
 export { extraKey };
+
+/** Fingerprints of every record an account plan read (vehicles: the input fields; extras: the members compared). */
+export function accountFingerprints(plan: AccountPlan): Record<string, Record<string, string>> {
+  const vehicle: Record<string, string> = {};
+  for (const r of plan.accountVehicles) vehicle[String(r.id)] = fingerprint(currentInput(r));
+  const extra: Record<string, string> = {};
+  for (const e of plan.accountExtras) {
+    const { record: _r, optionName: _n, ...members } = e;
+    extra[String(e.id)] = fingerprint(members);
+  }
+  return { vehicle, extra };
+}
+
+/** The records an account plan (accountPlanJson) writes: vehicles changed or removed, extras updated, switched or deleted. */
+export function touchedRecords(plan: JsonObject): Touched[] {
+  const out = touchedVehicles((plan.vehicles ?? {}) as JsonObject);
+  const extras = (plan.extras ?? {}) as JsonObject;
+  for (const key of ["update", "switch", "delete"]) {
+    const list = extras[key];
+    if (!Array.isArray(list)) continue;
+    for (const e of list)
+      if (typeof e === "object" && e !== null && !Array.isArray(e))
+        out.push({ kind: "extra", id: Number(e.extra_id), name: `extra ${String(e.extra_id)} (${String(e.key)})` });
+  }
+  return out;
+}

@@ -89,7 +89,11 @@ describe("editing the file", () => {
     doc.extras[0]!.price = 9;
     doc.extras.push({ option: "GPS navigator", price: 3, currency: "EUR", period: 1, quantity: 5, active: "on" });
     for (const v of doc.vehicles) v.price_per_day = Number(v.price_per_day) + 1;
-    const fresh = { ...doc.vehicles[0]!, vehicle_reg_number: "NEW-25", extras: ["GPS navigator"] };
+    const fresh: Record<string, unknown> = {
+      ...doc.vehicles[0]!,
+      vehicle_reg_number: "NEW-25",
+      extras: ["GPS navigator"],
+    };
     delete fresh.vehicle_vin;
     doc.vehicles.push(fresh);
     const edited = path("edit.yaml");
@@ -176,4 +180,49 @@ describe("extra enable / disable", () => {
     expect(on2.stderr).toMatch(/already on; nothing sent/);
     expect((await cli("1001", ["extra", "disable", "3"])).code).toBe(0);
   });
+});
+
+describe("saved plans (diff --out, apply --plan)", () => {
+  for (const noun of ["vehicle", "account"] as const)
+    it(`${noun}: the reviewed plan applies; edited since → "plan is stale" naming it, 0 writes; another owner → refused; no key inside`, async () => {
+      const owner = "1001";
+      const f = path(`saved-${noun}.yaml`);
+      expect((await viaProxy(owner, [noun, "export", f, "--names"])).code).toBe(0);
+      const doc = parse(readFileSync(f, "utf8")) as Doc | Record<string, unknown>[];
+      const vehicles = Array.isArray(doc) ? doc : doc.vehicles;
+      for (const v of vehicles) v.vehicle_description = `reviewed ${noun}`;
+      writeFileSync(f, stringify(doc));
+      const planFile = path(`plan-${noun}.json`);
+      const d = await viaProxy(owner, [noun, "diff", "-f", f, "--out", planFile]);
+      expect(d.code, d.stderr).toBe(8);
+      const text = readFileSync(planFile, "utf8");
+      expect(text).not.toContain("sandbox-key-");
+      expect(text).not.toMatch(/api_?key|authorization/i);
+      const saved = json<{ target: { owner: number; address: string }; kind: string }>(text);
+      expect(saved).toMatchObject({ kind: noun, target: { owner: 1001, address: proxy.url } });
+
+      // someone edits one vehicle behind the plan's back (straight to the sandbox)
+      expect((await cli(owner, ["vehicle", "edit", "2", "--set", "price_per_day=81"])).code).toBe(0);
+      proxy.counts.clear();
+      const stale = await viaProxy(owner, [noun, "apply", "--plan", planFile, "--yes"]);
+      expect(stale.code).toBe(8);
+      expect(stale.stderr).toMatch(/plan is stale/);
+      expect(stale.stderr).toMatch(/vehicle 2 \(M-SC 2002, row 2\): changed since the plan was made/);
+      expect(posts()).toBe(0);
+
+      const other = await viaProxy("1002", [noun, "apply", "--plan", planFile, "--yes"]);
+      expect(other.code).toBe(2);
+      expect(other.stderr).toMatch(/another target[\s\S]*owner: plan: 1001, now: 1002/);
+      expect(posts()).toBe(0);
+
+      // a fresh plan applies exactly, and the account then matches the file
+      expect((await viaProxy(owner, [noun, "diff", "-f", f, "--out", planFile])).code).toBe(8);
+      const ok = await viaProxy(owner, [noun, "apply", "--plan", planFile, "--yes"]);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect((await viaProxy(owner, [noun, "diff", "-f", f])).code).toBe(0);
+      // restore for the next case
+      const op = /rentctl undo (\S+)/.exec(ok.stderr)?.[1];
+      expect((await viaProxy(owner, ["undo", op!, "--yes"])).code).toBe(0);
+      expect((await cli(owner, ["vehicle", "edit", "2", "--set", "price_per_day=79"])).code).toBe(0);
+    }, 120_000);
 });

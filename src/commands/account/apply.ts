@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { ExtraCreate, ExtraDelete, ExtraSwitch, ExtraUpdate } from "../../account/extras.js";
 import type { AccountPlan } from "../../account/plan.js";
 import type { BulkRow } from "../../bulk/runner.js";
@@ -18,6 +19,8 @@ export const verb = defineVerb({
     "Make the account match an account file: extras first, then vehicles, then removals (resumable, one undo op)",
   flags: {
     ...accountFileFlags,
+    file: flag.string("-f, --file <file>", "account file (.yaml or .json; a fleet file manages vehicles only)"),
+    plan: flag.string("--plan <file>", "apply exactly the plan `account diff --out FILE` saved (refused when stale)"),
     allowMassDelete: flag.bool(
       "--allow-mass-delete",
       "let --prune remove more than half of the vehicles, or more than 20",
@@ -30,6 +33,7 @@ export const verb = defineVerb({
   examples: [
     "rentctl account apply -f account.yaml",
     "rentctl account apply -f account.yaml --dry-run",
+    "rentctl account apply --plan plan.json --yes",
     "rentctl account export --names -p staging account.yaml && rentctl account apply -f account.yaml -p production",
   ],
   notes: "\nThe plan goes to stderr; per-row results to stdout with -o. Undo the whole apply with `rentctl undo OP`.\n",
@@ -38,6 +42,7 @@ export const verb = defineVerb({
 
 export interface AccountApplyOptions {
   file?: string;
+  plan?: string;
   format?: string;
   prune?: boolean;
   exact?: boolean;
@@ -69,23 +74,24 @@ const ORDER = ["created", "changed", "switched", "removed", "deleted", "conflict
  * the vehicles that used them). Journaled for undo as one op.
  */
 export async function run(deps: Deps, opts: AccountApplyOptions): Promise<void> {
-  if (!opts.file) throw new UsageError("missing -f FILE (an account file)");
-  if (opts.file === "-") throw new UsageError("account apply reads a file, not stdin", { hint: "save the file first" });
   const started = Date.now();
   const workers = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const dryRun = Boolean(deps.flags.dryRun);
-  const [{ formatFor }, { openSource }, { hashFile }, { createHash }] = await Promise.all([
+  if (opts.plan) {
+    if (opts.file) throw new UsageError("give -f FILE or --plan PLAN, not both (a saved plan holds its input)");
+    return runSaved(deps, opts, opts.plan, workers, started, dryRun);
+  }
+  if (!opts.file) throw new UsageError("missing -f FILE (an account file) or --plan PLAN");
+  if (opts.file === "-") throw new UsageError("account apply reads a file, not stdin", { hint: "save the file first" });
+  const [{ formatFor }, { openSource }, { hashFile }] = await Promise.all([
     import("../../fleet/format.js"),
     import("../../fleet/source.js"),
     import("../../bulk/row-log.js"),
-    import("node:crypto"),
   ]);
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
   let contentHash: string;
   try {
-    contentHash = createHash("sha256")
-      .update(`${await hashFile(source.path)}|prune=${Boolean(opts.prune)}|exact=${Boolean(opts.exact)}`)
-      .digest("hex");
+    contentHash = createHashOf(await hashFile(source.path), opts);
   } finally {
     await source.cleanup();
   }
@@ -112,6 +118,64 @@ export async function run(deps: Deps, opts: AccountApplyOptions): Promise<void> 
   } finally {
     await job.close();
   }
+}
+
+/** `account apply --plan PLAN`: the saved plan's input planned again; refused when the target differs or the plan is stale. */
+async function runSaved(
+  deps: Deps,
+  opts: AccountApplyOptions,
+  planFile: string,
+  workers: number,
+  started: number,
+  dryRun: boolean,
+): Promise<void> {
+  const sp = await import("../../fleet/saved-plan.js");
+  const { planAccount, accountFingerprints, touchedRecords } = await import("../../account/plan.js");
+  const { accountPlanJson } = await import("../../account/print.js");
+  const saved = await sp.readSavedPlan(planFile, "account");
+  await sp.checkPlanTarget(deps, saved);
+  const o = { ...opts, prune: saved.input.prune, exact: saved.input.exact, file: saved.input.label };
+  const source = await sp.savedInput(deps, saved);
+  try {
+    const fresh = async () => {
+      const plan = await planAccount(deps, source, o);
+      sp.checkStale(saved, {
+        plan: accountPlanJson(plan),
+        fingerprints: accountFingerprints(plan),
+        touched: touchedRecords(saved.plan),
+      });
+      return plan;
+    };
+    if (dryRun) {
+      const { printAccountPlan } = await import("./diff.js");
+      await printAccountPlan(deps, await fresh());
+      deps.msg.info("dry run: nothing was sent");
+      return;
+    }
+    const { openBulkJob } = await import("../../bulk/job.js");
+    const job = await openBulkJob(deps, {
+      job: "account.apply",
+      contentHash: createHashOf(saved.input.sha256, o),
+      restart: opts.restart,
+      what: `account apply of ${saved.input.label}`,
+      report: opts.report,
+    });
+    try {
+      await job.settle();
+      await applyPlan(deps, job, await fresh(), o, workers, started);
+    } finally {
+      await job.close();
+    }
+  } finally {
+    await source.cleanup();
+  }
+}
+
+/** The job's key: the same input and options find an interrupted run's rows (from -f or from a saved plan alike). */
+function createHashOf(fileHash: string, opts: { prune?: boolean; exact?: boolean }): string {
+  return createHash("sha256")
+    .update(`${fileHash}|prune=${Boolean(opts.prune)}|exact=${Boolean(opts.exact)}`)
+    .digest("hex");
 }
 
 /** Run a made (and, for a saved plan, checked) account plan on an open bulk job. */
