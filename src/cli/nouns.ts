@@ -39,7 +39,7 @@ export const NOUNS = [
   {
     name: "account",
     term: "account",
-    summary: "The whole account (extras and vehicles) as one file: export, diff, apply",
+    summary: "The whole account (extras and vehicles) as one file: export, diff, apply, schema",
   },
   {
     name: "undo",

@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { type FaultProxy, startProxy } from "../fleet/helpers.js";
-import { json, runBuilt, sandboxEnv } from "../helpers/cli.js";
+import { json, ROOT, runBuilt, sandboxEnv } from "../helpers/cli.js";
 
 /**
  * The account as a file, through the built CLI against the sandbox (issue 25's fidelity tests):
@@ -62,6 +63,31 @@ describe("account export → diff (every seeded owner)", () => {
     const b = doc.vehicles.find((v) => v.vehicle_reg_number === "B-SC 1001")!;
     expect(b.extras).toEqual(["Child seat", "Additional driver"]);
     expect(text).not.toMatch(/vehicle_extras|vehicle_images|extra_id/);
+  });
+});
+
+describe("examples/account.yaml", () => {
+  it("applies cleanly to the empty owner (3 extras, 4 vehicles using them), then plans nothing; undone as one op", async () => {
+    const f = join(ROOT, "examples", "account.yaml");
+    const a = await cli("1003", ["account", "apply", "-f", f, "--yes"]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stderr).toMatch(/created 7,.*failed 0/);
+    const d = await cli("1003", ["account", "diff", "-f", f]);
+    expect(d.code, d.stdout).toBe(0);
+    const op = /rentctl undo (\S+)/.exec(a.stderr)?.[1];
+    expect((await cli("1003", ["undo", op!, "--yes"])).code).toBe(0);
+    const empty = parse((await cli("1003", ["account", "export", "-"])).stdout) as Doc;
+    expect(empty).toEqual({ extras: [], vehicles: [] });
+  }, 60_000);
+
+  it("every export validates against `account schema` (ajv, 2020-12)", async () => {
+    const schema = await cli("1001", ["account", "schema"]);
+    expect(schema.code).toBe(0);
+    const validate = new Ajv2020({ strict: false }).compile(json(schema.stdout) as object);
+    for (const names of [[], ["--names"]]) {
+      const exp = await cli("1001", ["account", "export", "-", ...names]);
+      expect(validate(parse(exp.stdout)), JSON.stringify(validate.errors)).toBe(true);
+    }
   });
 });
 
