@@ -191,7 +191,7 @@ export async function planAccount(deps: Deps, source: FleetSource, opts: Account
   for (const r of extraRows.rows) {
     if (!extras.managed) break;
     const id = extras.matched.get(r.row) ?? PLACEHOLDER_BASE + r.row;
-    if (isPlaceholder(id)) extraLabels.set(id, `${label(r.option_id, r.period)}, new`);
+    if (isPlaceholder(id)) extraLabels.set(id, label(r.option_id, r.period).replace(/\)$/, ", new)"));
     pool.push({ option_id: r.option_id, period: r.period, id, pruned: false });
   }
   const inFile = new Set(pool.map((p) => p.id));

@@ -131,7 +131,7 @@ describe("editing the file", () => {
     expect(md.stdout).toContain("- **Vehicles:** 1 to create, 2 to change, 0 to remove, 0 unchanged");
     expect(md.stdout).toContain("| + | GPS navigator (period 1) (row 2) | | | price 3, currency 1, quantity 5 |");
     expect(md.stdout).toMatch(/\| ~ \| Helmet \(period 1\) \(extra \d+\) \| `price` \| 5 \| 9 \|/);
-    expect(md.stdout).toMatch(/\| \+ \| NEW-25 \(row 3\) \|.*"GPS navigator \(period 1\), new"/);
+    expect(md.stdout).toMatch(/\| \+ \| NEW-25 \(row 3\) \|.*"GPS navigator \(period 1, new\)"/);
 
     const js = await cli("1002", ["account", "diff", "-f", edited, "-o", "json"]);
     expect(js.code).toBe(8);

@@ -26,7 +26,11 @@ export const outFlag = flag.string(
 export const verb = defineVerb({
   name: "diff",
   description: "Show what `vehicle apply` would change to make the account match a fleet file (exit 8: changes)",
-  flags: { ...fleetFileFlags, out: outFlag },
+  flags: {
+    ...fleetFileFlags,
+    out: outFlag,
+    markdown: flag.bool("--markdown", "print a review summary in markdown (for a pull request) instead of the plan"),
+  },
   examples: [
     "rentctl vehicle diff -f fleet.yaml",
     "rentctl vehicle diff -f fleet.csv --prune -o json",
@@ -41,6 +45,8 @@ export interface DiffOptions extends SyncOptions {
   format?: string;
   /** --out FILE: save the plan. */
   out?: string;
+  /** --markdown: the review summary instead of the plan. */
+  markdown?: boolean;
 }
 
 /** Read the file, list the account once and plan; shared by diff and apply. */
@@ -86,7 +92,22 @@ export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
   const { planIsEmpty } = await import("../../fleet/plan.js");
   const { planJson, planLines } = await import("../../fleet/plan-print.js");
   const format = deps.settings().output;
-  if (format === "table") {
+  if (opts.markdown) {
+    const [{ accountPlanMarkdown }, { emptyExtraPlan }] = await Promise.all([
+      import("../../account/print.js"),
+      import("../../account/extras.js"),
+    ]);
+    deps.io.stdout.write(
+      accountPlanMarkdown({
+        label: source.label,
+        extras: emptyExtraPlan(false),
+        vehicles: sync,
+        extraLabels: new Map(),
+        accountExtras: [],
+        accountVehicles: account,
+      }),
+    );
+  } else if (format === "table") {
     const color = planColors(deps.outColor);
     for (const line of planLines(sync.plan, { color, verbose: Boolean(deps.flags.verbose) }))
       deps.io.stdout.write(`${line}\n`);
