@@ -188,12 +188,17 @@ export async function applyPlan(
   started: number,
 ): Promise<void> {
   const target = await deps.target();
-  const [{ massRemovalRefusal, currentInput }, { accountPlanIsEmpty, isPlaceholder, PLACEHOLDER_BASE }, print] =
-    await Promise.all([
-      import("../../fleet/plan.js"),
-      import("../../account/plan.js"),
-      import("../../account/print.js"),
-    ]);
+  const [
+    { massRemovalRefusal, currentInput },
+    { accountPlanIsEmpty, isPlaceholder, PLACEHOLDER_BASE },
+    print,
+    { extraState },
+  ] = await Promise.all([
+    import("../../fleet/plan.js"),
+    import("../../account/plan.js"),
+    import("../../account/print.js"),
+    import("../../account/extras.js"),
+  ]);
   const v = plan.vehicles.plan;
   const e = plan.extras;
   const refusal = massRemovalRefusal({
@@ -355,7 +360,16 @@ export async function applyPlan(
           return { status, id };
         }
         if (item.kind === "extra-delete") {
-          const r = await gateway.removeExtraPlanned(deps, item.d.id, { expect: undefined }, w);
+          // refused when the extra moved since the plan (its members as listed then)
+          const was = extraState(item.d.record);
+          const expect = was && {
+            option_id: was.option_id,
+            period: was.period,
+            price: was.price,
+            currency_id: was.currency_id,
+            quantity: was.quantity,
+          };
+          const r = await gateway.removeExtraPlanned(deps, item.d.id, { expect }, w);
           if (r.status === "conflict") return conflict(r.moved);
           return { status: r.status === "gone" ? "unchanged" : "deleted", id: item.d.id };
         }
