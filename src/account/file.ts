@@ -184,7 +184,8 @@ export function parseSectioned(text: string, parse: (src: string) => unknown): R
     return undefined;
   }
   if (!flush()) return undefined;
-  const doc: Record<string, unknown> = { ...out };
+  const doc: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(out)) doc[k] = v.length ? v : null; // `key:` with nothing under it is null
   if (scalars.length) Object.assign(doc, parse(scalars.join("\n")) as object);
   return doc;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { parseSectioned } from "../../src/account/file.js";
@@ -46,5 +47,29 @@ describe("parseSectioned", () => {
     expect(parseSectioned("- {x: 1}\n", parse)).toBeUndefined();
     const plain = stringify(doc, { indentSeq: false });
     expect(parseSectioned(plain, parse)).toEqual(doc);
+  });
+
+  it("property: any records written as the export writes them read back equal to a whole parse", () => {
+    const value = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.oneof(fc.string(), fc.integer()), { maxLength: 3 }),
+      fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.oneof(fc.string(), fc.integer()), { maxKeys: 2 }),
+    );
+    const record = fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), value, { maxKeys: 5 });
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 3 }), fc.array(record, { maxLength: 4 }), (extras, vehicles) => {
+        let text = "# yaml-language-server: $schema=x.json\nextras:\n";
+        for (const r of extras) text += stringify([r], { lineWidth: 0 });
+        if (!extras.length) text += "  []\n";
+        text += "vehicles:\n";
+        for (const r of vehicles) text += stringify([r], { lineWidth: 0 });
+        const got = parseSectioned(text, parse);
+        if (got !== undefined) expect(got).toEqual(parse(text));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
