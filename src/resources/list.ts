@@ -135,3 +135,14 @@ export async function listExtras(deps: Deps, opts: ListOptions = {}): Promise<Js
     out.push(...items);
   return out;
 }
+
+/** The owner's vehicles whose `vehicle_extras` hold this extra id (one walk of the account). */
+export async function vehiclesUsingExtra(deps: Deps, extraId: number): Promise<Array<{ id: number; reg: string }>> {
+  const out: Array<{ id: number; reg: string }> = [];
+  for await (const page of listVehicles(deps))
+    for (const v of page) {
+      const ids = Array.isArray(v.vehicle_extras) ? v.vehicle_extras.map(Number) : [];
+      if (ids.includes(extraId)) out.push({ id: Number(v.id), reg: String(v.vehicle_reg_number ?? "").trim() });
+    }
+  return out;
+}

@@ -195,6 +195,24 @@ describe("editing the file", () => {
   });
 });
 
+describe("extras as managed links", () => {
+  it("extra get names the vehicles that use it; extra delete lists them, and its undo re-creates and re-attaches", async () => {
+    const got = await cli("1001", ["extra", "get", "2"]);
+    expect(got.code).toBe(0);
+    expect(got.stderr).toMatch(/used by 1 vehicle: 1 \(B-SC 1001\)/);
+    const del = await cli("1001", ["extra", "delete", "2", "--yes"]);
+    expect(del.code, del.stderr).toBe(0);
+    expect(del.stderr).toMatch(/extra 2 is used by 1 vehicle: 1 \(B-SC 1001\); deleting it takes it off them/);
+    const op = /rentctl undo (\S+)/.exec(del.stderr)?.[1];
+    const u = await cli("1001", ["undo", op!]);
+    expect(u.code, u.stderr).toBe(0);
+    const made = /re-created as extra (\d+)/.exec(u.stderr)?.[1];
+    expect(u.stderr).toMatch(new RegExp(`extra ${made} re-attached to vehicle 1, which used extra 2`));
+    const v = json<{ vehicle_extras: number[] }>((await cli("1001", ["vehicle", "get", "1", "-o", "json"])).stdout);
+    expect(v.vehicle_extras).toContain(Number(made));
+  });
+});
+
 describe("extra enable / disable", () => {
   it("idempotent: switches only when the state differs", async () => {
     const off1 = await cli("1001", ["extra", "disable", "3"]);

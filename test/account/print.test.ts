@@ -78,7 +78,7 @@ describe("account plan printing", () => {
   it("json: extras of vehicles by label; the plan sent keeps the ids", () => {
     const plan = samplePlan();
     const j = accountPlanJson(plan);
-    expectGolden("account-plan.json", `${JSON.stringify(j, null, 2)}\n`);
+    expectGolden("account-plan-json.txt", `${JSON.stringify(j, null, 2)}\n`);
     expect(plan.vehicles.plan.change[0]!.after.vehicle_extras).toEqual([1, 2, PLACEHOLDER_BASE + 4]);
     expect(displayVehicles(plan.vehicles.plan, plan.extraLabels).change[0]!.fields.vehicle_extras!.to).toContain(
       "GPS navigator (period 1, new)",

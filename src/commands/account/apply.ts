@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { ExtraCreate, ExtraDelete, ExtraSwitch, ExtraUpdate } from "../../account/extras.js";
 import type { AccountPlan } from "../../account/plan.js";
 import type { BulkRow } from "../../bulk/runner.js";
@@ -91,7 +90,7 @@ export async function run(deps: Deps, opts: AccountApplyOptions): Promise<void> 
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
   let contentHash: string;
   try {
-    contentHash = createHashOf(await hashFile(source.path), opts);
+    contentHash = await createHashOf(await hashFile(source.path), opts);
   } finally {
     await source.cleanup();
   }
@@ -155,7 +154,7 @@ async function runSaved(
     const { openBulkJob } = await import("../../bulk/job.js");
     const job = await openBulkJob(deps, {
       job: "account.apply",
-      contentHash: createHashOf(saved.input.sha256, o),
+      contentHash: await createHashOf(saved.input.sha256, o),
       restart: opts.restart,
       what: `account apply of ${saved.input.label}`,
       report: opts.report,
@@ -172,7 +171,8 @@ async function runSaved(
 }
 
 /** The job's key: the same input and options find an interrupted run's rows (from -f or from a saved plan alike). */
-function createHashOf(fileHash: string, opts: { prune?: boolean; exact?: boolean }): string {
+async function createHashOf(fileHash: string, opts: { prune?: boolean; exact?: boolean }): Promise<string> {
+  const { createHash } = await import("node:crypto");
   return createHash("sha256")
     .update(`${fileHash}|prune=${Boolean(opts.prune)}|exact=${Boolean(opts.exact)}`)
     .digest("hex");
