@@ -13,6 +13,8 @@ const LAYERS = [
   ["deps", "^src/(deps|prompt)\\.ts$"],
   ["resources", "^src/resources/"],
   ["fleet", "^src/(fleet|completion)/"],
+  // account files (extras + vehicles): plans over fleet/, read-only like it; writes go through gateway/
+  ["account", "^src/account/"],
   ["gateway", "^src/gateway/"],
   ["bulk", "^src/bulk/"],
   ["library", "^src/library/"],

@@ -14,6 +14,7 @@ _rentctl_child() {
     '|vehicle') REPLY='vehicle' ;;
     '|image') REPLY='image' ;;
     '|extra') REPLY='extra' ;;
+    '|account') REPLY='account' ;;
     '|undo') REPLY='undo' ;;
     '|api') REPLY='api' ;;
     '|sandbox') REPLY='sandbox' ;;
@@ -66,6 +67,7 @@ _rentctl_child() {
     'vehicle|import') REPLY='vehicle import' ;;
     'vehicle|diff') REPLY='vehicle diff' ;;
     'vehicle|apply') REPLY='vehicle apply' ;;
+    'vehicle|schema') REPLY='vehicle schema' ;;
     'vehicle|help') REPLY='vehicle help' ;;
     'image|upload') REPLY='image upload' ;;
     'image|help') REPLY='image help' ;;
@@ -75,11 +77,18 @@ _rentctl_child() {
     'extra|show') REPLY='extra get' ;;
     'extra|create') REPLY='extra create' ;;
     'extra|update') REPLY='extra update' ;;
+    'extra|enable') REPLY='extra enable' ;;
+    'extra|disable') REPLY='extra disable' ;;
     'extra|switch') REPLY='extra switch' ;;
     'extra|delete') REPLY='extra delete' ;;
     'extra|remove') REPLY='extra delete' ;;
     'extra|rm') REPLY='extra delete' ;;
     'extra|help') REPLY='extra help' ;;
+    'account|export') REPLY='account export' ;;
+    'account|diff') REPLY='account diff' ;;
+    'account|apply') REPLY='account apply' ;;
+    'account|schema') REPLY='account schema' ;;
+    'account|help') REPLY='account help' ;;
     'sandbox|serve') REPLY='sandbox serve' ;;
     'sandbox|reset') REPLY='sandbox reset' ;;
     'sandbox|repair') REPLY='sandbox repair' ;;
@@ -93,13 +102,14 @@ _rentctl_child() {
 # _rentctl_commands PATH: REPLY lists the subcommands of PATH to offer.
 _rentctl_commands() {
   case $1 in
-    '') REPLY='auth profile catalog vehicle image extra undo api sandbox completion help' ;;
+    '') REPLY='auth profile catalog vehicle image extra account undo api sandbox completion help' ;;
     'auth') REPLY='login status logout help' ;;
     'profile') REPLY='list show use set remove help' ;;
     'catalog') REPLY='setup currencies locales segments brands models equipments years classes transmissions benefits features options protection-plans delivery fuel-policies distance-units payment-systems payment-types extra-options help' ;;
-    'vehicle') REPLY='list get create wizard edit remove activate deactivate calendar export import diff apply help' ;;
+    'vehicle') REPLY='list get create wizard edit remove activate deactivate calendar export import diff apply schema help' ;;
     'image') REPLY='upload help' ;;
-    'extra') REPLY='options list get create update switch delete help' ;;
+    'extra') REPLY='options list get create update enable disable switch delete help' ;;
+    'account') REPLY='export diff apply schema help' ;;
     'sandbox') REPLY='serve reset repair info help' ;;
     *) REPLY='' ;;
   esac
@@ -152,8 +162,9 @@ _rentctl_flags() {
     'vehicle calendar') REPLY='--block --unblock --clear-past --from --months --board --days --where --all --concurrency --report --restart --wide -h --help' ;;
     'vehicle export') REPLY='--format --with-ids --names --where -h --help' ;;
     'vehicle import') REPLY='--format --concurrency --skip-invalid --restart --report --no-dedupe -h --help' ;;
-    'vehicle diff') REPLY='-f --file --format --prune --exact -h --help' ;;
-    'vehicle apply') REPLY='-f --file --format --prune --exact --allow-mass-delete --concurrency --restart --report --no-dedupe -h --help' ;;
+    'vehicle diff') REPLY='-f --file --format --prune --exact --out --markdown -h --help' ;;
+    'vehicle apply') REPLY='-f --file --format --prune --exact --plan --allow-mass-delete --concurrency --restart --report --no-dedupe -h --help' ;;
+    'vehicle schema') REPLY='-h --help' ;;
     'image') REPLY='-h --help' ;;
     'image upload') REPLY='--attach -h --help' ;;
     'extra') REPLY='-h --help' ;;
@@ -162,8 +173,15 @@ _rentctl_flags() {
     'extra get') REPLY='--all-fields --wide --ids -h --help' ;;
     'extra create') REPLY='--option --price --currency --period --quantity --set --from-file --allow-unknown --strict -h --help' ;;
     'extra update') REPLY='--replace --option --price --currency --period --quantity --set --from-file --allow-unknown --strict -h --help' ;;
+    'extra enable') REPLY='-h --help' ;;
+    'extra disable') REPLY='-h --help' ;;
     'extra switch') REPLY='-h --help' ;;
     'extra delete') REPLY='-h --help' ;;
+    'account') REPLY='-h --help' ;;
+    'account export') REPLY='--format --names -h --help' ;;
+    'account diff') REPLY='-f --file --format --prune --exact --markdown --out -h --help' ;;
+    'account apply') REPLY='-f --file --format --prune --exact --plan --allow-mass-delete --concurrency --restart --report --no-dedupe -h --help' ;;
+    'account schema') REPLY='-h --help' ;;
     'undo') REPLY='--limit --force --no-dedupe -h --help' ;;
     'api') REPLY='-X --method -f --field -F --file --list -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
@@ -200,12 +218,15 @@ _rentctl_takes_value() {
     'vehicle calendar') case $2 in --block | --unblock | --from | --months | --days | --where | --concurrency | --report) return 0 ;; esac ;;
     'vehicle export') case $2 in --format | --where) return 0 ;; esac ;;
     'vehicle import') case $2 in --format | --concurrency | --report) return 0 ;; esac ;;
-    'vehicle diff') case $2 in -f | --file | --format) return 0 ;; esac ;;
-    'vehicle apply') case $2 in -f | --file | --format | --concurrency | --report) return 0 ;; esac ;;
+    'vehicle diff') case $2 in -f | --file | --format | --out) return 0 ;; esac ;;
+    'vehicle apply') case $2 in -f | --file | --format | --plan | --concurrency | --report) return 0 ;; esac ;;
     'image upload') case $2 in --attach) return 0 ;; esac ;;
     'extra list') case $2 in --limit | --offset | --page | --search) return 0 ;; esac ;;
     'extra create') case $2 in --option | --price | --currency | --period | --quantity | --set | --from-file) return 0 ;; esac ;;
     'extra update') case $2 in --option | --price | --currency | --period | --quantity | --set | --from-file) return 0 ;; esac ;;
+    'account export') case $2 in --format) return 0 ;; esac ;;
+    'account diff') case $2 in -f | --file | --format | --out) return 0 ;; esac ;;
+    'account apply') case $2 in -f | --file | --format | --plan | --concurrency | --report) return 0 ;; esac ;;
     'undo') case $2 in --limit) return 0 ;; esac ;;
     'api') case $2 in -X | --method | -f | --field | -F | --file) return 0 ;; esac ;;
     'sandbox serve') case $2 in --host | --port | --data | --latency | --fail-rate | --html502-rate | --reset-rate | --throttle-rate | --retry-after | --fault-first) return 0 ;; esac ;;
@@ -251,6 +272,7 @@ _rentctl_flag_values() {
     'vehicle import|--fields' |\
     'vehicle diff|--fields' |\
     'vehicle apply|--fields' |\
+    'vehicle schema|--fields' |\
     'vehicle help|--fields') _rentctl_list 'id user_id locale_id pickup_location vehicle_class_id vehicle_model_id vehicle_segment_id vehicle_year_of_issue_id vehicle_vin vehicle_odometer vehicle_reg_number_country vehicle_reg_number vehicle_activity price_per_day price_per_3days price_per_week price_per_14days vehicle_currency_id vehicle_protection_plans_insurance_price vehicle_protection_plans_insurance_exclude_security_deposit vehicle_protection_plans_no_deposit vehicle_protection_plans_third_party_insurance vehicle_protection_plans_deposit_price vehicle_protection_plans_deposit_pay_cash vehicle_protection_plans_deposit_pay_debit_card vehicle_protection_plans_deposit_pay_credit_card vehicle_protection_plans_deposit_return_period_cash vehicle_protection_plans_deposit_return_period_card vehicle_protection_plans_cdw1_price_day vehicle_protection_plans_cdw1_franchise vehicle_protection_plans_cdw1_security_deposit vehicle_protection_plans_cdw2_price_day vehicle_protection_plans_cdw2_franchise vehicle_protection_plans_cdw2_security_deposit vehicle_protection_plans_tire_windshield_price_day vehicle_protection_plans_theft_price_day vehicle_protection_plans_interior_price_day vehicle_protection_plans_roadside_price_day vehicle_tuning_text vehicle_delivery_address_fixed_place vehicle_delivery_address_fixed_location vehicle_delivery_address_fixed_price vehicle_delivery_return_fixed_place vehicle_delivery_return_fixed_location vehicle_delivery_return_fixed_price vehicle_distance_unit_id vehicle_distance_included vehicle_surcharge_for_excess price_surcharge_over_time vehicle_images vehicle_minimal_renting_period vehicle_minimal_age_to_rent vehicle_drivers_experience price_subscription_month price_subscription_3month price_subscription_6month price_subscription_year price_subscription_2years price_subscription_3years vehicle_description vehicle_benefits_id vehicle_options_id vehicle_payment_types vehicle_availability_calendar vehicle_passenger_capacity vehicle_luggage_capacity vehicle_extras vehicle_fuel_policy vehicle_booking_lead_time' ;;
     'vehicle create|--save' |\
     'vehicle create|--from-file' |\
@@ -265,11 +287,20 @@ _rentctl_flag_values() {
     'vehicle import|--report' |\
     'vehicle diff|-f' |\
     'vehicle diff|--file' |\
+    'vehicle diff|--out' |\
     'vehicle apply|-f' |\
     'vehicle apply|--file' |\
+    'vehicle apply|--plan' |\
     'vehicle apply|--report' |\
     'extra create|--from-file' |\
     'extra update|--from-file' |\
+    'account diff|-f' |\
+    'account diff|--file' |\
+    'account diff|--out' |\
+    'account apply|-f' |\
+    'account apply|--file' |\
+    'account apply|--plan' |\
+    'account apply|--report' |\
     'api|-F' |\
     'api|--file' |\
     'sandbox serve|--data' |\
@@ -338,6 +369,8 @@ _rentctl_flag_values() {
     'extra get|--fields' |\
     'extra create|--fields' |\
     'extra update|--fields' |\
+    'extra enable|--fields' |\
+    'extra disable|--fields' |\
     'extra switch|--fields' |\
     'extra delete|--fields' |\
     'extra help|--fields') _rentctl_list 'id locale_id option_id price currency_id period quantity' ;;
@@ -373,14 +406,16 @@ _rentctl_arg_values() {
     'catalog help|0') _rentctl_words 'setup currencies locales segments brands models equipments years classes transmissions benefits features options protection-plans delivery fuel-policies distance-units payment-systems payment-types extra-options' ;;
     'vehicle get|0') _rentctl_dynamic 'vehicles' ;;
     'vehicle export|0' |\
-    'vehicle import|0') _rentctl_files ;;
-    'vehicle help|0') _rentctl_words 'list get create wizard edit remove activate deactivate calendar export import diff apply' ;;
+    'vehicle import|0' |\
+    'account export|0') _rentctl_files ;;
+    'vehicle help|0') _rentctl_words 'list get create wizard edit remove activate deactivate calendar export import diff apply schema' ;;
     'image help|0') _rentctl_words 'upload' ;;
-    'extra help|0') _rentctl_words 'options list get create update switch delete' ;;
+    'extra help|0') _rentctl_words 'options list get create update enable disable switch delete' ;;
+    'account help|0') _rentctl_words 'export diff apply schema' ;;
     'api|0') _rentctl_words 'setup currencies locales vehicles/segments vehicles/brands vehicles/models vehicles/equipments vehicles/years_of_issue vehicles/classes_or_types vehicles/transmissions vehicles/benefits vehicles/additional_features vehicles/options vehicles/protection_plans vehicles/delivery vehicles/fuel_policy vehicles/distance_units vehicles/payment_systems vehicles/payment/types vehicles/extras/options vehicles/list vehicles/list/id vehicles/create vehicles/edit vehicles/remove vehicles/upload vehicles/extras/list vehicles/extras/list/id vehicles/extras/create vehicles/extras/update vehicles/extras/switch vehicles/extras/delete' ;;
     'sandbox help|0') _rentctl_words 'serve reset repair info' ;;
     'completion|0') _rentctl_words 'bash zsh fish' ;;
-    'help|0') _rentctl_words 'auth profile catalog vehicle image extra undo api sandbox completion' ;;
+    'help|0') _rentctl_words 'auth profile catalog vehicle image extra account undo api sandbox completion' ;;
     'vehicle edit|'* |\
     'vehicle remove|'* |\
     'vehicle activate|'* |\

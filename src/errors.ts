@@ -139,6 +139,12 @@ export class DriftError extends RentctlError {
   override readonly kind: string = "drift";
 }
 
+/** `apply --plan`: the saved plan no longer holds (exit 8, as drift, but said: the plan is not the output here). */
+export class StalePlanError extends RentctlError {
+  override readonly exitCode: number = EXIT.drift;
+  override readonly kind: string = "stale_plan";
+}
+
 export function exitCodeOf(err: unknown): number {
   return err instanceof RentctlError ? err.exitCode : EXIT.internal;
 }

@@ -37,6 +37,11 @@ export const NOUNS = [
     summary: "Manage the account's paid extras (child seats, GPS, …)",
   },
   {
+    name: "account",
+    term: "account",
+    summary: "The whole account (extras and vehicles) as one file: export, diff, apply, schema",
+  },
+  {
     name: "undo",
     term: "undo [options] [op]",
     summary: "List recent edits and removals, or restore one (a removed vehicle is re-created with a new id)",

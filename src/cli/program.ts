@@ -17,6 +17,7 @@ const BUILDERS: Record<NounName, () => Promise<Builder>> = {
   vehicle: async () => (await import("./vehicle.js")).vehicleCommand,
   image: async () => (await import("./image.js")).imageCommand,
   extra: async () => (await import("./extra.js")).extraCommand,
+  account: async () => (await import("./account.js")).accountCommand,
   undo: async () => (await import("./undo.js")).undoCommand,
   api: async () => (await import("./api.js")).apiCommand,
   sandbox: async () => (await import("./sandbox.js")).sandboxCommand,

@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.js";
-import { EXIT, exitCodeOf, RentctlError } from "../errors.js";
+import { EXIT, exitCodeOf, RentctlError, StalePlanError } from "../errors.js";
 import type { IO } from "../io.js";
 import { argvWantsJson } from "./argv.js";
 
@@ -45,7 +45,8 @@ export async function reportError(err: unknown, c: ReportContext): Promise<numbe
     return code;
   }
   if (code === EXIT.terminated) return code; // a clean stop asked for: nothing to report
-  if (code === EXIT.drift) return code; // `vehicle diff` found changes: the plan on stdout says it all
+  // `vehicle diff` found changes: the plan on stdout says it all (a stale saved plan is said, below)
+  if (code === EXIT.drift && !(err instanceof StalePlanError)) return code;
   const color = makeChalk(colorEnabled(deps?.flags.color, env, io.stderrTTY));
   const e = err instanceof RentctlError ? err : undefined;
   const message = member(err, "message") ?? String(err);

@@ -10,6 +10,7 @@ import { verb as get } from "../commands/vehicle/get.js";
 import { verb as importVerb } from "../commands/vehicle/import.js";
 import { verb as list } from "../commands/vehicle/list.js";
 import { verb as remove } from "../commands/vehicle/remove.js";
+import { verb as schema } from "../commands/vehicle/schema.js";
 import { verb as wizard } from "../commands/vehicle/wizard.js";
 import { addVerbs } from "./assemble.js";
 import type { CliContext } from "./shared.js";
@@ -31,6 +32,7 @@ export function vehicleCommand(ctx: CliContext): Command {
     importVerb,
     diff,
     apply,
+    schema,
   ]);
   return cmd;
 }

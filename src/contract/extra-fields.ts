@@ -1,3 +1,4 @@
+import type { JsonObject } from "./records.js";
 import type { ParamSpec } from "./types.js";
 
 /**
@@ -76,3 +77,32 @@ export const EXTRA_MEMBER_ALIASES: Readonly<Record<string, readonly string[]>> =
   period: ["period_id", "charge_period", "charge_period_id"],
   quantity: ["qty", "count"],
 };
+
+/** A member of an extra record under its contract name or one of the declared aliases. */
+export function memberOf(record: JsonObject, field: string): unknown {
+  for (const n of [field, ...(EXTRA_MEMBER_ALIASES[field] ?? [])]) if (record[n] !== undefined) return record[n];
+  return undefined;
+}
+
+/** The on/off state of an extra's record (`is_active`, `active`, `enabled`, `status`, `state`), if shown. */
+export function activeOf(record: JsonObject): boolean | undefined {
+  for (const k of ["is_active", "active", "enabled", "status", "state"]) {
+    const v = record[k];
+    if (v === undefined || v === null) continue;
+    const b = parseActive(v);
+    if (b !== undefined) return b;
+  }
+  return undefined;
+}
+
+/** on / off, true / false, yes / no, 1 / 0. */
+export function parseActive(v: unknown): boolean | undefined {
+  if (v === true || v === 1) return true;
+  if (v === false || v === 0) return false;
+  if (typeof v === "string") {
+    const s = v.trim().toLowerCase();
+    if (["on", "true", "yes", "1", "active", "enabled"].includes(s)) return true;
+    if (["off", "false", "no", "0", "inactive", "disabled"].includes(s)) return false;
+  }
+  return undefined;
+}

@@ -46,4 +46,4 @@ export async function catalogPort(deps: Deps): Promise<CatalogPort> {
   };
 }
 
-export { listVehicles } from "../resources/list.js";
+export { listExtras, listVehicles } from "../resources/list.js";

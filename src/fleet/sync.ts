@@ -9,7 +9,7 @@ import { settleHeap } from "../memory.js";
 import { catalogPort, checkVehicle, listVehicles } from "./adapters.js";
 import { IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "./fields.js";
 import { computePlan, currentInput, type IdentityFn, type Plan, type PlanChange } from "./plan.js";
-import { readRows } from "./read.js";
+import { type RawRow, readRows } from "./read.js";
 import { createNameResolver, resolveRowNames } from "./resolver.js";
 import type { FleetSource } from "./source.js";
 import { lookupField } from "./where.js";
@@ -82,12 +82,17 @@ const rowLabel = (row: number, values: Record<string, unknown>) => {
  * All problems (unknown keys, unknown names, missing image files) are listed
  * together: an InputError (exit 2), nothing sent.
  */
-export async function readFleet(deps: Deps, source: FleetSource): Promise<FleetRow[]> {
+export async function readFleet(
+  deps: Deps,
+  source: FleetSource,
+  /** The rows, when the caller read the file itself (an account file's vehicles section). */
+  given?: Iterable<RawRow>,
+): Promise<FleetRow[]> {
   const resolver = createNameResolver(await catalogPort(deps));
   const rows: FleetRow[] = [];
   const problems: Array<{ field: string; message: string }> = [];
   let bad = 0;
-  for await (const raw of readRows(source.path, source.format, source.label)) {
+  for await (const raw of given ?? readRows(source.path, source.format, source.label)) {
     settleHeap();
     const mapped = mapRow(raw.data, raw.textual);
     const values = mapped.values;

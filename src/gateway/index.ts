@@ -15,6 +15,16 @@
  *   recorded with the plan, or none for the writes of an undo).
  * - ./send.ts: the two senders that hold the grant (and `rentctl api`'s raw request).
  */
+
+export {
+  createExtra,
+  currentExtra,
+  movedMembers,
+  removeExtraPlanned,
+  replaceExtraPlanned,
+  type SwitchOutcome,
+  setExtraActive,
+} from "./extras.js";
 export {
   createRecord,
   guardedReplace,
@@ -24,7 +34,15 @@ export {
   type UpdateResult,
 } from "./records.js";
 export { sendRaw } from "./send.js";
-export { OWN_ENTRY, openBatch, recordPlan, UNDOING, type UndoBatch, type UndoScope } from "./undo.js";
+export {
+  NOT_RECORDED_SWITCH,
+  OWN_ENTRY,
+  openBatch,
+  recordPlan,
+  UNDOING,
+  type UndoBatch,
+  type UndoScope,
+} from "./undo.js";
 export {
   createVehicle,
   currentVehicle,

@@ -262,9 +262,15 @@ export async function removeRecord(
   deps: Deps,
   res: Resource,
   id: number,
-  opts: { undo?: UndoScope; signal?: CancelSignal } = {},
+  opts: {
+    undo?: UndoScope;
+    signal?: CancelSignal;
+    /** An extra's vehicles (ids), kept with the undo record as `used_by`: its undo re-attaches it to them. */
+    usedBy?: number[];
+  } = {},
 ): Promise<{ undoOp?: string }> {
-  const before = await fetchRecord(deps, res, id);
+  const read = await fetchRecord(deps, res, id);
+  const before = opts.usedBy?.length ? { ...read, used_by: opts.usedBy } : read;
   const op = await recordWrite(deps, opts.undo ?? OWN_ENTRY, res.removeAction, id, before);
   await sendWrite(deps, res.removeOp, await removeParams(deps, res, id), { signal: opts.signal });
   return { undoOp: op };

@@ -20,10 +20,12 @@ export type UndoScope =
    * adds nothing to it), and an import's creates (not undoable: remove them
    * with `vehicle remove --where`).
    */
-  | { kind: "none"; reason: "undo" | "import" };
+  | { kind: "none"; reason: "undo" | "import" | "switch" };
 
 export const OWN_ENTRY: UndoScope = { kind: "entry" };
 export const UNDOING: UndoScope = { kind: "none", reason: "undo" };
+/** `extra enable / disable`: the opposite command is the undo (as for `extra switch`). */
+export const NOT_RECORDED_SWITCH: UndoScope = { kind: "none", reason: "switch" };
 
 /** A batch entry of the history; `row` records one vehicle's previous record under it. */
 export interface UndoBatch {

@@ -28,7 +28,11 @@ export type HistoryAction =
   /** `vehicle apply`: the batch entry; its rows are entries with `batch` = its op. */
   | "vehicle.apply"
   /** A vehicle an apply created (undo removes it; `before` is the record sent). */
-  | "vehicle.create";
+  | "vehicle.create"
+  /** An extra an account apply created (undo deletes it; `before` is the record sent). */
+  | "extra.create"
+  /** An extra an account apply switched on or off (undo switches it back; `before` is its record before). */
+  | "extra.switch";
 
 export interface HistoryEntry {
   op: string;

@@ -119,3 +119,30 @@ export async function scanVehicles(deps: Deps, visit: (vehicle: JsonObject) => v
     ahead.clear();
   }
 }
+
+/** Every extra of the account (as `extra list --all`), normalized (`id` first). */
+export async function listExtras(deps: Deps, opts: ListOptions = {}): Promise<JsonObject[]> {
+  const client = await deps.client();
+  const params: EncodableRecord = { locale_id: await deps.locale() };
+  const fetchPage = async (offset: number, limit: number) => {
+    const r = await client.call("extras.list", { ...params, limit, offset });
+    if (r.decoded.kind !== "paginated") throw new RentctlError("extras.list did not answer with a page");
+    const page = r.decoded.page;
+    return { ...page, items: page.items.map((i) => normalizeRecord(i, "extra")) };
+  };
+  const out: JsonObject[] = [];
+  for await (const { items } of walkPages(fetchPage, { limit: WALK_PAGE_SIZE, kind: "extra", warn: opts.warn }))
+    out.push(...items);
+  return out;
+}
+
+/** The owner's vehicles whose `vehicle_extras` hold this extra id (one walk of the account). */
+export async function vehiclesUsingExtra(deps: Deps, extraId: number): Promise<Array<{ id: number; reg: string }>> {
+  const out: Array<{ id: number; reg: string }> = [];
+  for await (const page of listVehicles(deps))
+    for (const v of page) {
+      const ids = Array.isArray(v.vehicle_extras) ? v.vehicle_extras.map(Number) : [];
+      if (ids.includes(extraId)) out.push({ id: Number(v.id), reg: String(v.vehicle_reg_number ?? "").trim() });
+    }
+  return out;
+}

@@ -20,10 +20,21 @@ export async function remove(deps: Deps, rawId: string): Promise<void> {
     import("../confirm.js"),
     import("../../resources/resource.js"),
   ]);
-  await confirmDestructive(deps, `Delete extra ${id} on ${target.env}?`, "delete an extra");
+  // Vehicles that use it are named first; the undo re-creates the extra and re-attaches it to them.
+  const [{ vehiclesUsingExtra }, { usedByText }] = await Promise.all([
+    import("../../resources/list.js"),
+    import("./get.js"),
+  ]);
+  const users = await vehiclesUsingExtra(deps, id);
+  if (users.length) deps.msg.warn(`extra ${id} is ${usedByText(users)}; deleting it takes it off them`);
+  await confirmDestructive(
+    deps,
+    `Delete extra ${id} on ${target.env}${users.length ? ` (used by ${users.length} vehicle${users.length === 1 ? "" : "s"})` : ""}?`,
+    "delete an extra",
+  );
   deps.msg.acting(target, `deleting extra ${id}`);
   const { removeRecord } = await import("../../gateway/records.js");
-  const { undoOp } = await removeRecord(deps, EXTRA, id);
+  const { undoOp } = await removeRecord(deps, EXTRA, id, { usedBy: users.map((u) => u.id) });
   const { printResults } = await import("../per-id.js");
   await printResults(deps, [{ id, deleted: true, undo: undoOp ?? null }]);
   deps.msg.success(`extra ${id} deleted${undoOp ? ` · undo with: rentctl undo ${undoOp}` : ""}`);

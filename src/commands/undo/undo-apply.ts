@@ -62,7 +62,8 @@ export async function undoApply(
     const i = identity(e);
     return i ? `create:${i.reg}:${i.country ?? ""}` : undefined;
   };
-  for (const e of [...items].reverse()) {
+  // An account apply's extra create whose answer never came cannot be found by id: left out (see undoExtra).
+  for (const e of [...items].reverse().filter((x) => !(x.action === "extra.create" && x.id === 0))) {
     const key = keyOf(e);
     if (key === undefined || seen.has(key)) continue;
     if (isPending(e) && answered.find(identity(e)!).length) continue;
@@ -70,7 +71,9 @@ export async function undoApply(
     const earliest = items.find((x) => keyOf(x) === key) ?? e;
     steps.push({
       row: steps.length + 1,
-      key: isPending(e) ? `vehicle ${showReg(e)} (create, answer lost)` : `vehicle ${e.id} (${e.action})`,
+      key: isPending(e)
+        ? `vehicle ${showReg(e)} (create, answer lost)`
+        : `${e.action.startsWith("extra.") ? "extra" : "vehicle"} ${e.id} (${e.action})`,
       item: earliest,
     });
   }
@@ -78,7 +81,7 @@ export async function undoApply(
   async function* rows(): AsyncGenerator<BulkRow<HistoryEntry>> {
     yield* steps;
   }
-  const recreated: Array<{ from: number; id: number }> = [];
+  const recreated: Array<{ from: number; id: number; kind?: "extra" }> = [];
   // The apply itself: still running (wait for it), or killed with writes in flight (let them land first).
   const applyLog = typeof batch.before.log === "string" ? batch.before.log : undefined;
   const releaseApply = applyLog ? await holdJobLog(deps, applyLog, `apply ${batch.op}`) : () => {};
@@ -146,6 +149,7 @@ export async function undoApply(
               identity: ({ item }) => (item.action === "vehicle.remove" ? identity(item) : undefined),
             },
       reconcile: async ({ item: e }) => {
+        if (e.action.startsWith("extra.")) return undefined; // each extra step reads first (see undoExtra)
         if (isPending(e))
           return (await findByIdentity(deps, e.before as Record<string, unknown>)).length
             ? undefined
@@ -163,6 +167,14 @@ export async function undoApply(
       },
       send: async ({ item: e }, ctx) => {
         const w = { undo: gateway.UNDOING, beforeWrite: ctx.beforeWrite, signal: ctx.signal };
+        if (e.action.startsWith("extra.")) {
+          const r = await undoExtra(deps, gateway, e, w, Boolean(opts.force));
+          if (r.status === "conflict") {
+            conflicts.push({ field: `extra ${e.id}`, message: r.error ?? "changed since the apply" });
+          }
+          if (r.status === "recreated" && r.id !== undefined) recreated.push({ from: e.id, id: r.id, kind: "extra" });
+          return r;
+        }
         if (e.action === "vehicle.create") {
           // Its id, or (the answer lost) the vehicle of its identity, if the create landed at all.
           const id = isPending(e) ? found(e) : e.id;
@@ -189,7 +201,9 @@ export async function undoApply(
       },
       after: (s) => {
         for (const r of recreated)
-          deps.msg.info(`vehicle ${r.from} re-created as vehicle ${r.id} (ids cannot be restored)`);
+          deps.msg.info(
+            `${r.kind ?? "vehicle"} ${r.from} re-created as ${r.kind ?? "vehicle"} ${r.id} (ids cannot be restored)`,
+          );
         // Only a complete undo says so (an interrupted or failed one ends with its error and a rerun hint).
         if (s.interrupted || s.stoppedBy || s.failed.length || s.counts.get("conflict")) return;
         const n = (k: string) => s.counts.get(k) ?? 0;
@@ -223,6 +237,59 @@ export async function undoApply(
   }
 }
 
+/**
+ * Undo one extra row of an account apply: a created extra is deleted, an
+ * updated one gets its members back (guarded against a later change unless
+ * --force), a switched one is set back on or off, a deleted one is created
+ * again (a new id; the vehicles that used it had to drop it first, and their
+ * own undo rows, run before this one, give them their previous extras ids).
+ */
+async function undoExtra(
+  deps: Deps,
+  gateway: typeof import("../../gateway/index.js"),
+  e: HistoryEntry,
+  w: import("../../gateway/vehicles.js").RowWrite,
+  force: boolean,
+): Promise<{ status: string; id?: number; error?: string }> {
+  const { activeOf, memberOf } = await import("../../contract/extra-fields.js");
+  const members = (r: JsonObject) => {
+    const out: Record<string, number> = {};
+    for (const f of ["option_id", "price", "currency_id", "period", "quantity"]) {
+      const v = memberOf(r, f);
+      if (v !== undefined && v !== null && v !== "") out[f] = Number(v);
+    }
+    return out;
+  };
+  if (e.action === "extra.create") {
+    const r = await gateway.removeExtraPlanned(deps, e.id, {}, w);
+    return r.status === "removed" ? { status: "removed", id: e.id } : { status: "already", id: e.id };
+  }
+  if (e.action === "extra.update") {
+    const r = await gateway.replaceExtraPlanned(
+      deps,
+      e.id,
+      { before: force || !e.after ? undefined : (e.after as Record<string, unknown>), after: members(e.before) },
+      w,
+    );
+    if (r.status === "conflict")
+      return {
+        status: "conflict",
+        error: r.gone ? "deleted since the apply" : `changed since the apply (${r.moved.join(", ")}); left as it is`,
+      };
+    return { status: r.status === "already" ? "already" : "restored", id: e.id };
+  }
+  if (e.action === "extra.switch") {
+    const was = activeOf(e.before);
+    if (was === undefined) return { status: "already", id: e.id };
+    const r = await gateway.setExtraActive(deps, e.id, was, w);
+    return { status: r.status === "switched" ? "restored" : "already", id: e.id };
+  }
+  // extra.delete: create it again from its saved record
+  const id = await gateway.createExtra(deps, members(e.before), w);
+  if (activeOf(e.before) === false) await gateway.setExtraActive(deps, id, false, w);
+  return { status: "recreated", id };
+}
+
 const showReg = (e: HistoryEntry) =>
   typeof e.before.vehicle_reg_number === "string" ? e.before.vehicle_reg_number : "(no registration number)";
 
@@ -233,17 +300,26 @@ async function dryRun(deps: Deps, batch: HistoryEntry, steps: BulkRow<HistoryEnt
       ? "remove the vehicle of this registration number, if the apply's create landed (its answer never came)"
       : e.action === "vehicle.create"
         ? "remove (the apply created it)"
-        : e.action === "vehicle.edit"
+        : e.action === "vehicle.edit" || e.action === "extra.update" || e.action === "extra.switch"
           ? "restore its record from before the apply"
-          : "create it again from its saved record (a new id)";
+          : e.action === "extra.create"
+            ? "delete (the apply created it)"
+            : "create it again from its saved record (a new id)";
   const plan = steps.map(({ item: e }) => ({
     vehicle_id: e.id,
     reg: typeof e.before.vehicle_reg_number === "string" ? e.before.vehicle_reg_number : null,
-    step: e.action === "vehicle.create" ? "remove" : e.action === "vehicle.edit" ? "restore" : "recreate",
+    step:
+      e.action === "vehicle.create" || e.action === "extra.create"
+        ? "remove"
+        : e.action === "vehicle.edit" || e.action === "extra.update" || e.action === "extra.switch"
+          ? "restore"
+          : "recreate",
   }));
   if (deps.settings().output === "table" && !deps.flags.quiet)
     for (const [i, { item: e }] of steps.entries())
-      deps.io.stdout.write(`vehicle ${e.id}${plan[i]!.reg ? ` (${plan[i]!.reg})` : ""}: ${what(e)}\n`);
+      deps.io.stdout.write(
+        `${e.action.startsWith("extra.") ? "extra" : "vehicle"} ${e.id}${plan[i]!.reg ? ` (${plan[i]!.reg})` : ""}: ${what(e)}\n`,
+      );
   else if (!deps.flags.quiet) await deps.out.list(plan);
   deps.msg.info(
     deps.color.dim(

@@ -141,11 +141,49 @@ export async function run(
     const created = await createRecord(deps, EXTRA, record);
     if (!created) return;
     newId = created.id;
+    if (newId !== undefined) await reattach(deps, entry, newId);
   }
   journal.markUndone(op, deps.now());
   if (deps.flags.quiet || deps.settings().output === "table") await deps.out.ids(newId !== undefined ? [newId] : []);
   else await deps.out.record({ op, recreated_from: entry.id, id: newId ?? null });
   deps.msg.success(`${res.noun} ${entry.id} re-created as ${res.noun} ${newId ?? "(id not reported)"}`);
+}
+
+/**
+ * A deleted extra re-created as `newId`: put it back on the vehicles that used
+ * it (the delete kept their ids as `used_by`), each through the guarded safe
+ * edit; a vehicle gone or changed meanwhile is reported and left as it is.
+ */
+async function reattach(deps: Deps, entry: HistoryEntry, newId: number): Promise<void> {
+  const users = Array.isArray(entry.before.used_by) ? entry.before.used_by.map(Number) : [];
+  if (!users.length) return;
+  const [{ guardedReplace }, { VEHICLE }, { UNDOING }] = await Promise.all([
+    import("../../gateway/records.js"),
+    import("../../resources/safe-edit.js"),
+    import("../../gateway/undo.js"),
+  ]);
+  const done: number[] = [];
+  for (const vid of users) {
+    try {
+      await guardedReplace(
+        deps,
+        VEHICLE,
+        vid,
+        (base) => {
+          const ids = Array.isArray(base.vehicle_extras) ? base.vehicle_extras.map(Number) : [];
+          return { vehicle_extras: ids.includes(newId) ? ids : [...ids, newId] };
+        },
+        { undo: UNDOING },
+      );
+      done.push(vid);
+    } catch (e) {
+      deps.msg.warn(`vehicle ${vid}: extra ${newId} not re-attached: ${(e as Error).message}`);
+    }
+  }
+  if (done.length)
+    deps.msg.info(
+      `extra ${newId} re-attached to vehicle${done.length === 1 ? "" : "s"} ${done.join(", ")}, which used extra ${entry.id}`,
+    );
 }
 
 /**

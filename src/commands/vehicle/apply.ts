@@ -15,6 +15,8 @@ export const verb = defineVerb({
   description: "Make the account match a fleet file: plan, confirm, then create / safe-edit / remove (resumable)",
   flags: {
     ...fleetFileFlags,
+    file: flag.string("-f, --file <file>", "fleet file (.json, .ndjson, .yaml, .csv), or - for stdin with --format"),
+    plan: flag.string("--plan <file>", "apply exactly the plan `vehicle diff --out FILE` saved (refused when stale)"),
     allowMassDelete: flag.bool(
       "--allow-mass-delete",
       "let --prune remove more than half of the vehicles, or more than 20",
@@ -29,6 +31,7 @@ export const verb = defineVerb({
     "rentctl vehicle apply -f fleet.yaml --dry-run",
     "rentctl vehicle apply -f fleet.csv --prune --yes --report result.csv",
     "rentctl vehicle export fleet.yaml --names -p staging && rentctl vehicle apply -f fleet.yaml -p production",
+    "rentctl vehicle diff -f fleet.yaml --out plan.json && rentctl vehicle apply --plan plan.json --yes",
   ],
   notes: "\nThe plan goes to stderr; per-row results to stdout with -o. Undo with `rentctl undo OP`.\n",
   run: (deps, _args, opts) => run(deps, opts),
@@ -36,6 +39,8 @@ export const verb = defineVerb({
 
 export interface ApplyOptions {
   file?: string;
+  /** --plan FILE: a saved plan (fleet/saved-plan.ts) instead of -f. */
+  plan?: string;
   format?: string;
   prune?: boolean;
   exact?: boolean;
@@ -58,8 +63,21 @@ const ORDER = ["created", "changed", "removed", "conflict", "failed"] as const;
  * undo journal as one batch (`rentctl undo OP` restores the previous fleet).
  */
 export async function run(deps: Deps, opts: ApplyOptions): Promise<void> {
-  if (!opts.file) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format)");
   const workers = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  if (opts.plan) {
+    if (opts.file) throw new UsageError("give -f FILE or --plan PLAN, not both (a saved plan holds its input)");
+    const saved = await import("../../fleet/saved-plan.js");
+    const plan = await saved.readSavedPlan(opts.plan, "vehicle");
+    await saved.checkPlanTarget(deps, plan);
+    const source = await saved.savedInput(deps, plan);
+    try {
+      await runApply(deps, source, { ...opts, prune: plan.input.prune, exact: plan.input.exact }, workers, plan);
+    } finally {
+      await source.cleanup();
+    }
+    return;
+  }
+  if (!opts.file) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format) or --plan PLAN");
   const { formatFor } = await import("../../fleet/format.js");
   const { openSource } = await import("../../fleet/source.js");
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
@@ -75,6 +93,7 @@ async function runApply(
   source: Awaited<ReturnType<typeof import("../../fleet/source.js").openSource>>,
   opts: ApplyOptions,
   workers: number,
+  saved?: import("../../fleet/saved-plan.js").SavedPlan,
 ): Promise<void> {
   const started = Date.now();
   const target = await deps.target();
@@ -104,6 +123,16 @@ async function runApply(
   const planFrom = async () => {
     const account = await (early ?? sync.listAccount(deps));
     const planned = await sync.planFleet(deps, source.label, rows, account, opts);
+    if (saved) {
+      // A saved plan runs only as it was reviewed: the records it touches unchanged, the plan made now the same.
+      const sp = await import("../../fleet/saved-plan.js");
+      const now = planJson(planned.plan);
+      sp.checkStale(saved, {
+        plan: now,
+        fingerprints: { vehicle: sp.vehicleFingerprints(account, currentInput) },
+        touched: sp.touchedVehicles(saved.plan),
+      });
+    }
     const refusal = massRemovalRefusal({
       removals: planned.plan.remove.length,
       accountSize: planned.accountSize,

@@ -1,6 +1,8 @@
+import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { DriftError, UsageError } from "../../errors.js";
 import type { PlanColors } from "../../fleet/plan-print.js";
+import type { FleetSource } from "../../fleet/source.js";
 import type { SyncOptions, SyncPlan } from "../../fleet/sync.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
@@ -15,11 +17,25 @@ export const fleetFileFlags = {
   exact: flag.bool("--exact", "fields a row leaves out must be empty (the plan clears them)"),
 };
 
+/** `diff --out FILE`: save the plan for `apply --plan FILE`. */
+export const outFlag = flag.string(
+  "--out <file>",
+  "also save the plan (target, input, record fingerprints; never the API key) for `apply --plan FILE`",
+);
+
 export const verb = defineVerb({
   name: "diff",
   description: "Show what `vehicle apply` would change to make the account match a fleet file (exit 8: changes)",
-  flags: fleetFileFlags,
-  examples: ["rentctl vehicle diff -f fleet.yaml", "rentctl vehicle diff -f fleet.csv --prune -o json"],
+  flags: {
+    ...fleetFileFlags,
+    out: outFlag,
+    markdown: flag.bool("--markdown", "print a review summary in markdown (for a pull request) instead of the plan"),
+  },
+  examples: [
+    "rentctl vehicle diff -f fleet.yaml",
+    "rentctl vehicle diff -f fleet.csv --prune -o json",
+    "rentctl vehicle diff -f fleet.yaml --out plan.json && rentctl vehicle apply --plan plan.json",
+  ],
   notes: "\nExit codes: 0 nothing to do, 8 the plan has changes, 2 invalid file. -v also lists unchanged vehicles.\n",
   run: (deps, _args, opts) => run(deps, opts),
 });
@@ -27,10 +43,17 @@ export const verb = defineVerb({
 export interface DiffOptions extends SyncOptions {
   file?: string;
   format?: string;
+  /** --out FILE: save the plan. */
+  out?: string;
+  /** --markdown: the review summary instead of the plan. */
+  markdown?: boolean;
 }
 
 /** Read the file, list the account once and plan; shared by diff and apply. */
-export async function planFromFile(deps: Deps, opts: DiffOptions): Promise<{ sync: SyncPlan; label: string }> {
+export async function planFromFile(
+  deps: Deps,
+  opts: DiffOptions,
+): Promise<{ sync: SyncPlan; label: string; account: JsonObject[]; source: FleetSource; text?: string }> {
   if (!opts.file) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format)");
   const { formatFor } = await import("../../fleet/format.js");
   const { openSource } = await import("../../fleet/source.js");
@@ -42,7 +65,14 @@ export async function planFromFile(deps: Deps, opts: DiffOptions): Promise<{ syn
     listing.catch(() => {});
     const rows = await readFleet(deps, source);
     const account = await listing;
-    return { sync: await planFleet(deps, source.label, rows, account, opts), label: source.label };
+    const text = opts.out ? await (await import("../../fleet/saved-plan.js")).inputText(source) : undefined;
+    return {
+      sync: await planFleet(deps, source.label, rows, account, opts),
+      label: source.label,
+      account,
+      source,
+      text,
+    };
   } finally {
     await source.cleanup();
   }
@@ -57,14 +87,44 @@ export function planColors(c: Deps["outColor"]): PlanColors {
  * yaml); exit 0 when there is nothing to do, 8 when there is.
  */
 export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
-  const { sync } = await planFromFile(deps, opts);
+  if (opts.out) await (await import("../../fleet/write.js")).checkTargetDir(opts.out, "--out");
+  const { sync, account, source, text } = await planFromFile(deps, opts);
   const { planIsEmpty } = await import("../../fleet/plan.js");
   const { planJson, planLines } = await import("../../fleet/plan-print.js");
   const format = deps.settings().output;
-  if (format === "table") {
+  if (opts.markdown) {
+    const [{ accountPlanMarkdown }, { emptyExtraPlan }] = await Promise.all([
+      import("../../account/print.js"),
+      import("../../account/extras.js"),
+    ]);
+    deps.io.stdout.write(
+      accountPlanMarkdown({
+        label: source.label,
+        extras: emptyExtraPlan(false),
+        vehicles: sync,
+        extraLabels: new Map(),
+        accountExtras: [],
+        accountVehicles: account,
+      }),
+    );
+  } else if (format === "table") {
     const color = planColors(deps.outColor);
     for (const line of planLines(sync.plan, { color, verbose: Boolean(deps.flags.verbose) }))
       deps.io.stdout.write(`${line}\n`);
   } else await deps.out.record(planJson(sync.plan));
+  if (opts.out) {
+    const saved = await import("../../fleet/saved-plan.js");
+    const { currentInput } = await import("../../fleet/plan.js");
+    await saved.writeSavedPlan(deps, opts.out, {
+      kind: "vehicle",
+      source,
+      prune: opts.prune,
+      exact: opts.exact,
+      text: text ?? "",
+      fingerprints: { vehicle: saved.vehicleFingerprints(account, currentInput) },
+      plan: planJson(sync.plan),
+    });
+    deps.msg.info(`plan saved to ${opts.out}: apply it with \`rentctl vehicle apply --plan ${opts.out}\``);
+  }
   if (!planIsEmpty(sync.plan)) throw new DriftError("the account differs from the file");
 }

@@ -1,0 +1,283 @@
+import type { JsonObject } from "../contract/records.js";
+import type { WireValue } from "../contract/validate.js";
+import type { Deps } from "../deps.js";
+import { InputError, RentctlError } from "../errors.js";
+import { catalogPort, listExtras } from "../fleet/adapters.js";
+import { currentInput, type Plan } from "../fleet/plan.js";
+import type { CatalogPort } from "../fleet/resolver.js";
+import { fingerprint, type Touched, touchedVehicles } from "../fleet/saved-plan.js";
+import type { FleetSource } from "../fleet/source.js";
+import { type FleetRow, listAccount, planFleet, readFleet, type SyncPlan } from "../fleet/sync.js";
+import {
+  catalogValue,
+  type ExtraPlan,
+  type ExtraState,
+  emptyExtraPlan,
+  extraKey,
+  extraPlanIsEmpty,
+  extraState,
+  OPTION_CATALOG,
+  planExtras,
+  readExtraRows,
+} from "./extras.js";
+import { type ExtraRef, readAccountDocument } from "./file.js";
+
+/**
+ * The plan of `account diff` / `account apply`: the extras section planned
+ * against the account's extras (./extras.ts), then the vehicles' extras
+ * references resolved against the extras as they will be (the file's rows,
+ * plus the account's others unless pruned), then the vehicles planned as
+ * `vehicle diff` plans them (src/fleet/sync.ts). A vehicle that references
+ * an extra the plan creates carries a placeholder id (PLACEHOLDER_BASE + the
+ * extras row) until the create is answered; apply swaps in the new id.
+ */
+
+export const PLACEHOLDER_BASE = 2_000_000_000;
+export const isPlaceholder = (id: number) => id > PLACEHOLDER_BASE;
+
+export interface AccountPlanOptions {
+  prune?: boolean;
+  exact?: boolean;
+}
+
+export interface AccountPlan {
+  label: string;
+  extras: ExtraPlan;
+  vehicles: SyncPlan;
+  /** A person's name of every extra id (and placeholder) the plan mentions: `Child seat (period 1)`. */
+  extraLabels: Map<number, string>;
+  /** The account's extras as listed. */
+  accountExtras: ExtraState[];
+  /** The account's vehicles as listed. */
+  accountVehicles: JsonObject[];
+}
+
+type Problems = Array<{ field: string; message: string }>;
+
+/** `Child seat (period 1)` from the option catalog's names (else the server's option_name, else the id). */
+export async function extraLabeller(
+  port: CatalogPort,
+  account: readonly ExtraState[],
+  cache: Map<string, Promise<JsonObject[]>>,
+): Promise<(option: number, period: number) => string> {
+  let items = cache.get(OPTION_CATALOG);
+  if (!items) {
+    items = port.items(OPTION_CATALOG, {});
+    cache.set(OPTION_CATALOG, items);
+  }
+  const names = new Map<number, string>();
+  try {
+    for (const i of await items) {
+      const id = port.itemId(i);
+      const n = port.itemNames(i)[0];
+      if (id !== undefined && n) names.set(id, n);
+    }
+  } catch {
+    // labels only: ids will do
+  }
+  for (const e of account) if (e.optionName && !names.has(e.option_id)) names.set(e.option_id, e.optionName);
+  return (option, period) => `${names.get(option) ?? `option ${option}`} (period ${period})`;
+}
+
+interface PoolEntry {
+  option_id: number;
+  period: number;
+  /** The extra's id, or a placeholder for one the plan creates. */
+  id: number;
+  /** Deleted by --prune. */
+  pruned: boolean;
+}
+
+/** A vehicle row's references, resolved to extra ids (placeholders for creates); problems name the row. */
+async function resolveRefs(
+  port: CatalogPort,
+  cache: Map<string, Promise<JsonObject[]>>,
+  at: string,
+  refs: readonly ExtraRef[],
+  pool: readonly PoolEntry[],
+  label: (option: number, period: number) => string,
+  problems: Problems,
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const ref of refs) {
+    let option: number;
+    try {
+      option = await catalogValue(port, OPTION_CATALOG, "option", ref.option, cache);
+    } catch (e) {
+      if (!(e instanceof RentctlError)) throw e;
+      problems.push({ field: at, message: `${e.message}${e.hint ? ` (${e.hint})` : ""}` });
+      continue;
+    }
+    const found = pool.filter((p) => p.option_id === option && (ref.period === undefined || p.period === ref.period));
+    const what =
+      ref.period === undefined ? `${label(option, 0).replace(/ \(period 0\)$/, "")}` : label(option, ref.period);
+    const alive = found.filter((p) => !p.pruned);
+    if (alive.length === 1) {
+      ids.push(alive[0]!.id);
+      continue;
+    }
+    if (alive.length > 1) {
+      problems.push({
+        field: at,
+        message: `${what} names ${alive.length} extras (${alive.map((p) => label(p.option_id, p.period)).join(", ")}): give {option, period}`,
+      });
+      continue;
+    }
+    if (found.length) {
+      problems.push({
+        field: at,
+        message: `uses ${what} (extra ${found.map((p) => p.id).join(", ")}), which --prune removes because the extras section does not list it: the file is inconsistent`,
+      });
+      continue;
+    }
+    problems.push({ field: at, message: `no extra ${what} in the file's extras or the account` });
+  }
+  return ids;
+}
+
+/** Plan an account (or fleet) file against the account. Every problem of the file is one InputError (exit 2), nothing sent. */
+export async function planAccount(deps: Deps, source: FleetSource, opts: AccountPlanOptions): Promise<AccountPlan> {
+  // The account is listed while the file is read (a file error still wins: it is awaited first).
+  const vehiclesListing = listAccount(deps);
+  vehiclesListing.catch(() => {});
+  const extrasListing = listExtras(deps, { warn: (m) => deps.msg.warn(m) });
+  extrasListing.catch(() => {});
+
+  const doc = await readAccountDocument(source.path, source.format);
+  const port = await catalogPort(deps);
+  const cache = new Map<string, Promise<JsonObject[]>>();
+  const problems: Problems = [...doc.problems];
+  const extraRows = await readExtraRows(port, doc.extras ?? [], cache);
+  problems.push(...extraRows.problems);
+  let rows: FleetRow[] = [];
+  try {
+    rows = await readFleet(deps, source, doc.vehicles);
+  } catch (e) {
+    if (!(e instanceof InputError) || !e.details.length) throw e;
+    problems.push(...e.details);
+  }
+  const fail = () =>
+    new InputError(
+      `${source.label}: ${problems.length} problem${problems.length === 1 ? "" : "s"} (nothing was sent)`,
+      {
+        details: problems,
+        hint: "fix the file and run the command again",
+      },
+    );
+  if (problems.length) throw fail();
+
+  const accountExtras: ExtraState[] = [];
+  for (const r of await extrasListing) {
+    const s = extraState(r);
+    if (s) accountExtras.push(s);
+    else deps.msg.warn(`extra ${String(r.id ?? "?")}: no option or period in the server's record; left alone`);
+  }
+  accountExtras.sort((a, b) => a.id - b.id);
+  const label = await extraLabeller(port, accountExtras, cache);
+  const extraLabels = new Map<number, string>();
+  for (const e of accountExtras) extraLabels.set(e.id, label(e.option_id, e.period));
+
+  let extras: ExtraPlan = emptyExtraPlan(false);
+  if (doc.extras) {
+    const planned = planExtras(extraRows.rows, accountExtras, { prune: opts.prune, label });
+    problems.push(...planned.problems);
+    extras = planned.plan;
+  }
+  if (problems.length) throw fail();
+
+  // The extras as they will be: the file's rows (created ones as placeholders) and the account's others.
+  const pool: PoolEntry[] = [];
+  const deleted = new Set(extras.delete.map((d) => d.id));
+  for (const r of extraRows.rows) {
+    if (!extras.managed) break;
+    const id = extras.matched.get(r.row) ?? PLACEHOLDER_BASE + r.row;
+    if (isPlaceholder(id)) extraLabels.set(id, label(r.option_id, r.period).replace(/\)$/, ", new)"));
+    pool.push({ option_id: r.option_id, period: r.period, id, pruned: false });
+  }
+  const inFile = new Set(pool.map((p) => p.id));
+  for (const e of accountExtras)
+    if (!inFile.has(e.id)) pool.push({ option_id: e.option_id, period: e.period, id: e.id, pruned: deleted.has(e.id) });
+
+  for (const row of rows) {
+    const refs = doc.refs.get(row.row);
+    if (!refs) continue;
+    const reg = typeof row.values.vehicle_reg_number === "string" ? ` (${row.values.vehicle_reg_number.trim()})` : "";
+    const ids = await resolveRefs(port, cache, `row ${row.row}${reg} extras`, refs, pool, label, problems);
+    row.values.vehicle_extras = ids.length ? ids : null;
+  }
+  if (problems.length) throw fail();
+
+  const accountVehicles = await vehiclesListing;
+  const vehicles = await planFleet(deps, source.label, rows, accountVehicles, opts);
+
+  // A vehicle of the file left using an extra that --prune deletes: the file is inconsistent.
+  if (deleted.size) {
+    const byId = new Map(accountVehicles.map((r) => [Number(r.id), r]));
+    const check = (row: number | undefined, reg: string, extrasOf: unknown) => {
+      const used = Array.isArray(extrasOf) ? extrasOf.map(Number).filter((id) => deleted.has(id)) : [];
+      if (used.length)
+        problems.push({
+          field: `row ${row ?? "?"} (${reg}) extras`,
+          message: `keeps ${used.map((id) => `${extraLabels.get(id) ?? "extra"} (extra ${id})`).join(", ")}, which --prune removes: the file is inconsistent`,
+        });
+    };
+    for (const c of vehicles.plan.change) check(c.row, c.reg, c.after.vehicle_extras);
+    for (const u of vehicles.plan.unchangedList) {
+      const rec = byId.get(u.vehicle_id);
+      if (rec) check(u.row, u.reg, currentInput(rec).vehicle_extras);
+    }
+    if (problems.length) throw fail();
+  }
+  return { label: source.label, extras, vehicles, extraLabels, accountExtras, accountVehicles };
+}
+
+export function accountPlanIsEmpty(p: AccountPlan): boolean {
+  const v = p.vehicles.plan;
+  return extraPlanIsEmpty(p.extras) && !v.create.length && !v.change.length && !v.remove.length;
+}
+
+/** The vehicles' plan for people: extra ids in vehicle_extras shown as their labels (a copy; the plan sent is untouched). */
+export function displayVehicles(plan: Plan, labels: ReadonlyMap<number, string>): Plan {
+  const show = (v: WireValue | null): WireValue | null =>
+    Array.isArray(v) ? v.map((x) => (typeof x === "number" ? (labels.get(x) ?? x) : x)) : v;
+  return {
+    ...plan,
+    create: plan.create.map((c) =>
+      c.record.vehicle_extras === undefined
+        ? c
+        : { ...c, record: { ...c.record, vehicle_extras: show(c.record.vehicle_extras) as WireValue } },
+    ),
+    change: plan.change.map((c) => {
+      const f = c.fields.vehicle_extras;
+      return f ? { ...c, fields: { ...c.fields, vehicle_extras: { from: show(f.from), to: show(f.to) } } } : c;
+    }),
+  };
+}
+
+export { extraKey };
+
+/** Fingerprints of every record an account plan read (vehicles: the input fields; extras: the members compared). */
+export function accountFingerprints(plan: AccountPlan): Record<string, Record<string, string>> {
+  const vehicle: Record<string, string> = {};
+  for (const r of plan.accountVehicles) vehicle[String(r.id)] = fingerprint(currentInput(r));
+  const extra: Record<string, string> = {};
+  for (const e of plan.accountExtras) {
+    const { record: _r, optionName: _n, ...members } = e;
+    extra[String(e.id)] = fingerprint(members);
+  }
+  return { vehicle, extra };
+}
+
+/** The records an account plan (accountPlanJson) writes: vehicles changed or removed, extras updated, switched or deleted. */
+export function touchedRecords(plan: JsonObject): Touched[] {
+  const out = touchedVehicles((plan.vehicles ?? {}) as JsonObject);
+  const extras = (plan.extras ?? {}) as JsonObject;
+  for (const key of ["update", "switch", "delete"]) {
+    const list = extras[key];
+    if (!Array.isArray(list)) continue;
+    for (const e of list)
+      if (typeof e === "object" && e !== null && !Array.isArray(e))
+        out.push({ kind: "extra", id: Number(e.extra_id), name: `extra ${String(e.extra_id)} (${String(e.key)})` });
+  }
+  return out;
+}

@@ -1,0 +1,109 @@
+import type { AccountPlan, AccountPlanOptions } from "../../account/plan.js";
+import type { Deps } from "../../deps.js";
+import { DriftError, UsageError } from "../../errors.js";
+import type { FleetSource } from "../../fleet/source.js";
+import { flag } from "../flags.js";
+import { outFlag, planColors } from "../vehicle/diff.js";
+import { defineVerb } from "../verb.js";
+
+/** The account-file flags of `account diff` and `account apply`. */
+export const accountFileFlags = {
+  file: flag.string(
+    "-f, --file <file>",
+    "account file (.yaml or .json; a fleet file manages vehicles only), or - with --format",
+    {
+      required: true,
+    },
+  ),
+  format: flag.string(
+    "--format <format>",
+    "yaml, json (account files), ndjson or csv (vehicles only); default: by extension",
+  ),
+  prune: flag.bool("--prune", "also delete the extras and remove the vehicles that the file does not list"),
+  exact: flag.bool("--exact", "vehicle fields a row leaves out must be empty (the plan clears them)"),
+};
+
+export const verb = defineVerb({
+  name: "diff",
+  description: "Show what `account apply` would change to make the account match an account file (exit 8: changes)",
+  flags: {
+    ...accountFileFlags,
+    markdown: flag.bool("--markdown", "print a review summary in markdown (for a pull request) instead of the plan"),
+    out: outFlag,
+  },
+  examples: [
+    "rentctl account diff -f account.yaml",
+    "rentctl account diff -f account.yaml --prune --markdown > plan.md",
+    "rentctl account diff -f account.yaml -o json",
+    "rentctl account diff -f account.yaml --markdown --out plan.json > plan.md   # then: account apply --plan plan.json",
+  ],
+  notes:
+    "\nExit codes: 0 nothing to do, 8 the plan has changes, 2 invalid or inconsistent file. -v also lists unchanged vehicles.\n",
+  run: (deps, _args, opts) => run(deps, opts),
+});
+
+export interface AccountDiffOptions extends AccountPlanOptions {
+  file?: string;
+  format?: string;
+  markdown?: boolean;
+  out?: string;
+}
+
+/** Open the file (stdin spooled), plan it against the account; shared by diff and apply. */
+export async function planAccountFile(deps: Deps, opts: AccountDiffOptions): Promise<AccountPlan> {
+  return (await planAccountSource(deps, opts)).plan;
+}
+
+/** As planAccountFile, also giving the source and (with --out) its text. */
+export async function planAccountSource(
+  deps: Deps,
+  opts: AccountDiffOptions,
+): Promise<{ plan: AccountPlan; source: FleetSource; text?: string }> {
+  if (!opts.file) throw new UsageError("missing -f FILE (an account file, or - for stdin with --format)");
+  const { formatFor } = await import("../../fleet/format.js");
+  const { openSource } = await import("../../fleet/source.js");
+  const { planAccount } = await import("../../account/plan.js");
+  const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
+  try {
+    const text = opts.out ? await (await import("../../fleet/saved-plan.js")).inputText(source) : undefined;
+    return { plan: await planAccount(deps, source, opts), source, text };
+  } finally {
+    await source.cleanup();
+  }
+}
+
+/** Print a plan on stdout: text (table), markdown, or the machine plan (-o json / yaml). */
+export async function printAccountPlan(deps: Deps, plan: AccountPlan, markdown?: boolean): Promise<void> {
+  const { accountPlanJson, accountPlanLines, accountPlanMarkdown } = await import("../../account/print.js");
+  if (markdown) deps.io.stdout.write(accountPlanMarkdown(plan));
+  else if (deps.settings().output === "table") {
+    for (const line of accountPlanLines(plan, {
+      color: planColors(deps.outColor),
+      verbose: Boolean(deps.flags.verbose),
+    }))
+      deps.io.stdout.write(`${line}\n`);
+  } else await deps.out.record(accountPlanJson(plan));
+}
+
+/** `account diff -f FILE`: the plan on stdout; exit 0 when there is nothing to do, 8 when there is. */
+export async function run(deps: Deps, opts: AccountDiffOptions): Promise<void> {
+  if (opts.out) await (await import("../../fleet/write.js")).checkTargetDir(opts.out, "--out");
+  const { plan, source, text } = await planAccountSource(deps, opts);
+  await printAccountPlan(deps, plan, opts.markdown);
+  const { accountPlanIsEmpty, accountFingerprints } = await import("../../account/plan.js");
+  if (opts.out) {
+    const saved = await import("../../fleet/saved-plan.js");
+    const { accountPlanJson } = await import("../../account/print.js");
+    await saved.writeSavedPlan(deps, opts.out, {
+      kind: "account",
+      source,
+      prune: opts.prune,
+      exact: opts.exact,
+      text: text ?? "",
+      fingerprints: accountFingerprints(plan),
+      plan: accountPlanJson(plan),
+    });
+    deps.msg.info(`plan saved to ${opts.out}: apply it with \`rentctl account apply --plan ${opts.out}\``);
+  }
+  if (!accountPlanIsEmpty(plan)) throw new DriftError("the account differs from the file");
+}

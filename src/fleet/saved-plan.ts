@@ -1,0 +1,260 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { extname, join } from "node:path";
+import type { Json, JsonObject } from "../contract/records.js";
+import type { Deps } from "../deps.js";
+import { requireUser } from "../deps.js";
+import { InputError, StalePlanError, UsageError } from "../errors.js";
+import type { FleetFormat } from "./format.js";
+import type { FleetSource } from "./source.js";
+import { writeFileAtomic } from "./write.js";
+
+/**
+ * Saved plans: `vehicle diff --out plan.json` / `account diff --out
+ * plan.json` write the plan that was reviewed; `apply --plan plan.json`
+ * applies exactly that plan, or refuses.
+ *
+ * A saved plan holds the target it was made for (environment, address or
+ * sandbox data file, owner), the input (its text, format, options and
+ * sha256), a fingerprint of every record the plan read (vehicles and
+ * extras: a hash of the members the plan compares) and the machine plan
+ * (what `diff -o json` prints). Never the API key, nor any credential.
+ *
+ * Applying: the target must be the same (else exit 2, nothing sent); the
+ * input is planned again against the account as it is now; when a record the
+ * plan touches changed since (its fingerprint differs), or the plan made now
+ * is not the saved one, the apply refuses with "plan is stale", naming the
+ * records (exit 8, nothing sent).
+ */
+
+export const SAVED_PLAN_VERSION = 1;
+
+export type PlanKind = "vehicle" | "account";
+
+export interface PlanTarget {
+  env: string;
+  /** The base address, or `sandbox:<data file>` for the embedded sandbox (its port changes every run). */
+  address: string;
+  owner: number;
+}
+
+export interface SavedPlan {
+  rentctl_plan: number;
+  kind: PlanKind;
+  created: string;
+  target: PlanTarget;
+  input: {
+    label: string;
+    format: FleetFormat;
+    /** Image paths in the input are relative to this directory. */
+    baseDir: string;
+    sha256: string;
+    prune: boolean;
+    exact: boolean;
+    text: string;
+  };
+  /** Per kind ("vehicle", "extra"): record id -> fingerprint, for every record the plan read. */
+  fingerprints: Record<string, Record<string, string>>;
+  plan: JsonObject;
+}
+
+/** A record's fingerprint: a short hash of the members given (sorted keys, canonical JSON). */
+export function fingerprint(members: Record<string, unknown>): string {
+  const keys = Object.keys(members).sort();
+  const canon = JSON.stringify(keys.map((k) => [k, members[k]]));
+  return createHash("sha256").update(canon).digest("hex").slice(0, 16);
+}
+
+export async function planTarget(deps: Deps): Promise<PlanTarget> {
+  const t = await deps.target();
+  const address = t.embeddedSandbox ? `sandbox:${t.sandboxDataFile ?? "memory"}` : t.baseUrl;
+  return { env: t.env, address, owner: await requireUser(deps) };
+}
+
+export interface SavePlanInput {
+  kind: PlanKind;
+  source: FleetSource;
+  prune?: boolean;
+  exact?: boolean;
+  fingerprints: SavedPlan["fingerprints"];
+  plan: JsonObject;
+}
+
+/** The text of an input, read before it is cleaned up (stdin is spooled to a temp file). */
+export async function inputText(source: FleetSource): Promise<string> {
+  return readFile(source.path, "utf8");
+}
+
+export async function writeSavedPlan(deps: Deps, path: string, p: SavePlanInput & { text: string }): Promise<void> {
+  const saved: SavedPlan = {
+    rentctl_plan: SAVED_PLAN_VERSION,
+    kind: p.kind,
+    created: new Date(deps.now()).toISOString(),
+    target: await planTarget(deps),
+    input: {
+      label: p.source.label,
+      format: p.source.format,
+      baseDir: p.source.baseDir,
+      sha256: createHash("sha256").update(p.text).digest("hex"),
+      prune: Boolean(p.prune),
+      exact: Boolean(p.exact),
+      text: p.text,
+    },
+    fingerprints: p.fingerprints,
+    plan: p.plan,
+  };
+  await writeFileAtomic(path, `${JSON.stringify(saved, null, 2)}\n`);
+}
+
+export async function readSavedPlan(path: string, kind: PlanKind): Promise<SavedPlan> {
+  let saved: SavedPlan;
+  try {
+    saved = JSON.parse(await readFile(path, "utf8")) as SavedPlan;
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new InputError(
+      `--plan ${path}: ${err.code === "ENOENT" ? "no such file" : `not a saved plan (${err.message})`}`,
+    );
+  }
+  if (
+    typeof saved !== "object" ||
+    saved === null ||
+    saved.rentctl_plan !== SAVED_PLAN_VERSION ||
+    typeof saved.input?.text !== "string"
+  )
+    throw new InputError(`--plan ${path}: not a rentctl saved plan (version ${SAVED_PLAN_VERSION})`);
+  if (saved.kind !== kind)
+    throw new UsageError(
+      `--plan ${path}: a plan of \`${saved.kind} diff\`; apply it with \`rentctl ${saved.kind} apply --plan\``,
+    );
+  if (createHash("sha256").update(saved.input.text).digest("hex") !== saved.input.sha256)
+    throw new InputError(`--plan ${path}: the input inside the plan does not match its hash (the plan was edited)`);
+  return saved;
+}
+
+/** The plan must be applied where it was made: environment, address and owner. */
+export async function checkPlanTarget(deps: Deps, saved: SavedPlan): Promise<void> {
+  const now = await planTarget(deps);
+  const diffs: Array<{ field: string; message: string }> = [];
+  for (const k of ["env", "address", "owner"] as const)
+    if (String(now[k]) !== String(saved.target[k]))
+      diffs.push({ field: k, message: `plan: ${saved.target[k]}, now: ${now[k]}` });
+  if (diffs.length)
+    throw new UsageError("the plan was made for another target; nothing was sent", {
+      details: diffs,
+      hint: "select the profile / environment / owner the plan was made for, or make a new plan with diff --out",
+    });
+}
+
+/** The plan's input as a source to plan again (a private temp file; removed by cleanup). */
+export async function savedInput(deps: Deps, saved: SavedPlan): Promise<FleetSource> {
+  const dir = join(deps.paths.dataDir, "bulk");
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const ext = extname(saved.input.label) || `.${saved.input.format}`;
+  const path = join(dir, `plan-${process.pid}-${Date.now()}${ext}`);
+  await writeFile(path, saved.input.text, { mode: 0o600 });
+  return {
+    path,
+    baseDir: saved.input.baseDir,
+    format: saved.input.format,
+    label: saved.input.label,
+    cleanup: () => unlink(path).catch(() => {}),
+  };
+}
+
+/** A record the plan touches: its kind and id, and how to name it. */
+export interface Touched {
+  kind: string;
+  id: number;
+  name: string;
+}
+
+/**
+ * Refuse a stale plan (exit 8, nothing sent): a record the plan touches
+ * whose fingerprint changed (or that is gone), or a plan made now that is
+ * not the saved one (a record appeared, a create's identity is taken, ...).
+ */
+export function checkStale(
+  saved: SavedPlan,
+  now: { plan: JsonObject; fingerprints: SavedPlan["fingerprints"]; touched: Touched[] },
+): void {
+  const details: Array<{ field: string; message: string }> = [];
+  for (const t of now.touched) {
+    const was = saved.fingerprints[t.kind]?.[String(t.id)];
+    const is = now.fingerprints[t.kind]?.[String(t.id)];
+    if (was !== is)
+      details.push({
+        field: t.name,
+        message: is === undefined ? "gone since the plan was made" : "changed since the plan was made",
+      });
+  }
+  if (!details.length && JSON.stringify(now.plan) !== JSON.stringify(saved.plan)) {
+    for (const d of planDifferences(saved.plan, now.plan)) details.push(d);
+    if (!details.length) details.push({ field: "plan", message: "the plan made now differs from the saved one" });
+  }
+  if (details.length)
+    throw new StalePlanError("plan is stale: the account changed since the plan was made; nothing was sent", {
+      details,
+      hint: "make and review a new plan (diff --out), then apply that one",
+    });
+}
+
+/** The entries of two machine plans that differ, named by their reg / key / id (at most 20). */
+function planDifferences(a: JsonObject, b: JsonObject): Array<{ field: string; message: string }> {
+  const out: Array<{ field: string; message: string }> = [];
+  const walk = (x: Json | undefined, y: Json | undefined, at: string) => {
+    if (out.length >= 20) return;
+    if (Array.isArray(x) || Array.isArray(y)) {
+      const name = (e: Json) =>
+        typeof e === "object" && e !== null && !Array.isArray(e)
+          ? String(e.reg ?? e.key ?? e.vehicle_id ?? e.extra_id ?? JSON.stringify(e))
+          : JSON.stringify(e);
+      const xs = new Map((Array.isArray(x) ? x : []).map((e) => [name(e), JSON.stringify(e)]));
+      const ys = new Map((Array.isArray(y) ? y : []).map((e) => [name(e), JSON.stringify(e)]));
+      for (const [k, v] of ys)
+        if (xs.get(k) !== v)
+          out.push({
+            field: `${at} ${k}`,
+            message: xs.has(k) ? "planned differently now" : "planned now, not in the saved plan",
+          });
+      for (const k of xs.keys())
+        if (!ys.has(k)) out.push({ field: `${at} ${k}`, message: "in the saved plan, not planned now" });
+      return;
+    }
+    if (typeof x === "object" && x !== null && typeof y === "object" && y !== null) {
+      for (const k of new Set([...Object.keys(x), ...Object.keys(y)]))
+        walk((x as JsonObject)[k], (y as JsonObject)[k], at ? `${at}.${k}` : k);
+      return;
+    }
+    if (JSON.stringify(x) !== JSON.stringify(y))
+      out.push({ field: at, message: `${JSON.stringify(x)} then, ${JSON.stringify(y)} now` });
+  };
+  walk(a, b, "");
+  return out;
+}
+
+/** Fingerprints of listed vehicles: the input fields a plan compares. */
+export function vehicleFingerprints(records: readonly JsonObject[], input: (r: JsonObject) => Record<string, unknown>) {
+  const out: Record<string, string> = {};
+  for (const r of records) out[String(r.id)] = fingerprint(input(r));
+  return out;
+}
+
+/** The vehicles a machine plan (planJson) changes or removes. */
+export function touchedVehicles(plan: JsonObject): Touched[] {
+  const out: Touched[] = [];
+  for (const key of ["change", "remove"] as const) {
+    const list = plan[key];
+    if (!Array.isArray(list)) continue;
+    for (const e of list) {
+      if (typeof e !== "object" || e === null || Array.isArray(e)) continue;
+      const id = Number(e.vehicle_id);
+      out.push({
+        kind: "vehicle",
+        id,
+        name: `vehicle ${id} (${String(e.reg)}${e.row === undefined ? "" : `, row ${e.row}`})`,
+      });
+    }
+  }
+  return out;
+}
