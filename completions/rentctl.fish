@@ -42,6 +42,8 @@ function __rentctl_child
             echo 'auth status'
         case 'auth|logout'
             echo 'auth logout'
+        case 'auth|migrate'
+            echo 'auth migrate'
         case 'auth|help'
             echo 'auth help'
         case 'profile|list'
@@ -201,13 +203,13 @@ function __rentctl_takes_value
         case 'catalog options'
             contains -- $argv[2] '--segment'; and return 0
         case 'vehicle list'
-            contains -- $argv[2] '--limit' '--offset' '--page' '--where' '--sort' '--search'; and return 0
+            contains -- $argv[2] '--limit' '--offset' '--page' '--where' '--free-on' '--sort' '--search'; and return 0
         case 'vehicle create'
             contains -- $argv[2] '--save' '--pickup-location' '--vehicle-class-id' '--vehicle-model-id' '--vehicle-segment-id' '--vehicle-year-of-issue-id' '--vehicle-reg-number' '--vehicle-activity' '--price-per-day' '--vehicle-currency-id' '--vehicle-images' '--vehicle-description' '--brand' '--configuration' '--set' '--from-file' '--location' '--class' '--model' '--segment' '--year' '--vehicle-vin' '--vehicle-odometer' '--vehicle-reg-number-country' '--reg' '--active' '--price' '--price-per-3days' '--price-per-week' '--price-per-14days' '--currency' '--vehicle-protection-plans-insurance-price' '--vehicle-protection-plans-insurance-exclude-security-deposit' '--vehicle-protection-plans-no-deposit' '--vehicle-protection-plans-third-party-insurance' '--vehicle-protection-plans-deposit-price' '--vehicle-protection-plans-deposit-pay-cash' '--vehicle-protection-plans-deposit-pay-debit-card' '--vehicle-protection-plans-deposit-pay-credit-card' '--vehicle-protection-plans-deposit-return-period-cash' '--vehicle-protection-plans-deposit-return-period-card' '--vehicle-protection-plans-cdw1-price-day' '--vehicle-protection-plans-cdw1-franchise' '--vehicle-protection-plans-cdw1-security-deposit' '--vehicle-protection-plans-cdw2-price-day' '--vehicle-protection-plans-cdw2-franchise' '--vehicle-protection-plans-cdw2-security-deposit' '--vehicle-protection-plans-tire-windshield-price-day' '--vehicle-protection-plans-theft-price-day' '--vehicle-protection-plans-interior-price-day' '--vehicle-protection-plans-roadside-price-day' '--vehicle-tuning-text' '--vehicle-delivery-address-fixed-place' '--vehicle-delivery-address-fixed-location' '--vehicle-delivery-address-fixed-price' '--vehicle-delivery-return-fixed-place' '--vehicle-delivery-return-fixed-location' '--vehicle-delivery-return-fixed-price' '--vehicle-distance-unit-id' '--vehicle-distance-included' '--vehicle-surcharge-for-excess' '--price-surcharge-over-time' '--image' '--vehicle-minimal-renting-period' '--vehicle-minimal-age-to-rent' '--vehicle-drivers-experience' '--price-subscription-month' '--price-subscription-3month' '--price-subscription-6month' '--price-subscription-year' '--price-subscription-2years' '--price-subscription-3years' '--description' '--vehicle-benefits-id' '--vehicle-options-id' '--vehicle-payment-types' '--vehicle-availability-calendar' '--vehicle-passenger-capacity' '--vehicle-luggage-capacity' '--vehicle-extras' '--vehicle-fuel-policy' '--vehicle-booking-lead-time'; and return 0
         case 'vehicle wizard'
             contains -- $argv[2] '--from-file' '--save'; and return 0
         case 'vehicle edit'
-            contains -- $argv[2] '--pickup-location' '--vehicle-class-id' '--vehicle-model-id' '--vehicle-segment-id' '--vehicle-year-of-issue-id' '--vehicle-reg-number' '--vehicle-activity' '--price-per-day' '--vehicle-currency-id' '--vehicle-images' '--vehicle-description' '--brand' '--configuration' '--set' '--from-file' '--where' '--concurrency' '--report' '--location' '--class' '--model' '--segment' '--year' '--vehicle-vin' '--vehicle-odometer' '--vehicle-reg-number-country' '--reg' '--active' '--price' '--price-per-3days' '--price-per-week' '--price-per-14days' '--currency' '--vehicle-protection-plans-insurance-price' '--vehicle-protection-plans-insurance-exclude-security-deposit' '--vehicle-protection-plans-no-deposit' '--vehicle-protection-plans-third-party-insurance' '--vehicle-protection-plans-deposit-price' '--vehicle-protection-plans-deposit-pay-cash' '--vehicle-protection-plans-deposit-pay-debit-card' '--vehicle-protection-plans-deposit-pay-credit-card' '--vehicle-protection-plans-deposit-return-period-cash' '--vehicle-protection-plans-deposit-return-period-card' '--vehicle-protection-plans-cdw1-price-day' '--vehicle-protection-plans-cdw1-franchise' '--vehicle-protection-plans-cdw1-security-deposit' '--vehicle-protection-plans-cdw2-price-day' '--vehicle-protection-plans-cdw2-franchise' '--vehicle-protection-plans-cdw2-security-deposit' '--vehicle-protection-plans-tire-windshield-price-day' '--vehicle-protection-plans-theft-price-day' '--vehicle-protection-plans-interior-price-day' '--vehicle-protection-plans-roadside-price-day' '--vehicle-tuning-text' '--vehicle-delivery-address-fixed-place' '--vehicle-delivery-address-fixed-location' '--vehicle-delivery-address-fixed-price' '--vehicle-delivery-return-fixed-place' '--vehicle-delivery-return-fixed-location' '--vehicle-delivery-return-fixed-price' '--vehicle-distance-unit-id' '--vehicle-distance-included' '--vehicle-surcharge-for-excess' '--price-surcharge-over-time' '--image' '--vehicle-minimal-renting-period' '--vehicle-minimal-age-to-rent' '--vehicle-drivers-experience' '--price-subscription-month' '--price-subscription-3month' '--price-subscription-6month' '--price-subscription-year' '--price-subscription-2years' '--price-subscription-3years' '--description' '--vehicle-benefits-id' '--vehicle-options-id' '--vehicle-payment-types' '--vehicle-availability-calendar' '--vehicle-passenger-capacity' '--vehicle-luggage-capacity' '--vehicle-extras' '--vehicle-fuel-policy' '--vehicle-booking-lead-time'; and return 0
+            contains -- $argv[2] '--add' '--remove' '--pickup-location' '--vehicle-class-id' '--vehicle-model-id' '--vehicle-segment-id' '--vehicle-year-of-issue-id' '--vehicle-reg-number' '--vehicle-activity' '--price-per-day' '--vehicle-currency-id' '--vehicle-images' '--vehicle-description' '--brand' '--configuration' '--set' '--from-file' '--where' '--concurrency' '--report' '--location' '--class' '--model' '--segment' '--year' '--vehicle-vin' '--vehicle-odometer' '--vehicle-reg-number-country' '--reg' '--active' '--price' '--price-per-3days' '--price-per-week' '--price-per-14days' '--currency' '--vehicle-protection-plans-insurance-price' '--vehicle-protection-plans-insurance-exclude-security-deposit' '--vehicle-protection-plans-no-deposit' '--vehicle-protection-plans-third-party-insurance' '--vehicle-protection-plans-deposit-price' '--vehicle-protection-plans-deposit-pay-cash' '--vehicle-protection-plans-deposit-pay-debit-card' '--vehicle-protection-plans-deposit-pay-credit-card' '--vehicle-protection-plans-deposit-return-period-cash' '--vehicle-protection-plans-deposit-return-period-card' '--vehicle-protection-plans-cdw1-price-day' '--vehicle-protection-plans-cdw1-franchise' '--vehicle-protection-plans-cdw1-security-deposit' '--vehicle-protection-plans-cdw2-price-day' '--vehicle-protection-plans-cdw2-franchise' '--vehicle-protection-plans-cdw2-security-deposit' '--vehicle-protection-plans-tire-windshield-price-day' '--vehicle-protection-plans-theft-price-day' '--vehicle-protection-plans-interior-price-day' '--vehicle-protection-plans-roadside-price-day' '--vehicle-tuning-text' '--vehicle-delivery-address-fixed-place' '--vehicle-delivery-address-fixed-location' '--vehicle-delivery-address-fixed-price' '--vehicle-delivery-return-fixed-place' '--vehicle-delivery-return-fixed-location' '--vehicle-delivery-return-fixed-price' '--vehicle-distance-unit-id' '--vehicle-distance-included' '--vehicle-surcharge-for-excess' '--price-surcharge-over-time' '--image' '--vehicle-minimal-renting-period' '--vehicle-minimal-age-to-rent' '--vehicle-drivers-experience' '--price-subscription-month' '--price-subscription-3month' '--price-subscription-6month' '--price-subscription-year' '--price-subscription-2years' '--price-subscription-3years' '--description' '--vehicle-benefits-id' '--vehicle-options-id' '--vehicle-payment-types' '--vehicle-availability-calendar' '--vehicle-passenger-capacity' '--vehicle-luggage-capacity' '--vehicle-extras' '--vehicle-fuel-policy' '--vehicle-booking-lead-time'; and return 0
         case 'vehicle remove'
             contains -- $argv[2] '--where' '--concurrency' '--report'; and return 0
         case 'vehicle activate'
@@ -352,8 +354,9 @@ complete -c rentctl -n '__rentctl_needs_command \'\'' -a 'sandbox' -d 'The built
 complete -c rentctl -n '__rentctl_needs_command \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c rentctl -n '__rentctl_needs_command \'\'' -a 'help' -d 'display help for command'
 complete -c rentctl -n '__rentctl_needs_command \'auth\'' -a 'login' -d 'Save a profile with its environment, base address, owner id and API key (the key is checked first)'
-complete -c rentctl -n '__rentctl_needs_command \'auth\'' -a 'status' -d 'Show the profile, environment, owner and masked key in force, and check the key'
+complete -c rentctl -n '__rentctl_needs_command \'auth\'' -a 'status' -d 'Show the profile, environment, owner and masked key in force, and check the key (exit 4 when there is no key)'
 complete -c rentctl -n '__rentctl_needs_command \'auth\'' -a 'logout' -d 'Remove the key of the current (or --profile) profile'
+complete -c rentctl -n '__rentctl_needs_command \'auth\'' -a 'migrate' -d 'Move the key of the current (or --profile) profile from config.json into the system keychain'
 complete -c rentctl -n '__rentctl_needs_command \'auth\'' -a 'help' -d 'display help for command'
 complete -c rentctl -n '__rentctl_needs_command \'profile\'' -a 'list' -d 'List profiles (keys masked)'
 complete -c rentctl -n '__rentctl_needs_command \'profile\'' -a 'show' -d 'Show one profile (key masked)'
@@ -426,10 +429,13 @@ complete -c rentctl -n '__rentctl_using \'\'' -s h -l help -d 'display help for 
 complete -c rentctl -n '__rentctl_using \'auth\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'auth login\'' -l with-token -d 'read the API key from stdin instead of a hidden prompt'
 complete -c rentctl -n '__rentctl_using \'auth login\'' -l no-verify -d 'save without checking the key against the API'
+complete -c rentctl -n '__rentctl_using \'auth login\'' -l use -d 'make the profile the current one (production profiles are not made current otherwise)'
+complete -c rentctl -n '__rentctl_using \'auth login\'' -l insecure-storage -d 'keep the key in config.json (mode 0600) instead of the system keychain (needed where no keychain is usable)'
 complete -c rentctl -n '__rentctl_using \'auth login\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'auth status\'' -l no-verify -d 'do not call the API'
 complete -c rentctl -n '__rentctl_using \'auth status\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'auth logout\'' -s h -l help -d 'display help for command'
+complete -c rentctl -n '__rentctl_using \'auth migrate\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'profile\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'profile list\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'profile show\'' -s h -l help -d 'display help for command'
@@ -474,6 +480,7 @@ complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l offset -r -f -d 've
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l page -r -f -d 'page number (1-based; uses --limit)'
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l all -d 'walk every page (every format streams as pages arrive)'
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l where -r -f -d 'only vehicles where FIELD OP VALUE holds (= != < <= > >= ~regex; repeat: all must hold); filtered in the client over every listed page, streamed like --all'
+complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l free-on -r -f -d 'only vehicles free on every day of it (2026-12-24, 24.12.2026, 2026-12-24..2026-12-26, 2026-12): --where available=…'
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l sort -f -d 'order by a field (stable; holds the selection in memory to sort it)'
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l search -r -f -d 'only vehicles whose registration, model name or location contains TEXT (any case, accents folded); streamed like --where'
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l wide -d 'show every cell in full (tables fit the terminal\'s width otherwise)'
@@ -564,7 +571,10 @@ complete -c rentctl -n '__rentctl_using \'vehicle wizard\'' -l from-file -r -F -
 complete -c rentctl -n '__rentctl_using \'vehicle wizard\'' -l save -r -F -d 'also save the answers as a JSON file for --from-file'
 complete -c rentctl -n '__rentctl_using \'vehicle wizard\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l replace -d 'send exactly the fields given (the API clears the rest; one id only)'
-complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l clamp -d 'a relative change whose result leaves the field\'s range sets the bound instead, said per vehicle (default: refuse, nothing sent)'
+complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l clamp -d 'a relative result that is no valid value is rounded half up (45 +10% = 49.5 → 50) or set to the range\'s bound, said per vehicle (default: refuse, nothing sent)'
+complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l allow-duplicate -d 'give a registration number another vehicle of the account has (default: refuse, exit 2)'
+complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l add -r -f -d 'add one member to a list field, by id or name, keeping the others (repeat; e.g. --add benefits="Unlimited mileage")'
+complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l remove -r -f -d 'remove one member from a list field, by id or name, keeping the others (repeat)'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l pickup-location -r -f -d 'Vehicle location as free text [required on create] (alias --location)'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l vehicle-class-id -r -f -a '(__rentctl_dynamic catalog classes --ids)' -d 'Vehicle class id [required on create] (alias --class)'
 complete -c rentctl -n '__rentctl_using \'vehicle edit\'' -l vehicle-model-id -r -f -a '(__rentctl_dynamic catalog equipments --ids)' -d 'Vehicle configuration id: the configuration (equipment) id, a leaf of brand -> model -> configuration; find one with `rentctl catalog equipments --brand B --model M`, or name it with --brand/--model/--configuration [required on create] (alias --model)'
@@ -776,6 +786,7 @@ complete -c rentctl -n '__rentctl_using \'api\'' -s X -l method -r -f -d 'HTTP m
 complete -c rentctl -n '__rentctl_using \'api\'' -s f -l field -r -f -d 'add a field: query for GET, form body for POST (repeat; a repeated key is an array)'
 complete -c rentctl -n '__rentctl_using \'api\'' -s F -l file -r -F -d 'attach a file as a multipart part (repeat)'
 complete -c rentctl -n '__rentctl_using \'api\'' -l list -d 'list the operations of the contract'
+complete -c rentctl -n '__rentctl_using \'api\'' -l openapi -d 'print the contract as an OpenAPI 3.1 document (json; yaml with -o yaml), generated from rentctl\'s operation table'
 complete -c rentctl -n '__rentctl_using \'api\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'sandbox\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'sandbox serve\'' -l host -r -f -d 'address to listen on'
@@ -822,7 +833,7 @@ complete -c rentctl -l settle -r -f -d 'a rerun of an interrupted bulk job waits
 complete -c rentctl -l no-wait -d 'when another rentctl on this machine runs the same bulk job (import, apply, a change to many vehicles, an undo), exit 9 at once instead of waiting for it'
 
 # Positional arguments
-complete -c rentctl -n '__rentctl_arg \'auth help\' 0' -f -a 'login status logout'
+complete -c rentctl -n '__rentctl_arg \'auth help\' 0' -f -a 'login status logout migrate'
 complete -c rentctl -n '__rentctl_arg \'profile show\' 0' -f -a '(__rentctl_dynamic profiles)'
 complete -c rentctl -n '__rentctl_arg \'profile use\' 0' -f -a '(__rentctl_dynamic profiles)'
 complete -c rentctl -n '__rentctl_arg \'profile set\' 0' -f -a 'env base-url api-key user locale output timeout'
