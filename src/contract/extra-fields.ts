@@ -10,9 +10,9 @@ import type { ParamSpec } from "./types.js";
  * other exact name. `extras/update` is a full replacement, so all five are
  * always sent on update.
  *
- * `period` is the charging period: 1 = per day, 2 = per rental (assumed).
+ * `period` is the charging period, a number: the contract names no period
+ * values, so rentctl shows and takes the number only and invents no names.
  */
-export const EXTRA_PERIODS: Readonly<Record<number, string>> = { 1: "per day", 2: "per rental" };
 
 export const EXTRA_FIELDS: readonly ParamSpec[] = [
   {
