@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { EncodableRecord } from "../api/encode.js";
 import { DEFAULT_SEGMENT } from "../contract/operations.js";
 import { isObject, type JsonObject } from "../contract/records.js";
+import { released, tempFor } from "../temp-files.js";
 import { CATALOG_TTL_MS, catalogCacheDir } from "./cache.js";
 import { itemId, itemLabel } from "./items.js";
 
@@ -136,11 +137,12 @@ function readIndex(file: string, scope: string, now: number, ttlMs: number): Map
 
 function writeIndex(file: string, scope: string, now: Date, index: Map<number, ModelEntry>): void {
   try {
-    mkdirSync(join(file, ".."), { recursive: true });
+    mkdirSync(join(file, ".."), { recursive: true, mode: 0o700 });
     const data = { version: VERSION, scope, fetchedAt: now.toISOString(), entries: Object.fromEntries(index) };
-    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(data)}\n`);
+    const tmp = tempFor(file);
+    writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600 });
     renameSync(tmp, file);
+    released(tmp);
   } catch {
     // best effort: the next run builds it again
   }
