@@ -3,7 +3,7 @@ import { type JsonObject, recordId, recordToInput } from "../contract/records.js
 import type { ParamSpec } from "../contract/types.js";
 import { coerce, isEmpty, type WireRecord, type WireValue } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
-import { InputError } from "../errors.js";
+import { InputError, UsageError } from "../errors.js";
 import { normalizeCalendarValue } from "./calendar.js";
 import { lookupField } from "./where.js";
 
@@ -359,6 +359,13 @@ export const MASS_REMOVAL_LIMIT = 20;
  * `allowMassDelete`, when an empty file is applied with prune, or when the
  * plan removes more than half of the account's vehicles or more than 20.
  */
+/** The error of an apply the mass-removal guard refuses (vehicle apply and account apply alike). */
+export function massRemovalError(refusal: string): UsageError {
+  return new UsageError(`refusing to apply: ${refusal}; nothing was sent`, {
+    hint: "check the file (and --prune); pass --allow-mass-delete if these removals are intended",
+  });
+}
+
 export function massRemovalRefusal(input: {
   removals: number;
   accountSize: number;

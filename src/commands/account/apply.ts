@@ -189,7 +189,7 @@ export async function applyPlan(
 ): Promise<void> {
   const target = await deps.target();
   const [
-    { massRemovalRefusal, currentInput },
+    { massRemovalError, massRemovalRefusal, currentInput },
     { accountPlanIsEmpty, isPlaceholder, PLACEHOLDER_BASE },
     print,
     { extraState },
@@ -208,10 +208,7 @@ export async function applyPlan(
     prune: Boolean(opts.prune),
     allowMassDelete: opts.allowMassDelete,
   });
-  if (refusal)
-    throw new UsageError(`refusing to apply: ${refusal}; nothing was sent`, {
-      hint: "check the file (and --prune); pass --allow-mass-delete if these removals are intended",
-    });
+  if (refusal) throw massRemovalError(refusal);
   for (const line of print.accountPlanLines(plan, {
     color: planColors(deps.color),
     verbose: Boolean(deps.flags.verbose),

@@ -170,11 +170,7 @@ async function runApply(
     await job.settle();
     const { planned, refusal } = await planFrom();
     const { plan } = planned;
-    if (refusal) {
-      throw new UsageError(`refusing to apply: ${refusal}; nothing was sent`, {
-        hint: "check the file (and --prune); pass --allow-mass-delete if these removals are intended",
-      });
-    }
+    if (refusal) throw (await import("../../fleet/plan.js")).massRemovalError(refusal);
     for (const line of planLines(plan, { color: planColors(deps.color), verbose: Boolean(deps.flags.verbose) }))
       deps.io.stderr.write(`${line}\n`);
     if (planIsEmpty(plan)) {
