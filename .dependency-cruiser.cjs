@@ -17,6 +17,8 @@ const LAYERS = [
   ["account", "^src/account/"],
   ["gateway", "^src/gateway/"],
   ["bulk", "^src/bulk/"],
+  // jobs made of the bulk shell and the gateway, shared by the CLI and the library (account apply)
+  ["jobs", "^src/jobs/"],
   ["library", "^src/library/"],
   ["commands", "^src/commands/"],
   ["wizard", "^src/wizard/"],

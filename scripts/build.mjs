@@ -111,9 +111,16 @@ await build({
   ...common,
   format: "esm",
   supported: {},
-  entryPoints: { sandbox: "src/library/sandbox.ts" },
+  entryPoints: { index: "src/library/index.ts", sandbox: "src/library/sandbox.ts" },
+  // Loaded by the CLI only: left out of the library so that importing it never loads them (test/library/client.test.ts checks).
+  external: [...common.external, "commander", "chalk", "@inquirer/prompts", "cli-table3", "cli-progress", "conf"],
   outdir: "dist/lib",
   outExtension: { ".js": ".js" },
+  // a module the library loads on first use (import()) is a chunk of its own, with its own imports
+  splitting: true,
+  // error classes keep their names (err.name === "StalePlanError") for the library's callers
+  keepNames: true,
+  chunkNames: "chunks/[name]-[hash]",
   plugins: [undiciParts],
   // CommonJS dependencies bundled into an ES module may call require(): give them one.
   banner: {

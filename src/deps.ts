@@ -40,6 +40,8 @@ export interface Deps {
   msg: Messages;
   prompt: Prompter;
   now(): number;
+  /** false: no undo history is kept (the library without a dataDir); the CLI always keeps one. */
+  history?: false;
   /** Run at exit (closing the client, stopping an embedded sandbox). */
   onExit(fn: () => Promise<void> | void): void;
 }

@@ -28,6 +28,8 @@ export interface ClientOptions {
   random?: () => number;
   now?: () => number;
   userAgent?: string;
+  /** Attempts of a request that may be repeated safely (default MAX_ATTEMPTS; the library's `retries`). */
+  maxAttempts?: number;
   /** Where a missing key should point the user. */
   missingKeyHint?: string;
   /** Called with every final 2xx body exactly as received (`--raw` prints them). */
@@ -132,6 +134,10 @@ export class ApiClient {
       this.#retired.push(old);
       old.close().catch(() => {});
     }
+  }
+
+  get #maxAttempts(): number {
+    return this.#opts.maxAttempts ?? MAX_ATTEMPTS;
   }
 
   get hasKey(): boolean {
@@ -274,7 +280,7 @@ export class ApiClient {
         }
       }
       trace?.(
-        `→ ${method} ${url}${req.auth ? " (Authorization: Bearer ***)" : ""}${attempt > 1 ? ` [attempt ${attempt}/${MAX_ATTEMPTS}]` : ""}`,
+        `→ ${method} ${url}${req.auth ? " (Authorization: Bearer ***)" : ""}${attempt > 1 ? ` [attempt ${attempt}/${this.#maxAttempts}]` : ""}`,
       );
       // The bound on the whole attempt, and the caller's signal, through one
       // Cancel and one timer (AbortSignal.timeout + AbortSignal.any cost
@@ -307,9 +313,9 @@ export class ApiClient {
         const ms = now() - started;
         trace?.(`← ${res.statusCode} ${method} ${url} ${ms}ms`);
         const retryAfter = parseRetryAfter(headerValue(res.headers["retry-after"]), now());
-        if (shouldRetry(method, { status: res.statusCode }, attempt)) {
+        if (shouldRetry(method, { status: res.statusCode }, attempt, this.#maxAttempts)) {
           const delay = backoffDelay(attempt, random, retryAfter);
-          trace?.(`↻ retry ${attempt}/${MAX_ATTEMPTS - 1} in ${delay}ms after status ${res.statusCode}`);
+          trace?.(`↻ retry ${attempt}/${this.#maxAttempts - 1} in ${delay}ms after status ${res.statusCode}`);
           await sleep(delay);
           continue;
         }
@@ -328,9 +334,9 @@ export class ApiClient {
         const code = errCode(err);
         const ms = now() - started;
         trace?.(`✗ ${method} ${url} ${timedOut ? "timed out" : `failed (${code ?? describe(err)})`} after ${ms}ms`);
-        if (shouldRetry(method, { error: { code, timeout: timedOut } }, attempt)) {
+        if (shouldRetry(method, { error: { code, timeout: timedOut } }, attempt, this.#maxAttempts)) {
           const delay = backoffDelay(attempt, random);
-          trace?.(`↻ retry ${attempt}/${MAX_ATTEMPTS - 1} in ${delay}ms`);
+          trace?.(`↻ retry ${attempt}/${this.#maxAttempts - 1} in ${delay}ms`);
           await sleep(delay);
           continue;
         }

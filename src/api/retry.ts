@@ -32,8 +32,8 @@ export function isRetryableStatus(status: number): boolean {
   return RETRY_STATUSES.has(status) || (status >= 500 && status <= 599);
 }
 
-export function shouldRetry(method: string, outcome: Outcome, attempt: number): boolean {
-  if (attempt >= MAX_ATTEMPTS) return false;
+export function shouldRetry(method: string, outcome: Outcome, attempt: number, maxAttempts = MAX_ATTEMPTS): boolean {
+  if (attempt >= maxAttempts) return false;
   const isGet = method.toUpperCase() === "GET" || method.toUpperCase() === "HEAD";
   if ("status" in outcome) return isGet && isRetryableStatus(outcome.status);
   if (isGet) return true;

@@ -43,7 +43,22 @@ export class Interrupter implements BulkControl {
     return this;
   }
 
+  /** Stop as on a first Ctrl-C when `signal` aborts (the library's AbortSignal), instead of handling SIGINT. */
+  follow(signal: AbortSignal): this {
+    const stop = () => this.interrupt();
+    if (signal.aborted) stop();
+    else {
+      signal.addEventListener("abort", stop, { once: true });
+      this.#detach = () => signal.removeEventListener("abort", stop);
+    }
+    return this;
+  }
+
+  #detach?: () => void;
+
   uninstall(): void {
+    this.#detach?.();
+    this.#detach = undefined;
     process.off("SIGINT", this.#handler);
     for (const l of this.#saved) process.on("SIGINT", l);
     this.#saved = [];

@@ -7,7 +7,7 @@ import { RentctlError } from "../errors.js";
 import { formatFor } from "../fleet/format.js";
 import { checkTargetDir } from "../fleet/write.js";
 import { lock } from "../locks/lock.js";
-import { interruptOnCtrlC } from "./control.js";
+import { Interrupter, interruptOnCtrlC } from "./control.js";
 import { CreatedSet } from "./identity-check.js";
 import { createProgress } from "./progress.js";
 import { bulkExitError, type ReportSink, reportToFile, reportToStream, summaryLine } from "./report.js";
@@ -92,6 +92,13 @@ export interface BulkJobRun<T> {
   doneEarlier?: number;
   /** false: rows are planned from the account as it is now, so a row finished earlier but planned again runs again. */
   skipDone?: boolean;
+  /**
+   * The library's stop (fleet.apply's AbortSignal): when it aborts, the job stops as on a first
+   * Ctrl-C (no new rows; the rows in flight finish and are journaled). Without it, Ctrl-C does that.
+   */
+  signal?: AbortSignal;
+  /** Each row's result as it is known, with the count done so far (the library's onProgress). */
+  onProgress?(result: RowResult, done: number, total: number): void;
   /** Said after the summary line, whatever the outcome (e.g. how to undo what was done). */
   after?(summary: BulkSummary): void;
   /** The job's own verdict after the summary (e.g. conflicts): the row log is kept when it returns an error. */
@@ -260,7 +267,10 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
   deps.msg.acting(await deps.target(), spec.acting);
   const progress = await createProgress(deps.io.stderr, deps.io.stderrTTY && !quiet, spec.total, spec.label);
   (await deps.client()).limitConnections(spec.concurrency);
-  const control = interruptOnCtrlC(deps.io.stderr, () => progress.stop());
+  const control = spec.signal
+    ? new Interrupter().follow(spec.signal)
+    : interruptOnCtrlC(deps.io.stderr, () => progress.stop());
+  let done = 0;
   const check = spec.identityCheck;
   const created = check ? new CreatedSet() : undefined;
   let summary: BulkSummary;
@@ -281,6 +291,7 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
       skipDone: spec.skipDone,
       onResult: async (r, row) => {
         progress.tick();
+        spec.onProgress?.(r, ++done, spec.total);
         if (created && r.id !== undefined && check!.statuses.includes(r.status)) {
           const identity = check!.identity(row);
           if (identity)

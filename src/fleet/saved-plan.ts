@@ -86,7 +86,12 @@ export async function inputText(source: FleetSource): Promise<string> {
 }
 
 export async function writeSavedPlan(deps: Deps, path: string, p: SavePlanInput & { text: string }): Promise<void> {
-  const saved: SavedPlan = {
+  await writeFileAtomic(path, `${JSON.stringify(await makeSavedPlan(deps, p), null, 2)}\n`);
+}
+
+/** A plan as `diff --out` saves it (the library's fleet.plan returns this object). */
+export async function makeSavedPlan(deps: Deps, p: SavePlanInput & { text: string }): Promise<SavedPlan> {
+  return {
     rentctl_plan: SAVED_PLAN_VERSION,
     kind: p.kind,
     created: new Date(deps.now()).toISOString(),
@@ -103,7 +108,6 @@ export async function writeSavedPlan(deps: Deps, path: string, p: SavePlanInput 
     fingerprints: p.fingerprints,
     plan: p.plan,
   };
-  await writeFileAtomic(path, `${JSON.stringify(saved, null, 2)}\n`);
 }
 
 export async function readSavedPlan(path: string, kind: PlanKind): Promise<SavedPlan> {
@@ -116,19 +120,24 @@ export async function readSavedPlan(path: string, kind: PlanKind): Promise<Saved
       `--plan ${path}: ${err.code === "ENOENT" ? "no such file" : `not a saved plan (${err.message})`}`,
     );
   }
+  return checkSavedPlan(saved, kind, `--plan ${path}`);
+}
+
+/** A saved plan read from a file or given to the library: its version, kind and the hash of its input. */
+export function checkSavedPlan(saved: SavedPlan, kind: PlanKind, what: string): SavedPlan {
   if (
     typeof saved !== "object" ||
     saved === null ||
     saved.rentctl_plan !== SAVED_PLAN_VERSION ||
     typeof saved.input?.text !== "string"
   )
-    throw new InputError(`--plan ${path}: not a rentctl saved plan (version ${SAVED_PLAN_VERSION})`);
+    throw new InputError(`${what}: not a rentctl saved plan (version ${SAVED_PLAN_VERSION})`);
   if (saved.kind !== kind)
     throw new UsageError(
-      `--plan ${path}: a plan of \`${saved.kind} diff\`; apply it with \`rentctl ${saved.kind} apply --plan\``,
+      `${what}: a plan of \`${saved.kind} diff\`; apply it with \`rentctl ${saved.kind} apply --plan\``,
     );
   if (createHash("sha256").update(saved.input.text).digest("hex") !== saved.input.sha256)
-    throw new InputError(`--plan ${path}: the input inside the plan does not match its hash (the plan was edited)`);
+    throw new InputError(`${what}: the input inside the plan does not match its hash (the plan was edited)`);
   return saved;
 }
 
@@ -148,16 +157,24 @@ export async function checkPlanTarget(deps: Deps, saved: SavedPlan): Promise<voi
 
 /** The plan's input as a source to plan again (a private temp file; removed by cleanup). */
 export async function savedInput(deps: Deps, saved: SavedPlan): Promise<FleetSource> {
+  return textSource(deps, saved.input);
+}
+
+/** An input given as text (a saved plan's, the library's document) as a source: a private temp file, removed by cleanup. */
+export async function textSource(
+  deps: Deps,
+  input: Pick<SavedPlan["input"], "label" | "format" | "baseDir" | "text">,
+): Promise<FleetSource> {
   const dir = join(deps.paths.dataDir, "bulk");
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const ext = extname(saved.input.label) || `.${saved.input.format}`;
-  const path = join(dir, `plan-${process.pid}-${Date.now()}${ext}`);
-  await writeFile(path, saved.input.text, { mode: 0o600 });
+  const ext = extname(input.label) || `.${input.format}`;
+  const path = join(dir, `plan-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}${ext}`);
+  await writeFile(path, input.text, { mode: 0o600 });
   return {
     path,
-    baseDir: saved.input.baseDir,
-    format: saved.input.format,
-    label: saved.input.label,
+    baseDir: input.baseDir,
+    format: input.format,
+    label: input.label,
     cleanup: () => unlink(path).catch(() => {}),
   };
 }
@@ -176,10 +193,22 @@ export interface Touched {
  */
 export function checkStale(
   saved: SavedPlan,
-  now: { plan: JsonObject; fingerprints: SavedPlan["fingerprints"]; touched: Touched[] },
+  now: {
+    plan: JsonObject;
+    fingerprints: SavedPlan["fingerprints"];
+    touched: Touched[];
+    /**
+     * Resuming an interrupted apply of this plan: the records the plan made now still touches. The
+     * rows done before are the plan's own writes (left out of the plan made now), so only these
+     * are checked, and every entry of the plan made now must be an entry of the saved plan.
+     */
+    stillPlanned?: Touched[];
+  },
 ): void {
   const details: Array<{ field: string; message: string }> = [];
+  const still = now.stillPlanned && new Set(now.stillPlanned.map((t) => `${t.kind}:${t.id}`));
   for (const t of now.touched) {
+    if (still && !still.has(`${t.kind}:${t.id}`)) continue;
     const was = saved.fingerprints[t.kind]?.[String(t.id)];
     const is = now.fingerprints[t.kind]?.[String(t.id)];
     if (was !== is)
@@ -188,7 +217,8 @@ export function checkStale(
         message: is === undefined ? "gone since the plan was made" : "changed since the plan was made",
       });
   }
-  if (!details.length && JSON.stringify(now.plan) !== JSON.stringify(saved.plan)) {
+  if (still && !details.length) for (const d of planDifferences(saved.plan, now.plan, true)) details.push(d);
+  else if (!details.length && JSON.stringify(now.plan) !== JSON.stringify(saved.plan)) {
     for (const d of planDifferences(saved.plan, now.plan)) details.push(d);
     if (!details.length) details.push({ field: "plan", message: "the plan made now differs from the saved one" });
   }
@@ -200,7 +230,7 @@ export function checkStale(
 }
 
 /** The entries of two machine plans that differ, named by their reg / key / id (at most 20). */
-function planDifferences(a: JsonObject, b: JsonObject): Array<{ field: string; message: string }> {
+function planDifferences(a: JsonObject, b: JsonObject, subset = false): Array<{ field: string; message: string }> {
   const out: Array<{ field: string; message: string }> = [];
   const walk = (x: Json | undefined, y: Json | undefined, at: string) => {
     if (out.length >= 20) return;
@@ -217,8 +247,9 @@ function planDifferences(a: JsonObject, b: JsonObject): Array<{ field: string; m
             field: `${at} ${k}`,
             message: xs.has(k) ? "planned differently now" : "planned now, not in the saved plan",
           });
-      for (const k of xs.keys())
-        if (!ys.has(k)) out.push({ field: `${at} ${k}`, message: "in the saved plan, not planned now" });
+      if (!subset)
+        for (const k of xs.keys())
+          if (!ys.has(k)) out.push({ field: `${at} ${k}`, message: "in the saved plan, not planned now" });
       return;
     }
     if (typeof x === "object" && x !== null && typeof y === "object" && y !== null) {
@@ -226,7 +257,8 @@ function planDifferences(a: JsonObject, b: JsonObject): Array<{ field: string; m
         walk((x as JsonObject)[k], (y as JsonObject)[k], at ? `${at}.${k}` : k);
       return;
     }
-    if (JSON.stringify(x) !== JSON.stringify(y))
+    // a resumed plan's counts (unchanged, ...) move as its rows are done
+    if (!subset && JSON.stringify(x) !== JSON.stringify(y))
       out.push({ field: at, message: `${JSON.stringify(x)} then, ${JSON.stringify(y)} now` });
   };
   walk(a, b, "");

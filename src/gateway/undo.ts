@@ -41,6 +41,7 @@ export interface UndoBatch {
 
 /** The history of the selected target, or undefined for a throw-away in-memory sandbox (nothing to undo there). */
 async function historyOf(deps: Deps) {
+  if (deps.history === false) return undefined;
   const target = await deps.target();
   const { historyFor, historyTarget } = await import("../history/history.js");
   const history = historyFor(deps.paths.dataDir, target);

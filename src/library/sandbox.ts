@@ -1,6 +1,7 @@
 import { DEMO_OWNERS } from "../sandbox/owners.js";
 import { sampleVehicleInput, seedState } from "../sandbox/seed.js";
 import { type RecordedRequest, type RunningSandbox, type SandboxFaults, startSandbox } from "../sandbox/server.js";
+import type { VehicleInput } from "./contract-types.js";
 
 /**
  * The sandbox in-process, for integrators' tests (`import { createSandbox }
@@ -13,8 +14,8 @@ import { type RecordedRequest, type RunningSandbox, type SandboxFaults, startSan
 export type { RecordedRequest, SandboxFaults };
 
 /** A valid vehicle input (wire names) for an owner: every required field, for tests to change what they need. */
-export function sampleVehicle(userId = 1001): Record<string, string | number | Array<string | number>> {
-  return { ...sampleVehicleInput(userId) };
+export function sampleVehicle(userId = 1001): VehicleInput & { user_id: number } {
+  return { ...sampleVehicleInput(userId) } as unknown as VehicleInput & { user_id: number };
 }
 
 /** Vehicles and extras to start with: wire input records, created through the sandbox's own checks. */
@@ -34,6 +35,11 @@ export interface CreateSandboxOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /**
+   * Run before each request is answered, with what it carried (awaited): a test can change the
+   * account at an exact moment, e.g. between the two reads of a guarded edit.
+   */
+  onRequest?: (request: RecordedRequest) => void | Promise<void>;
 }
 
 export interface Sandbox {
@@ -65,7 +71,10 @@ export async function createSandbox(opts: CreateSandboxOptions = {}): Promise<Sa
     port: opts.port ?? 0,
     dataFile: null,
     seed: seedOf === "demo" ? seedState : emptyState,
-    onInput: (r) => records.push(r),
+    onInput: async (r) => {
+      records.push(r);
+      await opts.onRequest?.(r);
+    },
     ...(opts.faults ?? {}),
   });
   const keyOf = (userId: number) => {

@@ -2,9 +2,9 @@ import type { ChalkInstance } from "chalk";
 import type { Json, JsonObject } from "../contract/records.js";
 import type { SectionDecl } from "../contract/sections.js";
 import type { IO } from "../io.js";
-import { makeChalk } from "./color.js";
 import type { Column, Namer, RenderOptions, ViewOptions } from "./fields.js";
 import type { Format } from "./formats.js";
+import { plainColor } from "./plain.js";
 import { createListWriter, type ListWriter, renderIds, renderList, renderRecord } from "./render.js";
 
 /** Results on stdout, in the chosen format, coloured only when stdout itself is a terminal. */
@@ -112,7 +112,7 @@ export function silentOutput(): Output {
     document: none,
     ids: none,
     setView: () => {},
-    view: () => ({ width: 80, color: makeChalk(false) }),
+    view: () => ({ width: 80, color: plainColor }),
   };
 }
 

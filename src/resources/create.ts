@@ -1,4 +1,5 @@
 import type { EncodableRecord } from "../api/encode.js";
+import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { JsonObject } from "../contract/records.js";
 import { crossFieldProblems, validateRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
@@ -19,6 +20,17 @@ export async function prepareVehicle(deps: Deps, values: Record<string, unknown>
   const { record, problems } = validateRecord(input, VEHICLE_FIELDS, { requireRequired: true, allowUnknown: true });
   problems.push(...crossFieldProblems(record));
   if (problems.length) throw problemsError(problems, "vehicle");
+  return record;
+}
+
+/** Fill the locale and check every contract rule of an extra; throws with every problem listed by member. */
+export async function prepareExtra(deps: Deps, values: Record<string, unknown>): Promise<EncodableRecord> {
+  const { record, problems } = validateRecord(
+    { ...values, locale_id: values.locale_id ?? (await deps.locale()) },
+    EXTRA_FIELDS,
+    { requireRequired: true, allowUnknown: true },
+  );
+  if (problems.length) throw problemsError(problems, "extra");
   return record;
 }
 

@@ -116,7 +116,7 @@ export interface SandboxOptions extends SandboxFaults {
    * Called with what each routed request carried (its operation, query, form fields, file part
    * names), after faults and before it is answered: `createSandbox().requests()`. Never given the key.
    */
-  onInput?: (entry: RecordedRequest) => void;
+  onInput?: (entry: RecordedRequest) => void | Promise<void>;
   /** In memory only: the state to start from and to reset to (default the demo seed). */
   seed?: () => SandboxState;
   /** Called with unexpected errors (a handler bug answered 500, a failed compaction). */
@@ -370,7 +370,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       meta = { method, path, vars: publicVars(input, secrets), api_version: API_VERSION };
       if (opts.onInput) {
         const vars = publicVars({ fields: input.fields, files: [] }, secrets) as Record<string, string | string[]>;
-        opts.onInput({
+        await opts.onInput({
           method,
           path,
           operation: op.id,

@@ -1,11 +1,7 @@
-import type { ExtraCreate, ExtraDelete, ExtraSwitch, ExtraUpdate } from "../../account/extras.js";
 import type { AccountPlan } from "../../account/plan.js";
-import type { BulkRow } from "../../bulk/runner.js";
-import { identityOf } from "../../contract/identity.js";
 import type { Deps } from "../../deps.js";
-import { InputError, PartialFailureError, UsageError } from "../../errors.js";
-import type { PlanChange, PlanCreate, PlanRemove } from "../../fleet/plan.js";
-import type { UndoScope } from "../../gateway/undo.js";
+import { UsageError } from "../../errors.js";
+import type { AccountApplyRun } from "../../jobs/account-apply.js";
 import { flag } from "../flags.js";
 import { concurrencyFlag, DEFAULT_CONCURRENCY, noDedupeFlag } from "../vehicle/concurrency.js";
 import { planColors } from "../vehicle/diff.js";
@@ -52,45 +48,30 @@ export interface AccountApplyOptions {
   dedupe?: boolean;
 }
 
-type Step =
-  | { kind: "extra"; create?: ExtraCreate; update?: ExtraUpdate; switch?: ExtraSwitch }
-  | { kind: "create"; c: PlanCreate }
-  | { kind: "change"; c: PlanChange }
-  | { kind: "remove"; c: PlanRemove }
-  | { kind: "extra-delete"; d: ExtraDelete };
-
-/** Row numbers of the job's row log: extras rows and extra deletions live apart from the file's vehicle rows. */
-const EXTRA_ROW = 1_000_000_000;
-
-const ORDER = ["created", "changed", "switched", "removed", "deleted", "conflict", "failed"] as const;
-
 /**
  * `account apply -f FILE`: plan as `account diff` does, print the plan on
- * stderr, confirm (TTY) or --yes, then run it as one bulk job in three
- * phases, each waiting for the one before: the extras (create, update,
- * switch: so that vehicles can reference a new extra by its new id), the
- * vehicles (create, change, remove), then the extras --prune deletes (after
- * the vehicles that used them). Journaled for undo as one op.
+ * stderr, confirm (TTY) or --yes, then run it through the one account apply
+ * (src/jobs/account-apply.ts, shared with the library's fleet.apply).
  */
 export async function run(deps: Deps, opts: AccountApplyOptions): Promise<void> {
   const started = Date.now();
-  const workers = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const dryRun = Boolean(deps.flags.dryRun);
   if (opts.plan) {
     if (opts.file) throw new UsageError("give -f FILE or --plan PLAN, not both (a saved plan holds its input)");
-    return runSaved(deps, opts, opts.plan, workers, started, dryRun);
+    return runSaved(deps, opts, opts.plan, started, dryRun);
   }
   if (!opts.file) throw new UsageError("missing -f FILE (an account file) or --plan PLAN");
   if (opts.file === "-") throw new UsageError("account apply reads a file, not stdin", { hint: "save the file first" });
-  const [{ formatFor }, { openSource }, { hashFile }] = await Promise.all([
+  const [{ formatFor }, { openSource }, { hashFile }, jobs] = await Promise.all([
     import("../../fleet/format.js"),
     import("../../fleet/source.js"),
     import("../../bulk/row-log.js"),
+    import("../../jobs/account-apply.js"),
   ]);
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
   let contentHash: string;
   try {
-    contentHash = await createHashOf(await hashFile(source.path), opts);
+    contentHash = await jobs.accountJobHash(await hashFile(source.path), opts);
   } finally {
     await source.cleanup();
   }
@@ -113,10 +94,33 @@ export async function run(deps: Deps, opts: AccountApplyOptions): Promise<void> 
   try {
     await job.settle();
     const plan = await planAccountFile(deps, opts);
-    await applyPlan(deps, job, plan, opts, workers, started);
+    await jobs.applyAccountPlan(deps, job, plan, runOptions(deps, opts, started));
   } finally {
     await job.close();
   }
+}
+
+/** What the CLI adds to the shared apply: the plan on stderr, the confirmation, the flags. */
+function runOptions(deps: Deps, opts: AccountApplyOptions, started: number): AccountApplyRun {
+  return {
+    ...opts,
+    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+    started,
+    show: (plan: AccountPlan) => showPlan(deps, plan),
+    confirm: async (question) => {
+      const { confirmDestructive } = await import("../confirm.js");
+      await confirmDestructive(deps, question, "apply the plan");
+    },
+  };
+}
+
+async function showPlan(deps: Deps, plan: AccountPlan): Promise<void> {
+  const print = await import("../../account/print.js");
+  for (const line of print.accountPlanLines(plan, {
+    color: planColors(deps.color),
+    verbose: Boolean(deps.flags.verbose),
+  }))
+    deps.io.stderr.write(`${line}\n`);
 }
 
 /** `account apply --plan PLAN`: the saved plan's input planned again; refused when the target differs or the plan is stale. */
@@ -124,301 +128,31 @@ async function runSaved(
   deps: Deps,
   opts: AccountApplyOptions,
   planFile: string,
-  workers: number,
   started: number,
   dryRun: boolean,
 ): Promise<void> {
   const sp = await import("../../fleet/saved-plan.js");
-  const { planAccount, accountFingerprints, touchedRecords } = await import("../../account/plan.js");
-  const { accountPlanJson } = await import("../../account/print.js");
   const saved = await sp.readSavedPlan(planFile, "account");
-  await sp.checkPlanTarget(deps, saved);
-  const o = { ...opts, prune: saved.input.prune, exact: saved.input.exact, file: saved.input.label };
-  const source = await sp.savedInput(deps, saved);
-  try {
-    const fresh = async () => {
-      const plan = await planAccount(deps, source, o);
+  if (dryRun) {
+    const { planAccount, accountFingerprints, touchedRecords } = await import("../../account/plan.js");
+    const { accountPlanJson } = await import("../../account/print.js");
+    await sp.checkPlanTarget(deps, saved);
+    const source = await sp.savedInput(deps, saved);
+    try {
+      const plan = await planAccount(deps, source, { ...opts, prune: saved.input.prune, exact: saved.input.exact });
       sp.checkStale(saved, {
         plan: accountPlanJson(plan),
         fingerprints: accountFingerprints(plan),
         touched: touchedRecords(saved.plan),
       });
-      return plan;
-    };
-    if (dryRun) {
       const { printAccountPlan } = await import("./diff.js");
-      await printAccountPlan(deps, await fresh());
+      await printAccountPlan(deps, plan);
       deps.msg.info("dry run: nothing was sent");
-      return;
-    }
-    const { openBulkJob } = await import("../../bulk/job.js");
-    const job = await openBulkJob(deps, {
-      job: "account.apply",
-      contentHash: await createHashOf(saved.input.sha256, o),
-      restart: opts.restart,
-      what: `account apply of ${saved.input.label}`,
-      report: opts.report,
-    });
-    try {
-      await job.settle();
-      await applyPlan(deps, job, await fresh(), o, workers, started);
     } finally {
-      await job.close();
+      await source.cleanup();
     }
-  } finally {
-    await source.cleanup();
-  }
-}
-
-/** The job's key: the same input and options find an interrupted run's rows (from -f or from a saved plan alike). */
-async function createHashOf(fileHash: string, opts: { prune?: boolean; exact?: boolean }): Promise<string> {
-  const { createHash } = await import("node:crypto");
-  return createHash("sha256")
-    .update(`${fileHash}|prune=${Boolean(opts.prune)}|exact=${Boolean(opts.exact)}`)
-    .digest("hex");
-}
-
-/** Run a made (and, for a saved plan, checked) account plan on an open bulk job. */
-export async function applyPlan(
-  deps: Deps,
-  job: Awaited<ReturnType<typeof import("../../bulk/job.js").openBulkJob>>,
-  plan: AccountPlan,
-  opts: AccountApplyOptions,
-  workers: number,
-  started: number,
-): Promise<void> {
-  const target = await deps.target();
-  const [
-    { massRemovalError, massRemovalRefusal, currentInput },
-    { accountPlanIsEmpty, isPlaceholder, PLACEHOLDER_BASE },
-    print,
-    { extraState },
-  ] = await Promise.all([
-    import("../../fleet/plan.js"),
-    import("../../account/plan.js"),
-    import("../../account/print.js"),
-    import("../../account/extras.js"),
-  ]);
-  const v = plan.vehicles.plan;
-  const e = plan.extras;
-  const refusal = massRemovalRefusal({
-    removals: v.remove.length,
-    accountSize: plan.vehicles.accountSize,
-    rows: plan.vehicles.rows,
-    prune: Boolean(opts.prune),
-    allowMassDelete: opts.allowMassDelete,
-  });
-  if (refusal) throw massRemovalError(refusal);
-  for (const line of print.accountPlanLines(plan, {
-    color: planColors(deps.color),
-    verbose: Boolean(deps.flags.verbose),
-  }))
-    deps.io.stderr.write(`${line}\n`);
-  if (accountPlanIsEmpty(plan)) {
-    deps.msg.success(`${plan.label}: the account already matches the file; nothing to do`);
-    await job.finish();
     return;
   }
-  const { confirmDestructive } = await import("../confirm.js");
-  await confirmDestructive(deps, `Apply this plan on ${target.env}?`, "apply the plan");
-
-  const gateway = await import("../../gateway/index.js");
-  const batch = await gateway.openBatch(deps, "vehicle.apply", {
-    file: plan.label,
-    account: true,
-    create: v.create.length + e.create.length,
-    change: v.change.length + e.update.length + e.switch.length,
-    remove: v.remove.length + e.delete.length,
-    log: job.log.file,
-  });
-  const undo: UndoScope = batch ? { kind: "batch", batch } : gateway.OWN_ENTRY;
-
-  // The three phases, in order.
-  const extraRows = new Map<number, Extract<Step, { kind: "extra" }>>();
-  const extraStep = (row: number) => {
-    let s = extraRows.get(row);
-    if (!s) {
-      s = { kind: "extra" };
-      extraRows.set(row, s);
-    }
-    return s;
-  };
-  for (const c of e.create) extraStep(c.row).create = c;
-  for (const u of e.update) extraStep(u.row).update = u;
-  for (const s of e.switch) extraStep(s.row).switch = s;
-  const keyOf = (s: Extract<Step, { kind: "extra" }>) => `extra ${(s.create ?? s.update ?? s.switch)!.key}`;
-  const phases: BulkRow<Step>[][] = [
-    [...extraRows.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([row, s]) => ({ row: EXTRA_ROW + row, key: keyOf(s), item: s })),
-    [
-      ...v.create.map((c) => ({ row: c.row, key: c.reg, item: { kind: "create" as const, c } })),
-      ...v.change.map((c) => ({ row: c.row ?? 0, key: c.reg, item: { kind: "change" as const, c } })),
-      ...v.remove.map((c) => ({ row: -c.vehicle_id, key: c.reg, item: { kind: "remove" as const, c } })),
-    ],
-    e.delete.map((d) => ({
-      row: -(EXTRA_ROW + d.id),
-      key: `extra ${d.key}`,
-      item: { kind: "extra-delete" as const, d },
-    })),
-  ];
-  const total = phases.reduce((n, p) => n + p.length, 0);
-  // A row of a phase waits (in its slot) until every row of the phases before has finished. The runner
-  // starts rows in order, so every row it waits for has started: the wait always ends.
-  const left = phases.map((p) => p.length);
-  const gates = phases.map(() => {
-    let open!: () => void;
-    const promise = new Promise<void>((r) => (open = r));
-    return { promise, open };
-  });
-  left.forEach((n, i) => {
-    if (n === 0) gates[i]!.open();
-  });
-  const phaseOf = (s: Step) => (s.kind === "extra" ? 0 : s.kind === "extra-delete" ? 2 : 1);
-  const finished = (p: number) => {
-    if (--left[p]! === 0) gates[p]!.open();
-  };
-  async function* rows(): AsyncGenerator<BulkRow<Step>> {
-    for (const phase of phases) yield* phase;
-  }
-
-  // Extras this run created, by placeholder: vehicles that reference them get the new ids.
-  const createdExtras = new Map<number, number>();
-  const swap = (record: Record<string, unknown>): Record<string, unknown> | string => {
-    const ids = record.vehicle_extras;
-    if (!Array.isArray(ids) || !ids.some((id) => isPlaceholder(Number(id)))) return record;
-    const out: number[] = [];
-    for (const id of ids as number[]) {
-      if (!isPlaceholder(id)) out.push(id);
-      else {
-        const made = createdExtras.get(id);
-        if (made === undefined) return `${plan.extraLabels.get(id) ?? "a new extra"} was not created; nothing was sent`;
-        out.push(made);
-      }
-    }
-    return { ...record, vehicle_extras: out };
-  };
-  const conflict = (moved: string[], gone = false) => ({
-    status: "conflict",
-    error: gone
-      ? "removed since the plan was made; nothing was sent"
-      : `changed since the plan was made (${moved.join(", ")}); nothing was sent`,
-  });
-  await job.run<Step>({
-    rows: rows(),
-    total,
-    concurrency: workers,
-    label: "applying",
-    acting: `applying ${plan.label}: ${print.extrasSummary(e).replace(/\.$/, "")}; ${v.create.length} vehicles to create, ${v.change.length} to change, ${v.remove.length} to remove`,
-    order: ORDER,
-    quietIds: ["created", "changed", "removed", "switched", "deleted"],
-    report: opts.report,
-    startedAt: started,
-    doneEarlier: [...job.log.previous.values()].filter((r) => r.state === "done").length,
-    skipDone: false,
-    shown: (r) => (r.row < 0 || r.row >= EXTRA_ROW ? { ...r, row: r.row >= EXTRA_ROW ? r.row - EXTRA_ROW : 0 } : r),
-    identityCheck:
-      opts.dedupe === false
-        ? undefined
-        : {
-            statuses: ["created"],
-            identity: (row) =>
-              row.item.kind === "create" ? identityOf(plan.vehicles.createRecords.get(row.row) ?? {}) : undefined,
-          },
-    send: async ({ row, item }, ctx) => {
-      const phase = phaseOf(item);
-      try {
-        for (let p = 0; p < phase; p++) await gates[p]!.promise;
-        const w = { undo, beforeWrite: ctx.beforeWrite, signal: ctx.signal };
-        if (item.kind === "extra") {
-          if (item.create) {
-            const id = await gateway.createExtra(deps, item.create.record, w);
-            createdExtras.set(PLACEHOLDER_BASE + item.create.row, id);
-            if (item.create.active === false) await gateway.setExtraActive(deps, id, false, w);
-            return { status: "created", id };
-          }
-          let status = "unchanged";
-          const id = (item.update ?? item.switch)!.id;
-          if (item.update) {
-            const r = await gateway.replaceExtraPlanned(
-              deps,
-              id,
-              { before: item.update.before, after: item.update.after },
-              w,
-            );
-            if (r.status === "conflict") return conflict(r.moved, r.gone);
-            if (r.status === "changed") status = "changed";
-          }
-          if (item.switch) {
-            const r = await gateway.setExtraActive(deps, id, item.switch.to, w);
-            if (r.status === "gone") return conflict([], true);
-            if (r.status === "switched") status = status === "changed" ? "changed" : "switched";
-          }
-          return { status, id };
-        }
-        if (item.kind === "extra-delete") {
-          // refused when the extra moved since the plan (its members as listed then)
-          const was = extraState(item.d.record);
-          const expect = was && {
-            option_id: was.option_id,
-            period: was.period,
-            price: was.price,
-            currency_id: was.currency_id,
-            quantity: was.quantity,
-          };
-          const r = await gateway.removeExtraPlanned(deps, item.d.id, { expect }, w);
-          if (r.status === "conflict") return conflict(r.moved);
-          return { status: r.status === "gone" ? "unchanged" : "deleted", id: item.d.id };
-        }
-        if (item.kind === "create") {
-          const record = swap({ ...plan.vehicles.createRecords.get(row)! });
-          if (typeof record === "string") throw new InputError(record);
-          const files = plan.vehicles.uploads.get(row);
-          if (files?.length) {
-            const ids = await gateway.uploadImages(deps, files, ctx.signal);
-            const given = Array.isArray(record.vehicle_images) ? (record.vehicle_images as number[]) : [];
-            record.vehicle_images = [...given, ...ids];
-          }
-          return { status: "created", id: await gateway.createVehicle(deps, record as never, w) };
-        }
-        if (item.kind === "change") {
-          const ch = item.c;
-          const after = swap(ch.after);
-          if (typeof after === "string") throw new InputError(after);
-          const files = plan.vehicles.uploads.get(row);
-          const r = await gateway.replacePlanned(
-            deps,
-            ch.vehicle_id,
-            {
-              before: ch.before,
-              after,
-              complete: files?.length
-                ? async (a) => ({ ...a, vehicle_images: await gateway.uploadImages(deps, files, ctx.signal) })
-                : undefined,
-            },
-            w,
-          );
-          if (r.status === "already") return { status: "unchanged", id: ch.vehicle_id };
-          return r.status === "conflict" ? conflict(r.moved, r.gone) : { status: "changed", id: ch.vehicle_id };
-        }
-        const rm = item.c;
-        const r = await gateway.removePlanned(deps, rm.vehicle_id, { expect: currentInput(rm.record) }, w);
-        return r.status === "conflict" ? conflict(r.moved) : { status: "removed", id: rm.vehicle_id };
-      } finally {
-        finished(phase);
-      }
-    },
-    after: (summary) => {
-      const wrote = ["created", "changed", "removed", "switched", "deleted"].some((k) => summary.counts.get(k));
-      if (batch && wrote) deps.msg.info(`undo with: rentctl undo ${batch.op}`);
-    },
-    verdict: (summary) => {
-      const conflicts = summary.counts.get("conflict") ?? 0;
-      if (!conflicts) return undefined;
-      return new PartialFailureError(
-        `${conflicts} record${conflicts === 1 ? " was" : "s were"} changed by someone else since the plan was made and left as ${conflicts === 1 ? "it is" : "they are"}`,
-        { hint: `run \`rentctl account diff -f ${opts.file}\` again to see the new plan, then apply it` },
-      );
-    },
-  });
+  const { applySavedAccountPlan } = await import("../../jobs/account-apply.js");
+  await applySavedAccountPlan(deps, saved, runOptions(deps, opts, started));
 }

@@ -1,5 +1,4 @@
 import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
-import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
 import type { InputSources } from "../input.js";
 import { defineVerb } from "../verb.js";
@@ -14,22 +13,14 @@ export const verb = defineVerb({
 });
 
 export async function create(deps: Deps, src: InputSources): Promise<void> {
-  const [{ printCreated }, { EXTRA, problemsError }, { gatherInput, resolveNamedRefs }] = await Promise.all([
+  const [{ printCreated, prepareExtra }, { EXTRA }, { gatherInput, resolveNamedRefs }] = await Promise.all([
     import("../../resources/create.js"),
     import("../../resources/safe-edit.js"),
     import("../input.js"),
   ]);
   const values = await gatherInput(deps, EXTRA_FIELDS, src);
   await resolveNamedRefs(deps, EXTRA_FIELDS, values);
-  const { record, problems } = validateRecord(
-    { ...values, locale_id: values.locale_id ?? (await deps.locale()) },
-    EXTRA_FIELDS,
-    {
-      requireRequired: true,
-      allowUnknown: true,
-    },
-  );
-  if (problems.length) throw problemsError(problems, "extra");
+  const record = await prepareExtra(deps, values);
   const { createRecord } = await import("../../gateway/records.js");
   const result = await createRecord(deps, EXTRA, record);
   if (result) await printCreated(deps, "extra", result);

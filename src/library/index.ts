@@ -1,0 +1,51 @@
+/**
+ * rentctl as a library (`import { createClient } from "rentctl"`): a typed
+ * client of the Vehicle Rental Partner API v302 with the CLI's rules, guards,
+ * journal and fleet plans; the in-process sandbox is `rentctl/sandbox`.
+ * Every error is a RentctlError whose `exitCode` is the CLI's exit code for it.
+ */
+export {
+  ApiError,
+  ApiValidationError,
+  AuthError,
+  MalformedResponseError,
+  NetworkError,
+  NotConfiguredError,
+  NotFoundError,
+  ServerError,
+  TimeoutError,
+} from "../api/errors.js";
+export {
+  ConflictError,
+  EXIT,
+  InputError,
+  InterruptedError,
+  PartialFailureError,
+  RentctlError,
+  StalePlanError,
+  UsageError,
+} from "../errors.js";
+export {
+  type ApplyOptions,
+  type CatalogItem,
+  type Change,
+  type ClientOptions,
+  createClient,
+  type EditResult,
+  type Extra,
+  type ExtraChange,
+  type ExtraInput,
+  type FleetApplyResult,
+  type FleetDocument,
+  type FleetPlan,
+  type ImageFile,
+  type ListOptions,
+  type PlanOptions,
+  type RentctlClient,
+  type SavedPlan,
+  type Vehicle,
+  type VehicleChange,
+  type VehicleInput,
+  type WriteResult,
+} from "./client.js";
+export type { CatalogName, CatalogParams } from "./contract-types.js";
