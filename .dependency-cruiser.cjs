@@ -22,6 +22,8 @@ const LAYERS = [
   ["library", "^src/library/"],
   ["commands", "^src/commands/"],
   ["wizard", "^src/wizard/"],
+  // `rentctl mcp`: tools over the commands' own code (selection, plans, apply, undo)
+  ["mcp", "^src/mcp/"],
   ["cli", "^src/cli/"],
   ["main", "^src/(main|boot)\\.ts$"],
 ];

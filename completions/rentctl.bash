@@ -17,6 +17,7 @@ _rentctl_child() {
     '|account') REPLY='account' ;;
     '|undo') REPLY='undo' ;;
     '|api') REPLY='api' ;;
+    '|mcp') REPLY='mcp' ;;
     '|sandbox') REPLY='sandbox' ;;
     '|completion') REPLY='completion' ;;
     '|help') REPLY='help' ;;
@@ -103,7 +104,7 @@ _rentctl_child() {
 # _rentctl_commands PATH: REPLY lists the subcommands of PATH to offer.
 _rentctl_commands() {
   case $1 in
-    '') REPLY='auth profile catalog vehicle image extra account undo api sandbox completion help' ;;
+    '') REPLY='auth profile catalog vehicle image extra account undo api mcp sandbox completion help' ;;
     'auth') REPLY='login status logout migrate help' ;;
     'profile') REPLY='list show use set remove help' ;;
     'catalog') REPLY='setup currencies locales segments brands models equipments years classes transmissions benefits features options protection-plans delivery fuel-policies distance-units payment-systems payment-types extra-options help' ;;
@@ -186,6 +187,7 @@ _rentctl_flags() {
     'account schema') REPLY='-h --help' ;;
     'undo') REPLY='--limit --force --no-dedupe -h --help' ;;
     'api') REPLY='-X --method -f --field -F --file --list --openapi -h --help' ;;
+    'mcp') REPLY='--allow-writes --max-changes --plan-ttl --print-config -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
     'sandbox serve') REPLY='--host --port --data --memory --latency --fail-rate --html502-rate --reset-rate --throttle-rate --retry-after --fault-first -h --help' ;;
     'sandbox reset') REPLY='--data -h --help' ;;
@@ -231,6 +233,7 @@ _rentctl_takes_value() {
     'account apply') case $2 in -f | --file | --format | --plan | --concurrency | --report) return 0 ;; esac ;;
     'undo') case $2 in --limit) return 0 ;; esac ;;
     'api') case $2 in -X | --method | -f | --field | -F | --file) return 0 ;; esac ;;
+    'mcp') case $2 in --allow-writes | --max-changes | --plan-ttl) return 0 ;; esac ;;
     'sandbox serve') case $2 in --host | --port | --data | --latency | --fail-rate | --html502-rate | --reset-rate | --throttle-rate | --retry-after | --fault-first) return 0 ;; esac ;;
     'sandbox reset') case $2 in --data) return 0 ;; esac ;;
     'sandbox repair') case $2 in --data) return 0 ;; esac ;;
@@ -417,7 +420,7 @@ _rentctl_arg_values() {
     'api|0') _rentctl_words 'setup currencies locales vehicles/segments vehicles/brands vehicles/models vehicles/equipments vehicles/years_of_issue vehicles/classes_or_types vehicles/transmissions vehicles/benefits vehicles/additional_features vehicles/options vehicles/protection_plans vehicles/delivery vehicles/fuel_policy vehicles/distance_units vehicles/payment_systems vehicles/payment/types vehicles/extras/options vehicles/list vehicles/list/id vehicles/create vehicles/edit vehicles/remove vehicles/upload vehicles/extras/list vehicles/extras/list/id vehicles/extras/create vehicles/extras/update vehicles/extras/switch vehicles/extras/delete' ;;
     'sandbox help|0') _rentctl_words 'serve reset repair info' ;;
     'completion|0') _rentctl_words 'bash zsh fish' ;;
-    'help|0') _rentctl_words 'auth profile catalog vehicle image extra account undo api sandbox completion' ;;
+    'help|0') _rentctl_words 'auth profile catalog vehicle image extra account undo api mcp sandbox completion' ;;
     'vehicle edit|'* |\
     'vehicle remove|'* |\
     'vehicle activate|'* |\

@@ -30,6 +30,8 @@ function __rentctl_child
             echo 'undo'
         case '|api'
             echo 'api'
+        case '|mcp'
+            echo 'mcp'
         case '|sandbox'
             echo 'sandbox'
         case '|completion'
@@ -244,6 +246,8 @@ function __rentctl_takes_value
             contains -- $argv[2] '--limit'; and return 0
         case 'api'
             contains -- $argv[2] '-X' '--method' '-f' '--field' '-F' '--file'; and return 0
+        case 'mcp'
+            contains -- $argv[2] '--allow-writes' '--max-changes' '--plan-ttl'; and return 0
         case 'sandbox serve'
             contains -- $argv[2] '--host' '--port' '--data' '--latency' '--fail-rate' '--html502-rate' '--reset-rate' '--throttle-rate' '--retry-after' '--fault-first'; and return 0
         case 'sandbox reset'
@@ -350,6 +354,7 @@ complete -c rentctl -n '__rentctl_needs_command \'\'' -a 'extra' -d 'Manage the 
 complete -c rentctl -n '__rentctl_needs_command \'\'' -a 'account' -d 'The whole account (extras and vehicles) as one file: export, diff, apply, schema'
 complete -c rentctl -n '__rentctl_needs_command \'\'' -a 'undo' -d 'List recent edits and removals, or restore one (a removed vehicle is re-created with a new id)'
 complete -c rentctl -n '__rentctl_needs_command \'\'' -a 'api' -d 'Call any v302 operation raw, with the same auth, encoding, errors and exit codes'
+complete -c rentctl -n '__rentctl_needs_command \'\'' -a 'mcp' -d 'Serve the inventory to AI assistants (Model Context Protocol, stdio): read-only unless --allow-writes'
 complete -c rentctl -n '__rentctl_needs_command \'\'' -a 'sandbox' -d 'The built-in sandbox: a local, stateful stand-in for the marketplace\'s v302 API (not the marketplace)'
 complete -c rentctl -n '__rentctl_needs_command \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c rentctl -n '__rentctl_needs_command \'\'' -a 'help' -d 'display help for command'
@@ -788,6 +793,11 @@ complete -c rentctl -n '__rentctl_using \'api\'' -s F -l file -r -F -d 'attach a
 complete -c rentctl -n '__rentctl_using \'api\'' -l list -d 'list the operations of the contract'
 complete -c rentctl -n '__rentctl_using \'api\'' -l openapi -d 'print the contract as an OpenAPI 3.1 document (json; yaml with -o yaml), generated from rentctl\'s operation table'
 complete -c rentctl -n '__rentctl_using \'api\'' -s h -l help -d 'display help for command'
+complete -c rentctl -n '__rentctl_using \'mcp\'' -l allow-writes -f -d 'offer apply_plan and undo (writes only through a plan the person reviewed); --allow-writes=sandbox: only on the sandbox'
+complete -c rentctl -n '__rentctl_using \'mcp\'' -l max-changes -r -f -d 'refuse to apply a plan with more changes than this (default 50)'
+complete -c rentctl -n '__rentctl_using \'mcp\'' -l plan-ttl -r -f -d 'minutes a plan token stays valid (default 15; 0: tokens expire at once)'
+complete -c rentctl -n '__rentctl_using \'mcp\'' -l print-config -d 'print the snippet that adds this server to an assistant\'s configuration'
+complete -c rentctl -n '__rentctl_using \'mcp\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'sandbox\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'sandbox serve\'' -l host -r -f -d 'address to listen on'
 complete -c rentctl -n '__rentctl_using \'sandbox serve\'' -l port -r -f -d 'port (0 = any free port)'
@@ -857,4 +867,4 @@ complete -c rentctl -n '__rentctl_arg \'account help\' 0' -f -a 'export diff app
 complete -c rentctl -n '__rentctl_arg \'api\' 0' -f -a 'setup currencies locales vehicles/segments vehicles/brands vehicles/models vehicles/equipments vehicles/years_of_issue vehicles/classes_or_types vehicles/transmissions vehicles/benefits vehicles/additional_features vehicles/options vehicles/protection_plans vehicles/delivery vehicles/fuel_policy vehicles/distance_units vehicles/payment_systems vehicles/payment/types vehicles/extras/options vehicles/list vehicles/list/id vehicles/create vehicles/edit vehicles/remove vehicles/upload vehicles/extras/list vehicles/extras/list/id vehicles/extras/create vehicles/extras/update vehicles/extras/switch vehicles/extras/delete'
 complete -c rentctl -n '__rentctl_arg \'sandbox help\' 0' -f -a 'serve reset repair info'
 complete -c rentctl -n '__rentctl_arg \'completion\' 0' -f -a 'bash zsh fish'
-complete -c rentctl -n '__rentctl_arg \'help\' 0' -f -a 'auth profile catalog vehicle image extra account undo api sandbox completion'
+complete -c rentctl -n '__rentctl_arg \'help\' 0' -f -a 'auth profile catalog vehicle image extra account undo api mcp sandbox completion'

@@ -64,8 +64,9 @@ const lazyDeps = {
 const BUILD_ID_MARK = "/*rentctl-build:0000000000000000*/";
 const common = {
   bundle: true,
-  // a native binding (prebuilt .node files per platform): loaded from node_modules, on first use only
-  external: ["@napi-rs/keyring"],
+  // a native binding (prebuilt .node files per platform), and the MCP SDK (`rentctl mcp` only, with its
+  // own dependencies: zod, ajv): loaded from node_modules on first use, never on another command's path
+  external: ["@napi-rs/keyring", "@modelcontextprotocol/sdk"],
   format: "cjs",
   platform: "node",
   target: "node20.18",

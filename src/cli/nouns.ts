@@ -52,6 +52,11 @@ export const NOUNS = [
     summary: "Call any v302 operation raw, with the same auth, encoding, errors and exit codes",
   },
   {
+    name: "mcp",
+    term: "mcp [options]",
+    summary: "Serve the inventory to AI assistants (Model Context Protocol, stdio): read-only unless --allow-writes",
+  },
+  {
     name: "sandbox",
     term: "sandbox",
     summary: "The built-in sandbox: a local, stateful stand-in for the marketplace's v302 API (not the marketplace)",

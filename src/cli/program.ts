@@ -20,6 +20,7 @@ const BUILDERS: Record<NounName, () => Promise<Builder>> = {
   account: async () => (await import("./account.js")).accountCommand,
   undo: async () => (await import("./undo.js")).undoCommand,
   api: async () => (await import("./api.js")).apiCommand,
+  mcp: async () => (await import("./mcp.js")).mcpCommand,
   sandbox: async () => (await import("./sandbox.js")).sandboxCommand,
   completion: async () => (await import("./completion.js")).completionCommand,
 };

@@ -183,6 +183,16 @@ function string(flags: string, description: string, o: Common & Partial<Given> &
   });
 }
 
+/** A switch that may take a value: `--allow-writes` is true, `--allow-writes=sandbox` the word. */
+function optional(flags: string, description: string, o: Common = {}): Flag<string | true | undefined> {
+  const d = decl(flags, description, o);
+  return single(d, (values) => {
+    const v = values[d.key];
+    if (v === undefined || v === true || typeof v === "string") return v;
+    throw wiring(d, v, "a switch or a value");
+  });
+}
+
 /** A repeatable value: `--where <expr>` given any number of times, in order ([] when never). */
 function list(flags: string, description: string, o: Common = {}): Flag<string[]> {
   const d = decl(flags, description, o, { repeatable: true });
@@ -264,6 +274,7 @@ function group<F extends Flags, T>(members: F, read: (values: FlagValues<F>) => 
 export const flag = {
   bool,
   string,
+  optional,
   list,
   choice,
   /** A whole number in a range: `--limit <n>`; a UsageError names the flag and the range. */

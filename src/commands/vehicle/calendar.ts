@@ -66,25 +66,12 @@ function today(deps: Deps): string {
 
 export async function run(deps: Deps, opts: CalendarOptions): Promise<void> {
   const cal = await import("../../fleet/calendar.js");
-  const { isSelection, selectedVehicles } = await import("./select.js");
+  const { isSelection } = await import("./select.js");
   const editing = Boolean(opts.block?.length || opts.unblock?.length || opts.clearPast);
   if (!editing && opts.board && deps.settings().output === "table") return board(deps, opts, cal);
   if (!editing)
     return show(deps, opts.board && !opts.ids?.length && !opts.where?.length ? { ...opts, all: true } : opts, cal);
-  const edit = {
-    block: (opts.block ?? []).map((r) => cal.parseRange(r)),
-    unblock: (opts.unblock ?? []).map((r) => cal.parseRange(r)),
-    clearPastBefore: opts.clearPast ? today(deps) : undefined,
-  };
-  const records = await selectedVehicles(deps, opts);
-  for (const r of records) {
-    const w = cal.malformedWarning(cal.parseStoredCalendar(r.vehicle_availability_calendar), `vehicle ${r.id}`);
-    if (w) deps.msg.warn(w);
-  }
-  const { planEdit } = await import("../../fleet/plan.js");
-  const plan = planEdit(records, (input) => ({
-    vehicle_availability_calendar: cal.editCalendar(input.vehicle_availability_calendar, edit).value,
-  }));
+  const plan = await planCalendarEdit(deps, opts);
   const { runBulkChange } = await import("./many.js");
   await runBulkChange(deps, plan, {
     verb: "calendar",
@@ -101,6 +88,26 @@ export async function run(deps: Deps, opts: CalendarOptions): Promise<void> {
     restart: opts.restart,
     confirm: isSelection(opts),
   });
+}
+
+/** The plan of a calendar edit (--block / --unblock / --clear-past) of the selected vehicles. */
+export async function planCalendarEdit(deps: Deps, opts: CalendarOptions) {
+  const cal = await import("../../fleet/calendar.js");
+  const { selectedVehicles } = await import("./select.js");
+  const edit = {
+    block: (opts.block ?? []).map((r) => cal.parseRange(r)),
+    unblock: (opts.unblock ?? []).map((r) => cal.parseRange(r)),
+    clearPastBefore: opts.clearPast ? today(deps) : undefined,
+  };
+  const records = await selectedVehicles(deps, opts);
+  for (const r of records) {
+    const w = cal.malformedWarning(cal.parseStoredCalendar(r.vehicle_availability_calendar), `vehicle ${r.id}`);
+    if (w) deps.msg.warn(w);
+  }
+  const { planEdit } = await import("../../fleet/plan.js");
+  return planEdit(records, (input) => ({
+    vehicle_availability_calendar: cal.editCalendar(input.vehicle_availability_calendar, edit).value,
+  }));
 }
 
 async function show(deps: Deps, opts: CalendarOptions, cal: typeof import("../../fleet/calendar.js")): Promise<void> {

@@ -37,11 +37,19 @@ const bulkOpts = (verb: string, opts: ManyOptions, intent: unknown): BulkChangeO
   confirm: isSelection(opts),
 });
 
+export type EditOptions = ManyOptions & InputSources & { add?: string[]; remove?: string[]; allowDuplicate?: boolean };
+
 /** `vehicle edit ID... | --where EXPR` with absolute and relative values, and list members added / removed. */
-export async function edit(
-  deps: Deps,
-  opts: ManyOptions & InputSources & { add?: string[]; remove?: string[]; allowDuplicate?: boolean },
-): Promise<void> {
+export async function edit(deps: Deps, opts: EditOptions): Promise<void> {
+  const { plan, intent } = await planSelectionEdit(deps, opts);
+  await runBulkChange(deps, plan, bulkOpts("edit", opts, intent));
+}
+
+/**
+ * The plan of an edit of many vehicles (what `vehicle edit --where` runs, and what `rentctl mcp`'s
+ * plan_changes reviews): the selection read, each value checked, relative values applied.
+ */
+export async function planSelectionEdit(deps: Deps, opts: EditOptions): Promise<{ plan: Plan; intent: object }> {
   const values = await gatherInput(deps, VEHICLE_FIELDS, opts);
   delete values.user_id;
   delete values.locale_id;
@@ -106,7 +114,7 @@ export async function edit(
       },
     );
   const intent = { values, clamp: opts.clamp, add: opts.add ?? [], remove: opts.remove ?? [] };
-  await runBulkChange(deps, plan, bulkOpts("edit", opts, intent));
+  return { plan, intent };
 }
 
 /** The members of --add / --remove as ids: names resolved through the catalogs, as every catalog value is. */
