@@ -60,13 +60,22 @@ const lazyDeps = {
   },
 };
 
+// src/mcp/server.ts imports ./sdk.js: in the bundle, a require of dist/mcp-sdk.cjs (built below).
+const mcpSdkApart = {
+  name: "mcp-sdk-apart",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) =>
+      /src[\\/]mcp$/.test(args.resolveDir) ? { path: "./mcp-sdk.cjs", external: true } : undefined,
+    );
+  },
+};
+
 // Replaced with a hash of the bundle once written: src/boot.ts keys the code cache by it.
 const BUILD_ID_MARK = "/*rentctl-build:0000000000000000*/";
 const common = {
   bundle: true,
-  // a native binding (prebuilt .node files per platform), and the MCP SDK (`rentctl mcp` only, with its
-  // own dependencies: zod, ajv): loaded from node_modules on first use, never on another command's path
-  external: ["@napi-rs/keyring", "@modelcontextprotocol/sdk"],
+  // a native binding (prebuilt .node files per platform): loaded from node_modules, on first use only
+  external: ["@napi-rs/keyring"],
   format: "cjs",
   platform: "node",
   target: "node20.18",
@@ -85,8 +94,10 @@ const result = await build({
   sourcemap: "linked",
   banner: { js: BUILD_ID_MARK },
   metafile: true,
-  plugins: [undiciParts, lazyDeps],
+  plugins: [undiciParts, lazyDeps, mcpSdkApart],
 });
+// The MCP SDK (`rentctl mcp` only, with zod): a file of its own beside the bundle, never on another command's path.
+await build({ ...common, entryPoints: { "mcp-sdk": "src/mcp/sdk.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } });
 await build({ ...common, entryPoints: { boot: "src/boot.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } });
 const bundleFile = fileURLToPath(new URL("../dist/rentctl.cjs", import.meta.url));
 const bundle = readFileSync(bundleFile, "utf8");

@@ -61,6 +61,8 @@ export async function serve(deps: Deps, opts: McpOptions): Promise<void> {
     );
     return;
   }
+  const sdk = import("./sdk.js"); // loading while the target is resolved
+  sdk.catch(() => {});
   const target = await planTarget(deps);
   const tokens = new PlanTokens(opts.planTtl === undefined ? DEFAULT_PLAN_TTL_MS : opts.planTtl * 60_000, deps.now);
   const canWrite = writes === "all" || (writes === "sandbox" && target.env === "sandbox");
@@ -69,11 +71,7 @@ export async function serve(deps: Deps, opts: McpOptions): Promise<void> {
   const ctx: ToolContext = { deps, tokens, maxChanges, writes: canWrite ? writes : "none", target: async () => target };
   const tools = TOOLS.filter((t) => !t.writes || canWrite);
 
-  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
-    import("@modelcontextprotocol/sdk/server/index.js"),
-    import("@modelcontextprotocol/sdk/server/stdio.js"),
-    import("@modelcontextprotocol/sdk/types.js"),
-  ]);
+  const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await sdk;
   const instructions = [
     `rentctl manages the vehicle rental inventory of owner ${target.owner} on ${target.env} (Vehicle Rental Partner API v302): vehicles, their prices and availability, and paid extras.`,
     "Read with list_vehicles (where expressions as the CLI takes them), get_vehicle, list_extras, get_extra, vehicle_calendar, search_catalog (ids by name), export_account, undo_history.",
