@@ -97,7 +97,12 @@ const result = await build({
   plugins: [undiciParts, lazyDeps, mcpSdkApart],
 });
 // The MCP SDK (`rentctl mcp` only, with zod): a file of its own beside the bundle, never on another command's path.
-await build({ ...common, entryPoints: { "mcp-sdk": "src/mcp/sdk.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } });
+await build({
+  ...common,
+  entryPoints: { "mcp-sdk": "src/mcp/sdk.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+});
 await build({ ...common, entryPoints: { boot: "src/boot.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } });
 const bundleFile = fileURLToPath(new URL("../dist/rentctl.cjs", import.meta.url));
 const bundle = readFileSync(bundleFile, "utf8");
@@ -139,8 +144,16 @@ await build({
     js: 'import { createRequire as __rentctlRequire } from "node:module"; const require = __rentctlRequire(import.meta.url);',
   },
 });
+// Their types: one bundled .d.ts per entry beside it (scripts/dts.config.cjs). A dev tool: an install
+// from the registry ships them built, and a production install without dev tools skips this step.
 {
   const { execFileSync } = await import("node:child_process");
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  execFileSync(process.execPath, [tsc, "-p", "tsconfig.lib.json"], { stdio: "inherit" });
+  let generator;
+  try {
+    generator = createRequire(import.meta.url).resolve("dts-bundle-generator/dist/bin/dts-bundle-generator.js");
+  } catch {
+    console.warn("dts-bundle-generator is not installed: dist/lib has no .d.ts types");
+  }
+  if (generator)
+    execFileSync(process.execPath, [generator, "--config", "scripts/dts.config.cjs", "--silent"], { stdio: "inherit" });
 }
