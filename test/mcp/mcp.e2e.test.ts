@@ -248,6 +248,24 @@ describe("rentctl mcp --allow-writes", () => {
     expect(await account()).toBe(before);
   });
 
+  it("plans calendar ranges and account documents the same way: one plan, one token, one apply", async () => {
+    const cal = await rw.call("plan_changes", { ids: [3], calendar: { block: ["2027-01-10..2027-01-12"] } });
+    expect(cal.isError, cal.text).toBe(false);
+    expect(cal.data.counts.vehicles_change).toBe(1);
+    expect((await rw.call("apply_plan", { token: cal.data.token })).data.counts).toEqual({ changed: 1 });
+    const shown = await rw.call("vehicle_calendar", { id: 3, from: "2027-01", months: 1 });
+    expect(JSON.stringify(shown.data)).toMatch(/2027-01-11/);
+
+    const doc = await rw.call("plan_changes", {
+      document: { vehicles: [{ vehicle_reg_number: "HH-SC 3003", price_per_week: 61 }] },
+    });
+    expect(doc.data.counts.vehicles_change).toBe(1);
+    expect(doc.data.markdown).toMatch(/price_per_week/);
+    const applied = await rw.call("apply_plan", { token: doc.data.token });
+    expect(applied.isError, applied.text).toBe(false);
+    expect((await rw.call("get_vehicle", { id: 3 })).data.vehicle.price_per_week).toBe(61);
+  });
+
   it("--allow-writes=sandbox on the sandbox offers the write tools", async () => {
     const s = await start(["--allow-writes=sandbox"]);
     const names = (await s.client.listTools()).tools.map((t) => t.name);
