@@ -78,3 +78,25 @@ export function removeStale(target: string, now = Date.now()): void {
     }
   }
 }
+
+/**
+ * Write a whole file safely: a temp file beside it (named and cleaned by the
+ * rules above), fsync'd, then renamed over the target. Mode 0600 unless given.
+ */
+export async function writeFileAtomic(path: string, text: string, mode = 0o600): Promise<void> {
+  const { open, rename, unlink } = await import("node:fs/promises");
+  const tmp = tempFor(path);
+  const fh = await open(tmp, "w", mode);
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+    await fh.close();
+    await rename(tmp, path);
+  } catch (e) {
+    await fh.close().catch(() => {});
+    await unlink(tmp).catch(() => {});
+    throw e;
+  } finally {
+    released(tmp);
+  }
+}

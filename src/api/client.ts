@@ -259,6 +259,16 @@ export class ApiClient {
         hint: this.#opts.missingKeyHint ?? "run `rentctl auth login`, set RENTCTL_API_KEY, or use --env sandbox",
       });
     }
+    // A key an HTTP header cannot carry (a placeholder such as `…` copied from an example, a stray
+    // newline): one clear line now, not three "network errors" from the header check.
+    if (req.auth && !/^[\x21-\x7e]+$/.test(this.#opts.apiKey!)) {
+      throw new NotConfiguredError(
+        "the API key has characters an API key cannot have (spaces, line breaks or non-ASCII)",
+        {
+          hint: "set the key itself (RENTCTL_API_KEY, or `rentctl auth login`); nothing was sent",
+        },
+      );
+    }
     const useMultipart = Boolean(req.multipart || (req.files && req.files.length > 0));
 
     for (let attempt = 1; ; attempt++) {

@@ -8,10 +8,18 @@ import { released, tempFor } from "../temp-files.js";
 import type { BulkSummary, RowResult } from "./runner.js";
 
 /** The columns of a per-row report, in every format. */
-export const REPORT_COLUMNS = ["row", "identity", "status", "vehicle_id", "error"] as const;
+export const REPORT_COLUMNS = ["row", "identity", "status", "vehicle_id", "error", "images"] as const;
 
+/** A row's result in the report; `images`: the ids uploaded for the row (kept by a failed create, reused by a rerun). */
 export function reportRecord(r: RowResult): Record<string, unknown> {
-  return { row: r.row, identity: r.key, status: r.status, vehicle_id: r.id ?? null, error: r.error ?? null };
+  return {
+    row: r.row,
+    identity: r.key,
+    status: r.status,
+    vehicle_id: r.id ?? null,
+    error: r.error ?? null,
+    images: r.images?.length ? r.images : null,
+  };
 }
 
 /** A streamed per-row report (stdout with -o, or a file with --report, written to a temp name and renamed). */

@@ -60,6 +60,14 @@ export function bootId(): string | undefined {
   }
 }
 
+/** Images uploaded for a row before its write (a rerun reuses them instead of uploading again). */
+export interface RowUploads {
+  /** The image files, as the row named them. */
+  files: string[];
+  /** The image ids the server gave them. */
+  ids: number[];
+}
+
 export interface RowLogKey {
   /** The job kind, e.g. `vehicle.import`. */
   job: string;
@@ -74,15 +82,23 @@ export class RowLog {
   readonly file: string;
   /** The rows' last states from earlier runs of the same job. */
   readonly previous: ReadonlyMap<number, RowRecord>;
+  /** Images earlier runs uploaded for a row (the last upload of each row). */
+  readonly previousUploads: ReadonlyMap<number, RowUploads>;
   #fh: FileHandle;
   /** Lines to write; a durable one carries the promise its writer awaits (a note has none). */
   #queue: Array<{ line: string; durable?: { resolve: () => void; reject: (e: unknown) => void } }> = [];
   #flushing: Promise<void> | undefined;
 
-  private constructor(file: string, fh: FileHandle, previous: Map<number, RowRecord>) {
+  private constructor(
+    file: string,
+    fh: FileHandle,
+    previous: Map<number, RowRecord>,
+    uploads: Map<number, RowUploads>,
+  ) {
     this.file = file;
     this.#fh = fh;
     this.previous = previous;
+    this.previousUploads = uploads;
   }
 
   /** The last run got through every row and ended with this many failed (it was not interrupted). */
@@ -122,7 +138,7 @@ export class RowLog {
       previous = readPrevious(text, boot);
     }
     const fh = await open(file, "a", 0o600);
-    const j = new RowLog(file, fh, previous);
+    const j = new RowLog(file, fh, previous, readUploads(text));
     const end = /\{"end":"failed","failed":(\d+)\}\s*$/.exec(text);
     if (end) j.endedWithFailures = Number(end[1]);
     // Every run heads its lines with the boot it runs in: its start notes are trusted by a rerun in the same boot.
@@ -146,6 +162,17 @@ export class RowLog {
     } catch {
       // lost: the row counts as in flight (settled and reconciled), as without start notes
     }
+  }
+
+  /**
+   * The row's images are uploaded: their ids, on disk before the row's write
+   * (a write that then fails leaves them reported and reusable, not orphaned).
+   * Not a row state: the row's state lines are unchanged by it.
+   */
+  uploaded(row: number, key: string, u: RowUploads): Promise<void> {
+    return this.#durable(
+      `{"row":${row},"key":${JSON.stringify(key)},"uploaded":${JSON.stringify(u.ids)},"files":${JSON.stringify(u.files)},"at":${Date.now()}}`,
+    );
   }
 
   /** Append one row state; resolves once it is on disk. */
@@ -256,6 +283,7 @@ export function readPrevious(text: string, boot: string | undefined): Map<number
     } catch {
       continue; // a torn last line (killed mid-write): its row is treated as not journaled
     }
+    if ("uploaded" in r) continue; // not a state (readUploads reads these)
     if (!("row" in r)) {
       trusted = boot !== undefined && r.boot === boot;
       continue;
@@ -275,6 +303,28 @@ export function readPrevious(text: string, boot: string | undefined): Map<number
     else previous.delete(row);
   }
   return previous;
+}
+
+/** The images uploaded for each row, by the `uploaded` lines of a journal's text (the last one of a row wins). */
+export function readUploads(text: string): Map<number, RowUploads> {
+  const out = new Map<number, RowUploads>();
+  if (!text.includes('"uploaded"')) return out;
+  for (const line of text.split("\n")) {
+    if (!line.includes('"uploaded"')) continue;
+    try {
+      const r = JSON.parse(line) as { row?: unknown; uploaded?: unknown; files?: unknown };
+      if (
+        typeof r.row === "number" &&
+        Array.isArray(r.uploaded) &&
+        r.uploaded.every((x) => Number.isSafeInteger(x)) &&
+        Array.isArray(r.files)
+      )
+        out.set(r.row, { ids: r.uploaded as number[], files: r.files.map(String) });
+    } catch {
+      // a torn line: those ids are not known (the images are uploaded again)
+    }
+  }
+  return out;
 }
 
 /**

@@ -31,6 +31,8 @@ export interface RowResult extends TaskOutcome {
    * not found by reconcile, and sent again: that run's write may still land.
    */
   via?: "journal" | "reconciled" | "resent";
+  /** Image ids uploaded for the row (this run or, reused, an earlier one): listed when its write failed. */
+  images?: number[];
 }
 
 export interface TaskContext {
@@ -43,6 +45,12 @@ export interface TaskContext {
    * to repeat (reads, uploads).
    */
   beforeWrite(): Promise<void>;
+  /**
+   * Upload the row's image files once: an earlier run of this job that
+   * uploaded the same files for this row (and then failed) gives its ids
+   * back; else `upload` runs and its ids are journaled before the write.
+   */
+  uploadOnce(files: string[], upload: (files: string[]) => Promise<number[]>): Promise<number[]>;
 }
 
 export interface BulkJob<T> {
@@ -233,8 +241,20 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
     let wrote = false;
     const rowAbort = new Cancel();
     rowAborts.add(rowAbort);
+    let images: number[] | undefined;
     const ctx: TaskContext = {
       signal: rowAbort,
+      uploadOnce: async (files, upload) => {
+        const earlier = job.log?.previousUploads.get(row.row);
+        if (earlier && sameList(earlier.files, files)) {
+          images = earlier.ids;
+          return [...earlier.ids];
+        }
+        const ids = await upload(files);
+        images = ids;
+        await job.log?.uploaded(row.row, row.key, { files, ids });
+        return ids;
+      },
       beforeWrite: async () => {
         wrote = true;
         // A premarked row that waited long for its slot is marked again: its
@@ -247,7 +267,13 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
       },
     };
     try {
-      return await attempt(row, ctx, () => wrote, resent);
+      return await attempt(
+        row,
+        ctx,
+        () => wrote,
+        resent,
+        () => images,
+      );
     } finally {
       rowAborts.delete(rowAbort);
       premarked.delete(row.row);
@@ -259,6 +285,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
     ctx: TaskContext,
     wroteNow: () => boolean,
     resent: boolean,
+    uploaded: () => number[] | undefined,
   ): Promise<void> => {
     try {
       const outcome = await job.task(row, ctx);
@@ -273,8 +300,15 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
           status: outcome.status,
           id: outcome.id,
         });
+      const images = uploaded();
       return emit(
-        { ...outcome, row: row.row, key: row.key, ...(resent && wrote ? { via: "resent" as const } : {}) },
+        {
+          ...outcome,
+          row: row.row,
+          key: row.key,
+          ...(resent && wrote ? { via: "resent" as const } : {}),
+          ...(images?.length ? { images } : {}),
+        },
         row,
       );
     } catch (err) {
@@ -292,9 +326,14 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
         throw err;
       }
       const unknown = wrote && (signal.aborted || outcomeUnknown(err));
+      const images = uploaded();
+      // Images the server holds for a vehicle that was not created: named, so they are not lost (a rerun reuses them).
+      const kept = images?.length
+        ? `; images uploaded: ${images.join(", ")} (a rerun of this command reuses them; after editing the file, give them as vehicle_images instead of the files)`
+        : "";
       const error = signal.aborted
-        ? "abandoned while in flight (a rerun reconciles it)"
-        : `${message(err)}${unknown ? " (outcome unknown: a rerun reconciles it)" : ""}`;
+        ? `abandoned while in flight (a rerun reconciles it)${kept}`
+        : `${message(err)}${unknown ? " (outcome unknown: a rerun reconciles it)" : ""}${kept}`;
       if (wrote || premarked.has(row.row))
         await job.log?.write({
           row: row.row,
@@ -306,7 +345,14 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
             : {}),
         });
       return emit(
-        { row: row.row, key: row.key, status: "failed", error, retry: signal.aborted || retryable(err) },
+        {
+          row: row.row,
+          key: row.key,
+          status: "failed",
+          error,
+          retry: signal.aborted || retryable(err),
+          ...(images?.length ? { images } : {}),
+        },
         row,
       );
     }
@@ -394,4 +440,8 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   summary.interrupted = Boolean(job.control?.stopped);
   summary.elapsedMs = Date.now() - started;
   return summary;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

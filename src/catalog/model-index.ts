@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { EncodableRecord } from "../api/encode.js";
 import { DEFAULT_SEGMENT } from "../contract/operations.js";
@@ -26,7 +26,8 @@ export type ModelEntry = readonly [brand: string, model: string, configuration: 
 
 /** What the index needs from the catalog service (kept narrow: the service builds the index). */
 export interface ModelIndexSource {
-  items(opId: string, params: EncodableRecord): Promise<JsonObject[]>;
+  /** `fresh`: past the disk cache (a walk again after a miss). */
+  items(opId: string, params: EncodableRecord, opts?: { fresh?: boolean }): Promise<JsonObject[]>;
   locale(): Promise<number>;
   dataDir?: string;
   scope(): string;
@@ -35,6 +36,12 @@ export interface ModelIndexSource {
 }
 
 const VERSION = 1;
+/**
+ * An id missing from an index read from disk may be a configuration added
+ * since it was built: the index is walked again (fresh catalogs) when it is
+ * older than this, at most once per process and segment.
+ */
+export const MODEL_INDEX_REFRESH_MS = 60 * 60 * 1000;
 /** Catalog requests in flight at once while walking a segment. */
 const CONCURRENCY = 6;
 
@@ -63,7 +70,8 @@ async function mapLimit<T, R>(list: readonly T[], limit: number, fn: (x: T) => P
 
 export class ModelIndex {
   readonly #src: ModelIndexSource;
-  readonly #segments = new Map<string, Promise<Map<number, ModelEntry>>>();
+  readonly #segments = new Map<string, Promise<Loaded>>();
+  readonly #refreshed = new Set<string>();
 
   constructor(src: ModelIndexSource) {
     this.#src = src;
@@ -75,40 +83,50 @@ export class ModelIndex {
     const key = `${segmentId}|${locale}`;
     let got = this.#segments.get(key);
     if (!got) {
-      got = this.#load(segmentId, locale);
+      got = this.#load(segmentId, locale, false);
       got.catch(() => {});
       this.#segments.set(key, got);
     }
-    return (await got).get(configurationId);
+    const loaded = await got;
+    const found = loaded.index.get(configurationId);
+    if (found || loaded.builtAt === undefined || this.#refreshed.has(key)) return found;
+    // Not in an index read from disk: a configuration added since? Walk again, once, if it is old enough.
+    if (this.#src.now() - loaded.builtAt < MODEL_INDEX_REFRESH_MS) return undefined;
+    this.#refreshed.add(key);
+    const again = this.#load(segmentId, locale, true);
+    again.catch(() => {});
+    this.#segments.set(key, again);
+    return (await again).index.get(configurationId);
   }
 
-  async #load(segmentId: number, locale: number): Promise<Map<number, ModelEntry>> {
+  async #load(segmentId: number, locale: number, fresh: boolean): Promise<Loaded> {
     const dir = this.#src.dataDir;
     const file = dir ? modelIndexFile(dir, segmentId, locale) : undefined;
-    if (file) {
+    if (file && !fresh) {
       const cached = readIndex(file, this.#src.scope(), this.#src.now(), this.#src.ttlMs ?? CATALOG_TTL_MS);
       if (cached) return cached;
     }
-    const index = await this.#build(segmentId);
+    const index = await this.#build(segmentId, fresh);
     if (file && index.size) writeIndex(file, this.#src.scope(), new Date(this.#src.now()), index);
-    return index;
+    return { index };
   }
 
-  async #build(segmentId: number): Promise<Map<number, ModelEntry>> {
+  async #build(segmentId: number, fresh: boolean): Promise<Map<number, ModelEntry>> {
     const index = new Map<number, ModelEntry>();
-    const brands = await this.#src.items("catalog.brands", { segment_id: segmentId });
+    const opts = { fresh };
+    const brands = await this.#src.items("catalog.brands", { segment_id: segmentId }, opts);
     const models = (
       await mapLimit(brands, CONCURRENCY, async (b) => {
         const brandId = itemId(b);
         if (brandId === undefined) return [];
-        const list = await this.#src.items("catalog.models", { brand_id: brandId, segment_id: segmentId });
+        const list = await this.#src.items("catalog.models", { brand_id: brandId, segment_id: segmentId }, opts);
         return list.map((m) => ({ brand: itemLabel(b), model: m }));
       })
     ).flat();
     await mapLimit(models, CONCURRENCY, async ({ brand, model }) => {
       const modelId = itemId(model);
       if (modelId === undefined) return;
-      for (const c of await this.#src.items("catalog.equipments", { model_id: modelId })) {
+      for (const c of await this.#src.items("catalog.equipments", { model_id: modelId }, opts)) {
         const id = itemId(c);
         if (id !== undefined && !index.has(id)) index.set(id, [brand, itemLabel(model), itemLabel(c)]);
       }
@@ -117,7 +135,13 @@ export class ModelIndex {
   }
 }
 
-function readIndex(file: string, scope: string, now: number, ttlMs: number): Map<number, ModelEntry> | undefined {
+/** An index, and when it was built if it was read from disk. */
+interface Loaded {
+  index: Map<number, ModelEntry>;
+  builtAt?: number;
+}
+
+function readIndex(file: string, scope: string, now: number, ttlMs: number): Loaded | undefined {
   try {
     const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
     if (!isObject(parsed) || parsed.version !== VERSION || parsed.scope !== scope || !isObject(parsed.entries))
@@ -129,7 +153,7 @@ function readIndex(file: string, scope: string, now: number, ttlMs: number): Map
       if (Array.isArray(v) && v.length === 3 && v.every((s) => typeof s === "string"))
         out.set(Number(k), v as unknown as ModelEntry);
     }
-    return out;
+    return { index: out, builtAt: at };
   } catch {
     return undefined;
   }
@@ -140,7 +164,13 @@ function writeIndex(file: string, scope: string, now: Date, index: Map<number, M
     mkdirSync(join(file, ".."), { recursive: true, mode: 0o700 });
     const data = { version: VERSION, scope, fetchedAt: now.toISOString(), entries: Object.fromEntries(index) };
     const tmp = tempFor(file);
-    writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600 });
+    const fd = openSync(tmp, "w", 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(data)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, file);
     released(tmp);
   } catch {

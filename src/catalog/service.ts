@@ -82,7 +82,7 @@ export class Catalogs {
   models(): ModelIndex {
     const src = this.#src;
     this.#models ??= new ModelIndex({
-      items: (opId, params) => this.items(opId, params),
+      items: (opId, params, opts) => this.items(opId, params, opts),
       locale: () => this.locale(),
       dataDir: src.dataDir,
       scope: () => src.scope(),

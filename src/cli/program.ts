@@ -43,7 +43,7 @@ export async function buildProgram(ctx: CliContext, argv?: readonly string[]): P
       "rentctl --env sandbox vehicle list",
       "rentctl auth login --env production --base-url https://partner.example --user 1001",
       "rentctl catalog brands --segment cars -o json",
-      "RENTCTL_API_KEY=… rentctl vehicle get 42 -o json",
+      "RENTCTL_API_KEY=… rentctl vehicle get 1 -o json",
     ) + `\n${exitCodesLine()}\n`,
   );
   program.configureHelp({
@@ -79,7 +79,8 @@ function configureTree(cmd: Command): void {
   } else cmd.addHelpText("after", examples(usageExample(cmd)));
 }
 
-const SAMPLE_ARGS: Record<string, string> = { id: "42", ids: "42 43" };
+/** Sample arguments of generated examples: ids and names the sandbox has, so the examples run there as written. */
+const SAMPLE_ARGS: Record<string, string> = { id: "1", ids: "1 2", name: "staging", kind: "profiles" };
 
 /** A leaf command with no example of its own gets its plain invocation, sample ids filled in. */
 function usageExample(cmd: Command): string {

@@ -23,15 +23,20 @@ export function examples(...lines: string[]): string {
 /** Break a long example command at spaces with shell line continuations, so help fits 80 columns. */
 function wrapShell(line: string, width: number): string {
   if (line.length <= width) return line;
+  // A trailing comment stays whole on the last line: a `\` inside a comment continues nothing,
+  // and the comment's next words would run as a command.
+  const hash = line.search(/\s+# /);
+  const comment = hash >= 0 ? line.slice(hash) : "";
+  const command = hash >= 0 ? line.slice(0, hash) : line;
   const out: string[] = [];
   let cur = "";
-  for (const word of line.split(" ")) {
+  for (const word of command.split(" ")) {
     if (cur && cur.length + 1 + word.length > width - 2) {
       out.push(`${cur} \\`);
       cur = `      ${word}`;
     } else cur = cur ? `${cur} ${word}` : word;
   }
-  out.push(cur);
+  out.push(`${cur}${comment}`);
   return out.join("\n");
 }
 

@@ -59,6 +59,10 @@ export interface VerbHost {
 export interface WizardOptions {
   fromFile?: string;
   save?: string;
+  /** Discard the draft an interrupted run kept, instead of offering it. */
+  fresh?: boolean;
+  /** Files the wizard saves keep account-bound ids (uploaded image ids). */
+  withIds?: boolean;
 }
 
 export interface ArgDecl {

@@ -132,6 +132,21 @@ export function requireUserOf(t: Target): number {
  * its pid and address, talk to it instead (at start, or at the next request
  * when it started meanwhile).
  */
+/**
+ * The embedded sandbox's address for this data dir, started for this process (stopped at exit):
+ * for `auth login --env sandbox`, whose profile does not exist yet (so no target can be resolved).
+ */
+export async function embeddedSandboxUrl(
+  paths: Paths,
+  env: NodeJS.ProcessEnv,
+  onExit: (fn: () => Promise<void> | void) => void,
+  warn: (text: string) => void,
+): Promise<string> {
+  const sb = await startEmbedded(env.RENTCTL_SANDBOX_MEMORY ? null : sandboxDataFile(paths), env, warn);
+  onExit(() => sb.close());
+  return sb.url;
+}
+
 async function startEmbedded(dataFile: string | null, env: NodeJS.ProcessEnv, warn: (text: string) => void) {
   const [{ startSandbox }, { lockTimeoutMs }] = await Promise.all([
     import("../sandbox/server.js"),

@@ -77,20 +77,5 @@ export async function checkTargetDir(path: string, what: string): Promise<void> 
     });
 }
 
-/** Write a whole file safely: a temp file beside it, fsync'd, then renamed over it (mode 0600 unless given). */
-export async function writeFileAtomic(path: string, text: string, mode = 0o600): Promise<void> {
-  const { open, rename, unlink } = await import("node:fs/promises");
-  const { basename, dirname, join } = await import("node:path");
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  const fh = await open(tmp, "w", mode);
-  try {
-    await fh.writeFile(text);
-    await fh.sync();
-    await fh.close();
-    await rename(tmp, path);
-  } catch (e) {
-    await fh.close().catch(() => {});
-    await unlink(tmp).catch(() => {});
-    throw e;
-  }
-}
+/** Write a whole file safely (temp file, fsync, rename): the one implementation, in src/temp-files.ts. */
+export { writeFileAtomic } from "../temp-files.js";

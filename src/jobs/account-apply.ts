@@ -306,7 +306,7 @@ export async function applyAccountPlan(
           if (typeof record === "string") throw new InputError(record);
           const files = plan.vehicles.uploads.get(row);
           if (files?.length) {
-            const ids = await gateway.uploadImages(deps, files, ctx.signal);
+            const ids = await ctx.uploadOnce(files, (f) => gateway.uploadImages(deps, f, ctx.signal));
             const given = Array.isArray(record.vehicle_images) ? (record.vehicle_images as number[]) : [];
             record.vehicle_images = [...given, ...ids];
           }
@@ -324,7 +324,10 @@ export async function applyAccountPlan(
               before: ch.before,
               after,
               complete: files?.length
-                ? async (a) => ({ ...a, vehicle_images: await gateway.uploadImages(deps, files, ctx.signal) })
+                ? async (a) => ({
+                    ...a,
+                    vehicle_images: await ctx.uploadOnce(files, (f) => gateway.uploadImages(deps, f, ctx.signal)),
+                  })
                 : undefined,
             },
             w,

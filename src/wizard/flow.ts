@@ -1,11 +1,13 @@
-import { access, writeFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { ApiValidationError } from "../api/errors.js";
 import { crossFieldProblems, isEmpty, validateRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
 import { AbortedError, type FieldDetail, fsReason, InputError, InterruptedError, RentctlError } from "../errors.js";
+import { ACCOUNT_BOUND } from "../fleet/fields.js";
 import { formatError } from "../output/error.js";
 import type { CreateResult } from "../resources/create.js";
+import { writeFileAtomic } from "../temp-files.js";
 import { Ask, toInts, type WizardState } from "./ask.js";
 import { WizardCatalogs } from "./catalogs.js";
 import type { WizardPrompts } from "./prompts.js";
@@ -19,6 +21,13 @@ export interface WizardOptions {
   source?: string;
   /** Also write the answers here (JSON, wire names) when confirming. */
   save?: string;
+  /** Files the wizard writes keep account-bound ids (uploaded images, extras); default: left out. */
+  withIds?: boolean;
+  /** A resumed draft's steps that are not fields (brand, model) and its image files. */
+  aux?: WizardState["aux"];
+  imageFiles?: string[];
+  /** Keep the answers so far (after each section, and when the wizard is interrupted). */
+  keep?: (state: WizardState) => Promise<void>;
 }
 
 type Action = "create" | "edit" | "save" | "cancel";
@@ -30,9 +39,22 @@ export function answersRecord(state: WizardState): Record<string, unknown> {
   return out;
 }
 
-export async function saveAnswers(deps: Deps, file: string, state: WizardState): Promise<void> {
-  await writeFile(file, `${JSON.stringify(answersRecord(state), null, 2)}\n`, "utf8");
+/**
+ * Save the answers to a file (the review's "save" and `--save`). Ids that
+ * belong to this account (uploaded image ids, extras' ids) are left out
+ * unless `withIds`, as `vehicle export` does: the file may be read by
+ * another account, where they would name someone else's images.
+ */
+export async function saveAnswers(deps: Deps, file: string, state: WizardState, withIds = false): Promise<void> {
+  const record = answersRecord(state);
+  const left = withIds ? [] : [...ACCOUNT_BOUND].filter((k) => k in record);
+  for (const k of left) delete record[k];
+  await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`, 0o644);
   deps.msg.success(`answers saved to ${file} (use: rentctl vehicle create --from-file ${file})`);
+  for (const k of left)
+    deps.msg.warn(
+      `${k} (${toInts(state.answers[k]).join(", ")}) not in ${file}: these ids belong to this account (--with-ids keeps them)`,
+    );
   if (state.imageFiles.length)
     deps.msg.warn(
       `the ${state.imageFiles.length} image file(s) are not in ${file}: they are uploaded when you confirm (or attach later with \`rentctl image upload FILE --attach ID\`)`,
@@ -71,7 +93,25 @@ export async function runWizard(
   prompts: WizardPrompts,
   opts: WizardOptions = {},
 ): Promise<CreateResult | undefined> {
-  const state: WizardState = { answers: { ...(opts.prefill ?? {}) }, aux: {}, imageFiles: [] };
+  const state: WizardState = {
+    answers: { ...(opts.prefill ?? {}) },
+    aux: { ...(opts.aux ?? {}) },
+    imageFiles: [...(opts.imageFiles ?? [])],
+  };
+  try {
+    return await walk(deps, prompts, opts, state);
+  } catch (e) {
+    if (e instanceof InterruptedError) await opts.keep?.(state);
+    throw e;
+  }
+}
+
+async function walk(
+  deps: Deps,
+  prompts: WizardPrompts,
+  opts: WizardOptions,
+  state: WizardState,
+): Promise<CreateResult | undefined> {
   const cat = new WizardCatalogs(deps);
   const q = new Ask(prompts, state, cat, deps);
   const c = deps.color;
@@ -81,7 +121,7 @@ export async function runWizard(
   const env = target.env === "production" ? c.red.bold("production") : c.cyan(target.env);
   const owner = target.userId !== undefined ? ` as owner ${target.userId}` : "";
   deps.io.stderr.write(
-    `${c.bold("New vehicle")} on ${env}${owner} ${c.dim(`· ${target.baseUrl}`)}\n${c.dim("Ctrl-C leaves without creating anything · nothing is sent before the review")}\n`,
+    `${c.bold("New vehicle")} on ${env}${owner} ${c.dim(`· ${target.baseUrl}`)}\n${c.dim("Ctrl-C leaves without creating anything (the answers are kept) · nothing is sent before the review")}\n`,
   );
   if (isComplete(state.answers, target.userId)) {
     deps.io.stderr.write(
@@ -92,6 +132,8 @@ export async function runWizard(
     for (const s of SECTIONS) {
       heading(s);
       await s.ask(q);
+      // Between two prompts a Ctrl-C is a plain SIGINT (no prompt to catch it): what is kept survives it.
+      await opts.keep?.(state);
     }
   }
 
@@ -145,7 +187,7 @@ export async function runWizard(
       )
         continue;
       try {
-        await saveAnswers(deps, file, state);
+        await saveAnswers(deps, file, state, opts.withIds);
       } catch (e) {
         deps.msg.warn(`cannot write ${file}: ${fsReason(e)}`);
       }
@@ -183,7 +225,7 @@ export async function runWizard(
         }
       }
       const record = await prepareVehicle(deps, answersRecord(state));
-      if (opts.save) await saveAnswers(deps, opts.save, state);
+      if (opts.save) await saveAnswers(deps, opts.save, state, opts.withIds);
       return await createRecord(deps, VEHICLE, record);
     } catch (e) {
       if (e instanceof InterruptedError || !(e instanceof RentctlError)) throw e;

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { json, runBuilt, sandboxEnv } from "../helpers/cli.js";
+import { json, ROOT, runBuilt, sandboxEnv } from "../helpers/cli.js";
 import { accountRegs, type FaultProxy, ndjson, startProxy, vehicleRow } from "./helpers.js";
 
 let sandbox: Awaited<ReturnType<typeof sandboxEnv>>;
@@ -214,7 +214,7 @@ describe("vehicle export / import (built CLI, sandbox)", () => {
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/created 10, exists 0, failed 2, invalid 0/);
     const lines = readFileSync(report, "utf8").trim().split("\n");
-    expect(lines[0]).toBe("row,identity,status,vehicle_id,error");
+    expect(lines[0]).toBe("row,identity,status,vehicle_id,error,images");
     expect(
       lines
         .filter((l) => l.includes(",failed,"))
@@ -233,6 +233,53 @@ describe("vehicle export / import (built CLI, sandbox)", () => {
     const regs = (await accountRegs(sandbox.env, 1003)).filter((x) => x.startsWith("SF-"));
     expect(regs.sort()).toEqual(rows.map((x) => String(x.vehicle_reg_number)).sort());
   }, 120_000);
+  it("images uploaded for a row whose create then fails: listed (stderr, report) and reused by the rerun, not uploaded again", async () => {
+    copyFileSync(join(ROOT, "examples/images/corolla-front.png"), join(dir, "front.png"));
+    copyFileSync(join(ROOT, "examples/images/corolla-rear.png"), join(dir, "rear.png"));
+    const f = file(
+      "imgfail.ndjson",
+      ndjson([
+        vehicleRow("IMG-OK", { images: ["front.png"] }),
+        vehicleRow("IMG-FAIL", { images: ["front.png", "rear.png"] }),
+      ]),
+    );
+    // The server breaks (500) on IMG-FAIL's create, after its images were uploaded.
+    proxy.decide = ({ method, path, body }) =>
+      method === "POST" &&
+      path.endsWith("/vehicles/create") &&
+      new URLSearchParams(body.toString()).get("vehicle_reg_number") === "IMG-FAIL"
+        ? { kind: "fail", status: 500 }
+        : { kind: "pass" };
+    proxy.counts.clear();
+    const report = join(dir, "imgfail.json");
+    const r = await cli(["vehicle", "import", f, "--user", "1003", "--report", report]);
+    expect(r.code).toBe(7);
+    expect(proxy.counts.get("POST /api/v302/vehicles/upload")).toBe(2);
+    const failed = json<Array<{ identity: string; status: string; images: number[] | null }>>(
+      readFileSync(report, "utf8"),
+    ).find((x) => x.identity === "IMG-FAIL")!;
+    expect(failed.status).toBe("failed");
+    expect(failed.images).toHaveLength(2);
+    const ids = failed.images!;
+    expect(r.stderr).toContain(`images uploaded: ${ids.join(", ")} (a rerun of this command reuses them`);
+
+    proxy.decide = () => ({ kind: "pass" });
+    proxy.counts.clear();
+    const again = await cli(["vehicle", "import", f, "--user", "1003", "-o", "json"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(proxy.counts.get("POST /api/v302/vehicles/upload") ?? 0).toBe(0);
+    expect(proxy.creates()).toBe(1);
+    const created = json<Array<{ identity: string; status: string; vehicle_id: number }>>(again.stdout).find(
+      (x) => x.identity === "IMG-FAIL",
+    )!;
+    expect(created.status).toBe("created");
+    const got = await runBuilt(
+      ["vehicle", "get", String(created.vehicle_id), "-o", "json", "--user", "1003"],
+      sandbox.env,
+    );
+    expect(json<{ vehicle_images: number[] }>(got.stdout).vehicle_images).toEqual(ids);
+  }, 120_000);
+
   it("connections lost after the server committed: the run stops (exit 6); the rerun reconciles, no duplicates", async () => {
     const rows = Array.from({ length: 10 }, (_, i) => vehicleRow(`NW-${i}`));
     const f = file("network.ndjson", ndjson(rows));

@@ -273,10 +273,11 @@ describe("the bulk job shell (src/bulk/job.ts)", () => {
       status: "invalid",
       vehicle_id: null,
       error: "vehicle_reg_number: is required",
+      images: null,
     });
     expect(lines.filter((l) => l.status === "created")).toHaveLength(4);
     expect(lines.find((l) => l.identity === "A-5")).toMatchObject({ status: "exists", vehicle_id: 7 });
-    expect(readFileSync(report, "utf8").split("\n")[0]).toBe("row,identity,status,vehicle_id,error");
+    expect(readFileSync(report, "utf8").split("\n")[0]).toBe("row,identity,status,vehicle_id,error,images");
     expect(f.stderr()).toMatch(/created 4, exists 1, failed 0, invalid 1/);
 
     const q = fakeDeps({ quiet: true });

@@ -92,6 +92,51 @@ describe("names for ids", () => {
     expect(second.calls).toEqual([]);
   });
 
+  it("a configuration added after the index was kept: an index older than an hour is walked again, once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rentctl-views-"));
+    let now = Date.parse("2026-11-23T00:00:00Z");
+    let added = false;
+    const run = () => {
+      const calls: string[] = [];
+      const src: CatalogSource = {
+        client: async () => ({
+          call: async (op: string, params: EncodableRecord) => {
+            calls.push(op);
+            let items = CATALOGS[op]?.(params) ?? [];
+            if (added && op === "catalog.equipments" && Number(params.model_id) === 101)
+              items = [...items, { id: 1005, name: "1.8 Hybrid Club" }];
+            return { decoded: { kind: "list" as const, items, body: { list: items } } };
+          },
+        }),
+        dataDir: dir,
+        scope: () => "sandbox",
+        localeSetting: () => 40,
+        now: () => now,
+      };
+      return { names: new FieldNames(new Catalogs(src)), calls };
+    };
+    expect(await run().names.name("vehicle_model_id", 1003, {})).toBe("Toyota Corolla (1.8 Hybrid Comfort)");
+    added = true; // the marketplace adds a configuration
+
+    // within the hour: the kept index answers, an unknown id stays unknown, no request
+    now += 30 * 60_000;
+    const soon = run();
+    expect(await soon.names.name("vehicle_model_id", 1005, {})).toBeUndefined();
+    expect(soon.calls).toEqual([]);
+
+    // later: the miss walks the catalogs again (past their disk cache), once; the new one is named
+    now += 60 * 60_000;
+    const later = run();
+    expect(await later.names.name("vehicle_model_id", 1005, {})).toBe("Toyota Corolla (1.8 Hybrid Club)");
+    expect(await later.names.name("vehicle_model_id", 9999, {})).toBeUndefined();
+    expect(later.calls.filter((c) => c === "catalog.brands")).toHaveLength(1);
+
+    // and the walked index is kept: the next run names it with no request
+    const next = run();
+    expect(await next.names.name("vehicle_model_id", 1005, {})).toBe("Toyota Corolla (1.8 Hybrid Club)");
+    expect(next.calls).toEqual([]);
+  });
+
   it("class per the record's segment, currency by code, a year, extras by option name", async () => {
     const { catalogs } = stub();
     const names = new FieldNames(catalogs, async () => [{ id: 7, option_id: 4 }]);

@@ -481,7 +481,7 @@ describe("vehicle wizard: leaving", () => {
     expect(err.exitCode).toBe(130);
     expect(f.client.sent.filter((x) => !x.opId.startsWith("catalog."))).toEqual([]);
     expect(f.stdout()).toBe("");
-    expect(f.stderr()).toMatch(/cancelled, nothing was created\n$/);
+    expect(f.stderr()).toMatch(/cancelled, nothing was created\n\d+ answers kept as a draft: .*\n$/);
   });
 
   it("Ctrl-C in the middle of the questions", async () => {

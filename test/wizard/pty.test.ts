@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -191,5 +191,30 @@ describe.skipIf(!BUILT || !HAVE_SANDBOX)("vehicle wizard in a real terminal (bui
     expect(readFileSync(out, "utf8")).toBe("");
     const after = await runCli(["vehicle", "list", "--all", "-o", "json"], env);
     expect(JSON.parse(after.stdout)).toHaveLength(JSON.parse(before.stdout).length);
+  }, 120_000);
+
+  it("the Ctrl-C above kept a draft (0600): the next run offers it, --fresh does not", async () => {
+    // Runs after the test above: its Ctrl-C (inquirer's ExitPromptError in a real terminal) kept the answers.
+    const draft = join(dir, "data", "drafts", "vehicle-sandbox-1001.json");
+    expect(existsSync(draft)).toBe(true);
+    expect(statSync(draft).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(draft, "utf8")).answers.vehicle_reg_number).toBe("E2E-REVIEW");
+
+    const t = new Terminal(["vehicle", "wizard"], env, join(dir, "stdout-resume.txt"));
+    terminals.push(t);
+    await t.waitFor(/\? Resume the draft from \d{4}-\d\d-\d\d \d\d:\d\d \(\d+ answers\)\?/, "the resume question");
+    t.send("\r");
+    await t.waitFor(/\? What now\?/, "the review (every answer is in the draft)");
+    expect(t.screen).toMatch(/Registration\s+E2E-REVIEW/);
+    t.send("\x03");
+    expect(await t.exit).toBe(130);
+
+    const fresh = new Terminal(["vehicle", "wizard", "--fresh"], env, join(dir, "stdout-fresh.txt"));
+    terminals.push(fresh);
+    await fresh.waitFor(/\? Segment/, "the first question");
+    expect(fresh.screen).not.toMatch(/Resume the draft/);
+    expect(existsSync(draft)).toBe(false);
+    fresh.send("\x03");
+    expect(await fresh.exit).toBe(130);
   }, 120_000);
 });

@@ -108,7 +108,11 @@ export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
 
   if (opts.verify !== false) {
     let verifyUrl = baseUrl;
-    if (env === "sandbox" && !verifyUrl) verifyUrl = (await deps.target()).baseUrl;
+    if (env === "sandbox" && !verifyUrl) {
+      // Not deps.target(): it would look up the profile being created (`--profile NAME`) and fail.
+      const { embeddedSandboxUrl } = await import("../../config/target.js");
+      verifyUrl = await embeddedSandboxUrl(deps.paths, deps.env, deps.onExit, (m) => deps.msg.warn(m));
+    }
     // The profile may not exist yet, so the timeout is read here rather than from deps.settings().
     const timeoutS =
       parseTimeout(deps.flags.timeout, "--timeout") ??

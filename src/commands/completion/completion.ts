@@ -11,9 +11,9 @@ export const verb = defineVerb({
   args: { shell: arg.optional("bash, zsh or fish") },
   examples: [
     "source <(rentctl completion bash)",
-    "rentctl completion bash > ~/.local/share/bash-completion/completions/rentctl",
-    "rentctl completion zsh > ~/.zfunc/_rentctl   # a directory on $fpath",
-    "rentctl completion fish > ~/.config/fish/completions/rentctl.fish",
+    "mkdir -p ~/.local/share/bash-completion/completions && rentctl completion bash > ~/.local/share/bash-completion/completions/rentctl",
+    "mkdir -p ~/.zfunc && rentctl completion zsh > ~/.zfunc/_rentctl   # a directory on $fpath",
+    "mkdir -p ~/.config/fish/completions && rentctl completion fish > ~/.config/fish/completions/rentctl.fish",
   ],
   run: (deps, args, _opts, host) => printScript(deps, args.shell, host.command),
 });

@@ -10,7 +10,7 @@ export const enableVerb = defineVerb({
   name: "enable",
   description: "Turn an extra on (idempotent: reads its state, switches only when it is off)",
   args: { id: arg.required("extra id") },
-  examples: ["rentctl extra enable 7"],
+  examples: ["rentctl extra enable 3"],
   run: (deps, args) => setActive(deps, args.id, true),
 });
 
@@ -18,7 +18,7 @@ export const disableVerb = defineVerb({
   name: "disable",
   description: "Turn an extra off (idempotent: reads its state, switches only when it is on)",
   args: { id: arg.required("extra id") },
-  examples: ["rentctl extra disable 7"],
+  examples: ["rentctl extra disable 3"],
   run: (deps, args) => setActive(deps, args.id, false),
 });
 

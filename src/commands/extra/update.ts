@@ -12,7 +12,7 @@ export const verb = defineVerb({
   description: "Change an extra safely: reads it and sends every member (the API replaces the whole extra)",
   args: { id: arg.required("extra id") },
   flags: { replace: flag.bool("--replace", "send exactly the members given"), ...extraInputFlags },
-  examples: ["rentctl extra update 7 --price 12", "rentctl extra update 7 --quantity 4 --dry-run"],
+  examples: ["rentctl extra update 2 --price 12", "rentctl extra update 2 --quantity 4 --dry-run"],
   run: (deps, args, opts) => update(deps, args.id, { ...extraInput(opts), replace: opts.replace }),
 });
 

@@ -18,7 +18,7 @@ export const verb = defineVerb({
   },
   examples: [
     "rentctl image upload front.jpg back.jpg",
-    "rentctl image upload photos/*.jpg --attach 42",
+    "rentctl image upload photos/*.jpg --attach 1",
     "rentctl image upload a.jpg -q",
   ],
   run: (deps, args, opts) => run(deps, args.files, opts),

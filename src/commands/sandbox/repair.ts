@@ -17,6 +17,10 @@ export const verb = defineVerb({
 export async function repair(deps: Deps, opts: DataOptions): Promise<void> {
   const { repairSandboxData } = await import("../../sandbox/server.js");
   const file = dataFileOf(deps, opts);
+  // A data dir the sandbox never ran in has nothing damaged: make it (0700) so the lock can be taken, not a crash.
+  const { mkdirSync } = await import("node:fs");
+  const { dirname } = await import("node:path");
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   let report: import("../../sandbox/server.js").RepairReport;
   try {
     report = repairSandboxData(file);

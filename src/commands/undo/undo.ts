@@ -20,7 +20,7 @@ export const verb = defineVerb({
     ),
     dedupe: noDedupeFlag(),
   },
-  examples: ["rentctl undo", "rentctl undo 12", "rentctl undo 14 --dry-run"],
+  examples: ["rentctl undo", "rentctl undo 1 --dry-run", "rentctl undo 1"],
   run: (deps, args, opts) => run(deps, args.op, opts),
 });
 

@@ -13,7 +13,7 @@ function activityVerb(active: boolean) {
       : "Take vehicles off rent (vehicle_activity = 0), through the safe edit",
     args: { ids: arg.variadic("vehicle ids (or --where)") },
     flags: selectionFlags(),
-    examples: [`rentctl vehicle ${name} 42 43`, `rentctl vehicle ${name} --where segment=boats --yes`],
+    examples: [`rentctl vehicle ${name} 1 2`, `rentctl vehicle ${name} --where segment=boats --yes`],
     run: async (deps, args, opts) => {
       if (!wantsJob(opts)) return setActivity(deps, args.ids, active);
       const { setActivity: setMany } = await import("./many.js");

@@ -239,7 +239,7 @@ async function runApply(
         if (item.kind === "create") {
           const record = { ...planned.createRecords.get(row)! };
           if (files?.length) {
-            const ids = await gateway.uploadImages(deps, files, ctx.signal);
+            const ids = await ctx.uploadOnce(files, (f) => gateway.uploadImages(deps, f, ctx.signal));
             const given = Array.isArray(record.vehicle_images) ? (record.vehicle_images as number[]) : [];
             record.vehicle_images = [...given, ...ids];
           }
@@ -254,7 +254,10 @@ async function runApply(
               before: ch.before,
               after: ch.after,
               complete: files?.length
-                ? async (after) => ({ ...after, vehicle_images: await gateway.uploadImages(deps, files, ctx.signal) })
+                ? async (after) => ({
+                    ...after,
+                    vehicle_images: await ctx.uploadOnce(files, (f) => gateway.uploadImages(deps, f, ctx.signal)),
+                  })
                 : undefined,
             },
             w,

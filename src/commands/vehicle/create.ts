@@ -12,6 +12,7 @@ export const verb = defineVerb({
   flags: {
     interactive: flag.bool("-i, --interactive", "guided wizard (same as `rentctl vehicle wizard`)"),
     save: flag.string("--save <file>", "with -i: also save the answers as a JSON file for --from-file"),
+    fresh: flag.bool("--fresh", "with -i: discard the draft an interrupted wizard kept"),
     allowDuplicate: flag.bool(
       "--allow-duplicate",
       "create it even when the account has a vehicle with this registration number (default: refuse, exit 2)",
@@ -27,7 +28,7 @@ export const verb = defineVerb({
   notes: "\nField flags are the contract's wire names in kebab case;\nuser_id and locale_id come from the profile.\n",
   run: async (deps, _args, opts, host) =>
     opts.interactive
-      ? host.wizard(deps, { fromFile: opts.fromFile, save: opts.save })
+      ? host.wizard(deps, { fromFile: opts.fromFile, save: opts.save, fresh: opts.fresh })
       : create(deps, await vehicleInput(deps, opts), { allowDuplicate: opts.allowDuplicate }),
 });
 

@@ -9,9 +9,9 @@ export const verb = defineVerb({
   description: "Show one vehicle",
   args: { id: arg.required("vehicle id or registration number") },
   examples: [
-    "rentctl vehicle get 42",
+    "rentctl vehicle get 1",
     'rentctl vehicle get "B-SC 1001"',
-    "rentctl vehicle get 42 -o json --fields id,vehicle_reg_number",
+    "rentctl vehicle get 1 -o json --fields id,vehicle_reg_number",
   ],
   flags: cardFlags(),
   run: (deps, args, opts) => {

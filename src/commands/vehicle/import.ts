@@ -218,7 +218,8 @@ async function runImport(
         if (found.length) return { status: "exists", id: found[0] };
         let record = item.record!;
         if (item.images.length) {
-          const ids = await gateway.uploadImages(deps, item.images, ctx.signal);
+          // Journaled before the create: a create that fails leaves them listed, and the rerun reuses them.
+          const ids = await ctx.uploadOnce(item.images, (files) => gateway.uploadImages(deps, files, ctx.signal));
           const given = Array.isArray(record.vehicle_images) ? (record.vehicle_images as number[]) : [];
           record = { ...record, vehicle_images: [...given, ...ids] };
         }

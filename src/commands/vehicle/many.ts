@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { open, readFile, rename, rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import type { BulkRow } from "../../bulk/runner.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { WireRecord } from "../../contract/validate.js";
@@ -9,6 +9,7 @@ import { requireUser } from "../../deps.js";
 import { ConflictError, UsageError } from "../../errors.js";
 import type { Plan } from "../../fleet/plan.js";
 import type { UndoScope } from "../../gateway/undo.js";
+import { writeFileAtomic } from "../../temp-files.js";
 import { confirmDestructive } from "../confirm.js";
 import { gatherInput, type InputSources, resolveNamedRefs } from "../input.js";
 import { isSelection, type SelectOptions, selectedVehicles } from "./select.js";
@@ -332,19 +333,4 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
   } finally {
     await job.close();
   }
-}
-
-/** Write a file under a temp name, fsync it, and rename it over the target. */
-async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const { tempFor, released } = await import("../../temp-files.js");
-  const tmp = tempFor(path);
-  const fh = await open(tmp, "w", 0o600);
-  try {
-    await fh.writeFile(text);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await rename(tmp, path);
-  released(tmp);
 }

@@ -10,8 +10,8 @@ export const verb = defineVerb({
   args: { ids: arg.variadic("vehicle ids (or --where)") },
   flags: selectionFlags(),
   examples: [
-    "rentctl vehicle remove 42",
-    "rentctl vehicle remove 42 43 --yes",
+    "rentctl vehicle remove 1",
+    "rentctl vehicle remove 1 2 --yes",
     "rentctl vehicle remove --where vehicle_activity=0 --dry-run",
   ],
   run: async (deps, args, opts) => {
