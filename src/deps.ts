@@ -1,8 +1,9 @@
 import type { ChalkInstance } from "chalk";
 import type { ApiClient } from "./api/client.js";
 import { FieldNames } from "./catalog/names.js";
-import { Catalogs } from "./catalog/service.js";
+import type { Catalogs } from "./catalog/service.js";
 import { type Paths, resolvePaths } from "./config/paths.js";
+import { catalogsFor, clientFor } from "./config/services.js";
 import { type GlobalFlags, resolveSettings, type Settings } from "./config/settings.js";
 import { ConfigStore } from "./config/store.js";
 import { requireUserOf, resolveTarget, type Target } from "./config/target.js";
@@ -113,29 +114,27 @@ export function createDeps(
         const target = await deps.target();
         const s = deps.settings();
         if (overrides.client) return overrides.client(target, s);
-        const { ApiClient } = await import("./api/client.js");
-        const client = new ApiClient({
-          baseUrl: target.baseUrl,
-          apiKey: target.apiKey,
-          timeoutMs: s.timeoutMs,
-          trace: flags.verbose ? (line) => io.stderr.write(`${color.dim(line)}\n`) : undefined,
-          userAgent: "rentctl/0.1",
-          // --raw: each body exactly as received (meta included) is the result; nothing is rendered.
-          onBody: flags.raw ? (text) => io.stdout.write(text.endsWith("\n") ? text : `${text}\n`) : undefined,
-          serverFailure: target.sandboxFailure,
-        });
-        exitHooks.push(() => client.close());
-        return client;
+        return clientFor(
+          target,
+          {
+            timeoutMs: s.timeoutMs,
+            trace: flags.verbose ? (line) => io.stderr.write(`${color.dim(line)}\n`) : undefined,
+            userAgent: "rentctl/0.1",
+            // --raw: each body exactly as received (meta included) is the result; nothing is rendered.
+            onBody: flags.raw ? (text) => io.stdout.write(text.endsWith("\n") ? text : `${text}\n`) : undefined,
+          },
+          (fn) => exitHooks.push(fn),
+        );
       })();
       return clientP;
     },
     locale: () => deps.catalogs().locale(),
     catalogs: () => {
-      catalogs ??= new Catalogs({
+      catalogs ??= catalogsFor({
         client: () => deps.client(),
         dataDir: paths.dataDir,
         scope: () => catalogScope(deps.settings()),
-        localeSetting: () => deps.settings().locale,
+        locale: () => deps.settings().locale,
         now: () => deps.now(),
       });
       return catalogs;

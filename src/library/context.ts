@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { ApiClient } from "../api/client.js";
-import { Catalogs } from "../catalog/service.js";
+import type { Catalogs } from "../catalog/service.js";
 import type { Paths } from "../config/paths.js";
+import { catalogsFor, clientFor } from "../config/services.js";
 import type { Environment, Settings } from "../config/settings.js";
 import type { ConfigStore } from "../config/store.js";
 import { resolveTarget, type Target } from "../config/target.js";
@@ -132,29 +133,27 @@ export function libraryContext(opts: LibraryOptions): LibraryContext {
     client: () => {
       clientP ??= (async () => {
         const target = await deps.target();
-        const { ApiClient } = await import("../api/client.js");
-        const client = new ApiClient({
-          baseUrl: target.baseUrl,
-          apiKey: target.apiKey,
-          timeoutMs: settings.timeoutMs,
-          maxAttempts: opts.retries,
-          trace: opts.trace,
-          userAgent: "rentctl-library/0.1",
-          missingKeyHint: "pass apiKey to createClient",
-          serverFailure: target.sandboxFailure,
-        });
-        exitHooks.push(() => client.close());
-        return client;
+        return clientFor(
+          target,
+          {
+            timeoutMs: settings.timeoutMs,
+            maxAttempts: opts.retries,
+            trace: opts.trace,
+            userAgent: "rentctl-library/0.1",
+            missingKeyHint: "pass apiKey to createClient",
+          },
+          (fn) => exitHooks.push(fn),
+        );
       })();
       return clientP;
     },
     locale: () => deps.catalogs().locale(),
     catalogs: () => {
-      catalogs ??= new Catalogs({
+      catalogs ??= catalogsFor({
         client: () => deps.client(),
         dataDir: opts.dataDir,
         scope: () => settings.baseUrl ?? "sandbox",
-        localeSetting: () => settings.locale,
+        locale: () => settings.locale,
         now: () => Date.now(),
       });
       return catalogs;

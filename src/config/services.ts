@@ -1,0 +1,43 @@
+import type { ApiClient, ClientOptions } from "../api/client.js";
+import { Catalogs } from "../catalog/service.js";
+import type { Target } from "./target.js";
+
+/**
+ * The two services every context builds on first use, the CLI's (src/deps.ts)
+ * and the library's (src/library/context.ts) alike: the API client for the
+ * resolved target (closed at exit), and the catalog service over it.
+ */
+
+/** A client for the target (its address, key and sandbox failure check), closed by `onClose`'s hook. */
+export async function clientFor(
+  target: Target,
+  opts: Omit<ClientOptions, "baseUrl" | "apiKey" | "serverFailure">,
+  onClose: (fn: () => Promise<void>) => void,
+): Promise<ApiClient> {
+  const { ApiClient } = await import("../api/client.js");
+  const client = new ApiClient({
+    ...opts,
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    serverFailure: target.sandboxFailure,
+  });
+  onClose(() => client.close());
+  return client;
+}
+
+/** The catalog service of a context: cache in `dataDir` (none: memory only), names in its locale. */
+export function catalogsFor(ctx: {
+  client(): Promise<ApiClient>;
+  dataDir: string | undefined;
+  scope(): string;
+  locale(): number | string;
+  now(): number;
+}): Catalogs {
+  return new Catalogs({
+    client: () => ctx.client(),
+    dataDir: ctx.dataDir,
+    scope: () => ctx.scope(),
+    localeSetting: () => ctx.locale(),
+    now: () => ctx.now(),
+  });
+}
