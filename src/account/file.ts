@@ -35,7 +35,7 @@ const TOP_KEYS = new Set(["extras", "vehicles", "$schema"]);
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-function parseRefs(row: number, reg: string, v: unknown, problems: AccountDocument["problems"]): ExtraRef[] {
+export function parseRefs(row: number, reg: string, v: unknown, problems: AccountDocument["problems"]): ExtraRef[] {
   const at = `row ${row}${reg ? ` (${reg})` : ""} extras`;
   if (v === null || v === undefined || v === "") return [];
   const list = Array.isArray(v) ? v : [v];

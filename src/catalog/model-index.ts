@@ -48,6 +48,27 @@ export function modelLabel([brand, model, configuration]: ModelEntry): string {
   return configuration ? `${head} (${configuration})` : head;
 }
 
+/**
+ * The configurations each label names (`modelLabel`, compared case-insensitively
+ * with runs of spaces as one): a label that names one id reads back as that id
+ * (fleet files with `--names`); one that names several is ambiguous, and an
+ * export keeps the id.
+ */
+export function labelIndex(entries: ReadonlyMap<number, ModelEntry>): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const [id, entry] of entries) {
+    const k = labelKey(modelLabel(entry));
+    const ids = out.get(k);
+    if (ids) ids.push(id);
+    else out.set(k, [id]);
+  }
+  return out;
+}
+
+export function labelKey(label: string): string {
+  return label.trim().replace(/\s+/g, " ").toLowerCase();
+}
+
 async function mapLimit<T, R>(list: readonly T[], limit: number, fn: (x: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(list.length);
   let next = 0;
@@ -71,6 +92,11 @@ export class ModelIndex {
 
   /** The entry of a configuration id in a segment (default cars), or undefined. Throws when the catalogs are unreachable. */
   async entry(configurationId: number, segmentId: number = DEFAULT_SEGMENT): Promise<ModelEntry | undefined> {
+    return (await this.entries(segmentId)).get(configurationId);
+  }
+
+  /** Every configuration of a segment (default cars): id -> brand, model, configuration. Throws when the catalogs are unreachable. */
+  async entries(segmentId: number = DEFAULT_SEGMENT): Promise<ReadonlyMap<number, ModelEntry>> {
     const locale = await this.#src.locale();
     const key = `${segmentId}|${locale}`;
     let got = this.#segments.get(key);
@@ -79,7 +105,7 @@ export class ModelIndex {
       got.catch(() => {});
       this.#segments.set(key, got);
     }
-    return (await got).get(configurationId);
+    return got;
   }
 
   async #load(segmentId: number, locale: number): Promise<Map<number, ModelEntry>> {

@@ -78,6 +78,19 @@ const rowLabel = (row: number, values: Record<string, unknown>) => {
 };
 
 /**
+ * A vehicle row's `extras:` member (an account file's references by identity)
+ * resolved to the account's extra ids; problems name the member. Given by the
+ * account layer (src/account/plan.ts existingExtrasRefs): `vehicle diff /
+ * apply` of an account file manage the vehicles only, and their references
+ * resolve against the extras the account has.
+ */
+export type ExtraRefsHook = (
+  row: number,
+  reg: string,
+  given: unknown,
+) => Promise<{ ids: number[]; problems: RowProblem[] }>;
+
+/**
  * Every row of the file, mapped to wire names with catalog names resolved.
  * All problems (unknown keys, unknown names, missing image files) are listed
  * together: an InputError (exit 2), nothing sent.
@@ -87,6 +100,8 @@ export async function readFleet(
   source: FleetSource,
   /** The rows, when the caller read the file itself (an account file's vehicles section). */
   given?: Iterable<RawRow>,
+  /** Resolve the rows' `extras:` references (without it, `extras` is an unknown key). */
+  extraRefs?: ExtraRefsHook,
 ): Promise<FleetRow[]> {
   const resolver = createNameResolver(await catalogPort(deps));
   const rows: FleetRow[] = [];
@@ -94,11 +109,19 @@ export async function readFleet(
   let bad = 0;
   for await (const raw of given ?? readRows(source.path, source.format, source.label)) {
     settleHeap();
-    const mapped = mapRow(raw.data, raw.textual);
+    let data = raw.data;
+    let refs: unknown;
+    const hasRefs = extraRefs !== undefined && !raw.textual && "extras" in data;
+    if (hasRefs) {
+      const { extras, ...rest } = data;
+      refs = extras;
+      data = rest;
+    }
+    const mapped = mapRow(data, raw.textual);
     const values = mapped.values;
     // A member given empty in json / ndjson / yaml means "must be empty" (an empty csv cell stays absent).
     if (!raw.textual) {
-      for (const [k, v] of Object.entries(raw.data)) {
+      for (const [k, v] of Object.entries(data)) {
         const key = k.trim();
         if (IGNORED_KEYS.has(key) || key === IMAGES_KEY || !isEmptyValue(v)) continue;
         const spec = lookupField(key, ROW_FIELDS);
@@ -106,6 +129,19 @@ export async function readFleet(
       }
     }
     const found = [...mapped.problems, ...(await resolveRowNames(resolver, values))];
+    if (hasRefs) {
+      if (values.vehicle_extras !== undefined && values.vehicle_extras !== null)
+        found.push({
+          field: "extras",
+          message: "give extras by identity (extras:) or by id (vehicle_extras:), not both",
+        });
+      else {
+        const reg = typeof values.vehicle_reg_number === "string" ? values.vehicle_reg_number.trim() : "";
+        const r = await extraRefs!(raw.row, reg, refs);
+        found.push(...r.problems);
+        values.vehicle_extras = r.ids.length ? r.ids : null;
+      }
+    }
     const images = mapped.images.map((p) => (isAbsolute(p) ? p : resolve(source.baseDir, p)));
     found.push(...(await imageProblems(images)));
     if (found.length) {

@@ -62,6 +62,34 @@ describe("account export → diff (every seeded owner)", () => {
     expect(doc.extras[2]).toMatchObject({ period: 2, active: "off", currency: "EUR" });
     const b = doc.vehicles.find((v) => v.vehicle_reg_number === "B-SC 1001")!;
     expect(b.extras).toEqual(["Child seat", "Additional driver"]);
+    // every catalog value that has a name is named (issue 25, "Fidelity")
+    expect(b).toMatchObject({
+      vehicle_model_id: "Toyota Corolla (1.8 Hybrid Comfort)",
+      vehicle_segment_id: "Cars",
+      vehicle_class_id: "Compact",
+      vehicle_year_of_issue_id: 2023,
+      vehicle_reg_number_country: "Germany",
+      vehicle_currency_id: "Euro",
+      vehicle_fuel_policy: "Full to full",
+      vehicle_protection_plans_deposit_return_period_card: "Within 3 days",
+      vehicle_delivery_address_fixed_place: ["Airport", "Railway station"],
+      vehicle_benefits_id: ["Free cancellation", "24/7 roadside assistance"],
+      vehicle_options_id: ["Air conditioning", "Bluetooth", "Rear-view camera"],
+      vehicle_payment_types: ["Debit card", "Credit card"],
+    });
+    // no catalog id is left in any vehicle of any seeded owner (a year is a year: >= 1000)
+    for (const owner of OWNERS) {
+      const d = parse((await cli(owner, ["account", "export", "-", "--names"])).stdout) as Doc;
+      for (const v of d.vehicles)
+        for (const [k, val] of Object.entries(v)) {
+          if (!/_id$|_country$|_fixed_place$|_payment_types$|_return_period_|_fuel_policy$/.test(k)) continue;
+          for (const m of Array.isArray(val) ? val : [val])
+            expect(
+              typeof m === "string" || (k === "vehicle_year_of_issue_id" && Number(m) >= 1000),
+              `${owner} ${k}`,
+            ).toBe(true);
+        }
+    }
     expect(text).not.toMatch(/vehicle_extras|vehicle_images|extra_id/);
   });
 });
@@ -193,6 +221,47 @@ describe("editing the file", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/Extras/);
   });
+});
+
+describe("vehicle diff / apply of an account file (vehicles only)", () => {
+  it("the vehicles' extras: references resolve against the account's extras; the extras section is not planned", async () => {
+    for (const names of [[], ["--names"]]) {
+      const f = path(`vehicles-only${names.length}.yaml`);
+      expect((await cli("1001", ["account", "export", f, ...names])).code).toBe(0);
+      const same = await cli("1001", ["vehicle", "diff", "-f", f, "--exact"]);
+      expect(same.stderr).toBe("");
+      expect(same.code, same.stdout).toBe(0);
+    }
+    const f = path("vehicles-only.yaml");
+    expect((await cli("1001", ["account", "export", f, "--names"])).code).toBe(0);
+    const doc = parse(readFileSync(f, "utf8")) as Doc;
+    // B-SC 1001 swaps Additional driver for Snow chains; the extras section's edit is ignored (vehicles only)
+    doc.vehicles[0]!.extras = ["Child seat", "Snow chains"];
+    doc.extras[0]!.price = 99;
+    writeFileSync(f, stringify(doc));
+    const d = await cli("1001", ["vehicle", "diff", "-f", f, "-o", "json"]);
+    expect(d.code, d.stderr).toBe(8);
+    const plan = json<{ change: Array<{ reg: string; fields: Record<string, { from: unknown; to: unknown }> }> }>(
+      d.stdout,
+    );
+    expect(plan.change).toHaveLength(1);
+    expect(plan.change[0]!.fields.vehicle_extras).toEqual({ from: [1, 2], to: [1, 3] });
+    const a = await cli("1001", ["vehicle", "apply", "-f", f, "--yes"]);
+    expect(a.code, a.stderr).toBe(0);
+    expect((await cli("1001", ["vehicle", "diff", "-f", f])).code).toBe(0);
+    expect(json<{ price: number }>((await cli("1001", ["extra", "get", "1", "-o", "json"])).stdout).price).toBe(5);
+    const op = /rentctl undo (\S+)/.exec(a.stderr)?.[1];
+    expect((await cli("1001", ["undo", op!, "--yes"])).code).toBe(0);
+
+    // an extra only the file has: refused, pointing at account diff; nothing sent
+    doc.vehicles[0]!.extras = ["GPS navigator"];
+    writeFileSync(f, stringify(doc));
+    proxy.counts.clear();
+    const bad = await viaProxy("1001", ["vehicle", "apply", "-f", f, "--yes"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/row 1 \(B-SC 1001\) extras: no extra GPS navigator in the account.*account diff/);
+    expect(posts()).toBe(0);
+  }, 60_000);
 });
 
 describe("extras as managed links", () => {

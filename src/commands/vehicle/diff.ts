@@ -63,7 +63,8 @@ export async function planFromFile(
     // The account is listed while the file is read (a file error still wins: it is awaited first).
     const listing = listAccount(deps);
     listing.catch(() => {});
-    const rows = await readFleet(deps, source);
+    const { existingExtrasRefs } = await import("../../account/plan.js");
+    const rows = await readFleet(deps, source, undefined, existingExtrasRefs(deps));
     const account = await listing;
     const text = opts.out ? await (await import("../../fleet/saved-plan.js")).inputText(source) : undefined;
     return {
