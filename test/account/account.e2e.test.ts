@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
+import { expectGolden } from "../fleet/golden.js";
 import { type FaultProxy, startProxy } from "../fleet/helpers.js";
 import { json, ROOT, runBuilt, sandboxEnv } from "../helpers/cli.js";
 
@@ -91,6 +92,34 @@ describe("account export → diff (every seeded owner)", () => {
         }
     }
     expect(text).not.toMatch(/vehicle_extras|vehicle_images|extra_id/);
+  });
+});
+
+describe("-o markdown (the review summary) through the built CLI", () => {
+  it("account diff and vehicle diff: golden files; --markdown is the same; other commands refuse it (exit 2)", async () => {
+    const f = path("review.yaml");
+    expect((await cli("1001", ["account", "export", f, "--names"])).code).toBe(0);
+    const doc = parse(readFileSync(f, "utf8")) as Doc;
+    doc.extras[0]!.price = 6;
+    doc.extras.push({ option: "GPS navigator", price: 3, currency: "EUR", period: 1, quantity: 5, active: "on" });
+    doc.vehicles[0]!.price_per_day = 49;
+    doc.vehicles[1]!.extras = ["GPS navigator"];
+    doc.vehicles = doc.vehicles.filter((v) => v.vehicle_reg_number !== "HH-SC 3003");
+    writeFileSync(f, stringify(doc));
+    const clean = (s: string) => s.replaceAll(dir, "DIR");
+    const acc = await cli("1001", ["account", "diff", "-f", f, "--prune", "-o", "markdown"]);
+    expect(acc.code, acc.stderr).toBe(8);
+    expectGolden("account-diff-cli.md", clean(acc.stdout));
+    expect((await cli("1001", ["account", "diff", "-f", f, "--prune", "--markdown"])).stdout).toBe(acc.stdout);
+    // vehicles only: the extras section is not planned, so the new extra is unknown to a vehicle diff
+    doc.vehicles[1]!.extras = ["Child seat"];
+    writeFileSync(f, stringify(doc));
+    const veh = await cli("1001", ["vehicle", "diff", "-f", f, "--prune", "-o", "markdown"]);
+    expect(veh.code, veh.stderr).toBe(8);
+    expectGolden("vehicle-diff-cli.md", clean(veh.stdout));
+    const other = await cli("1001", ["vehicle", "list", "-o", "markdown"]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/markdown is printed by `account diff` and `vehicle diff` only/);
   });
 });
 

@@ -28,17 +28,21 @@ export const verb = defineVerb({
   description: "Show what `account apply` would change to make the account match an account file (exit 8: changes)",
   flags: {
     ...accountFileFlags,
-    markdown: flag.bool("--markdown", "print a review summary in markdown (for a pull request) instead of the plan"),
+    markdown: flag.bool(
+      "--markdown",
+      "same as -o markdown: a review summary in markdown (for a pull request) instead of the plan",
+    ),
     out: outFlag,
   },
   examples: [
     "rentctl account diff -f account.yaml",
-    "rentctl account diff -f account.yaml --prune --markdown > plan.md",
+    "rentctl account diff -f account.yaml --prune -o markdown > plan.md",
     "rentctl account diff -f account.yaml -o json",
-    "rentctl account diff -f account.yaml --markdown --out plan.json > plan.md   # then: account apply --plan plan.json",
+    "rentctl account diff -f account.yaml -o markdown --out plan.json > plan.md   # then: account apply --plan plan.json",
   ],
   notes:
     "\nExit codes: 0 nothing to do, 8 the plan has changes, 2 invalid or inconsistent file. -v also lists unchanged vehicles.\n",
+  outputs: { markdown: "markdown" },
   run: (deps, _args, opts) => run(deps, opts),
 });
 

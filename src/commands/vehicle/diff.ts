@@ -29,14 +29,19 @@ export const verb = defineVerb({
   flags: {
     ...fleetFileFlags,
     out: outFlag,
-    markdown: flag.bool("--markdown", "print a review summary in markdown (for a pull request) instead of the plan"),
+    markdown: flag.bool(
+      "--markdown",
+      "same as -o markdown: a review summary in markdown (for a pull request) instead of the plan",
+    ),
   },
   examples: [
     "rentctl vehicle diff -f fleet.yaml",
     "rentctl vehicle diff -f fleet.csv --prune -o json",
+    "rentctl vehicle diff -f fleet.yaml -o markdown > plan.md   # a review summary for a pull request",
     "rentctl vehicle diff -f fleet.yaml --out plan.json && rentctl vehicle apply --plan plan.json",
   ],
   notes: "\nExit codes: 0 nothing to do, 8 the plan has changes, 2 invalid file. -v also lists unchanged vehicles.\n",
+  outputs: { markdown: "markdown" },
   run: (deps, _args, opts) => run(deps, opts),
 });
 
