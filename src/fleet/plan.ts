@@ -372,14 +372,22 @@ export function massRemovalRefusal(input: {
   rows: number;
   prune: boolean;
   allowMassDelete?: boolean;
+  /** An account file's extras section (when it is managed): deletions by --prune, the account's extras, the file's rows. */
+  extras?: { removals: number; accountSize: number; rows: number };
 }): string | undefined {
   if (!input.prune || input.allowMassDelete) return undefined;
-  const { removals, accountSize } = input;
-  const all = `${removals} of the account's ${accountSize} vehicle${accountSize === 1 ? "" : "s"}`;
-  if (input.rows === 0) return `the file lists no vehicles: --prune would remove ${all}`;
-  if (removals > MASS_REMOVAL_LIMIT) {
-    return `--prune would remove ${all} (more than ${MASS_REMOVAL_LIMIT})`;
-  }
-  if (removals * 2 > accountSize) return `--prune would remove ${all} (more than half)`;
-  return undefined;
+  const guard = (noun: string, removals: number, accountSize: number, rows: number) => {
+    if (removals === 0) return undefined;
+    const all = `${removals} of the account's ${accountSize} ${noun}${accountSize === 1 ? "" : "s"}`;
+    if (rows === 0) return `the file lists no ${noun}s: --prune would remove ${all}`;
+    if (removals > MASS_REMOVAL_LIMIT) return `--prune would remove ${all} (more than ${MASS_REMOVAL_LIMIT})`;
+    if (removals * 2 > accountSize) return `--prune would remove ${all} (more than half)`;
+    return undefined;
+  };
+  const vehicles =
+    input.rows === 0
+      ? `the file lists no vehicles: --prune would remove ${input.removals} of the account's ${input.accountSize} vehicle${input.accountSize === 1 ? "" : "s"}`
+      : guard("vehicle", input.removals, input.accountSize, input.rows);
+  const extras = input.extras && guard("extra", input.extras.removals, input.extras.accountSize, input.extras.rows);
+  return vehicles && extras ? `${vehicles}, and ${extras.replace(/^--prune would /, "")}` : (vehicles ?? extras);
 }

@@ -297,8 +297,20 @@ describe("extras as managed links", () => {
   it("extra get names the vehicles that use it; extra delete lists them, and its undo re-creates and re-attaches", async () => {
     const got = await cli("1001", ["extra", "get", "2"]);
     expect(got.code).toBe(0);
-    expect(got.stderr).toMatch(/used by 1 vehicle: 1 \(B-SC 1001\)/);
-    const del = await cli("1001", ["extra", "delete", "2", "--yes"]);
+    // the card has a "Used by" section (stdout); -o json keeps the server's record and says it on stderr
+    expect(got.stdout).toMatch(/\nUsed by\n\s+vehicle 1\s+B-SC 1001\n/);
+    expect((await cli("1001", ["extra", "get", "3"])).stdout).toMatch(/\nUsed by\n\s+Vehicles\s+none\n/);
+    const gotJson = await cli("1001", ["extra", "get", "2", "-o", "json"]);
+    expect(json<Record<string, unknown>>(gotJson.stdout)).not.toHaveProperty("used_by");
+    expect(gotJson.stderr).toMatch(/used by 1 vehicle: 1 \(B-SC 1001\)/);
+    // no terminal, neither --yes nor --force: the vehicles listed, exit 2, nothing sent
+    proxy.counts.clear();
+    const refused = await viaProxy("1001", ["extra", "delete", "2"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/extra 2 is used by 1 vehicle: 1 \(B-SC 1001\)/);
+    expect(refused.stderr).toMatch(/refusing to delete an extra without confirmation/);
+    expect(posts()).toBe(0);
+    const del = await cli("1001", ["extra", "delete", "2", "--force"]);
     expect(del.code, del.stderr).toBe(0);
     expect(del.stderr).toMatch(/extra 2 is used by 1 vehicle: 1 \(B-SC 1001\); deleting it takes it off them/);
     const op = /rentctl undo (\S+)/.exec(del.stderr)?.[1];
@@ -308,6 +320,24 @@ describe("extras as managed links", () => {
     expect(u.stderr).toMatch(new RegExp(`extra ${made} re-attached to vehicle 1, which used extra 2`));
     const v = json<{ vehicle_extras: number[] }>((await cli("1001", ["vehicle", "get", "1", "-o", "json"])).stdout);
     expect(v.vehicle_extras).toContain(Number(made));
+  });
+});
+
+describe("mass-removal guard", () => {
+  it("counts the extras --prune deletes: 2 of 3 is refused (exit 2, nothing sent) unless --allow-mass-delete", async () => {
+    const f = path("mass.yaml");
+    expect((await cli("1001", ["account", "export", f, "--names"])).code).toBe(0);
+    const doc = parse(readFileSync(f, "utf8")) as Doc;
+    doc.extras = doc.extras.slice(0, 1);
+    for (const v of doc.vehicles) if (v.extras) v.extras = ["Child seat"];
+    writeFileSync(f, stringify(doc));
+    proxy.counts.clear();
+    const r = await viaProxy("1001", ["account", "apply", "-f", f, "--prune", "--yes"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /refusing to apply: --prune would remove 2 of the account's 3 extras \(more than half\); nothing was sent/,
+    );
+    expect(posts()).toBe(0);
   });
 });
 
