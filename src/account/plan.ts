@@ -179,6 +179,15 @@ export function existingExtrasRefs(deps: Deps): ExtraRefsHook {
   };
 }
 
+/** The rows of a list, each dropped from it as it is handed out. */
+function* releasing<T>(list: Array<T | undefined>): Generator<T> {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    list[i] = undefined;
+    if (item !== undefined) yield item;
+  }
+}
+
 /** Plan an account (or fleet) file against the account. Every problem of the file is one InputError (exit 2), nothing sent. */
 export async function planAccount(deps: Deps, source: FleetSource, opts: AccountPlanOptions): Promise<AccountPlan> {
   // The account is listed while the file is read (a file error still wins: it is awaited first).
@@ -195,7 +204,8 @@ export async function planAccount(deps: Deps, source: FleetSource, opts: Account
   problems.push(...extraRows.problems);
   let rows: FleetRow[] = [];
   try {
-    rows = await readFleet(deps, source, doc.vehicles);
+    // each raw row is let go once it is mapped (the file's objects and the mapped rows are not held together)
+    rows = await readFleet(deps, source, releasing(doc.vehicles));
   } catch (e) {
     if (!(e instanceof InputError) || !e.details.length) throw e;
     problems.push(...e.details);

@@ -5,7 +5,6 @@ import { IdentityIndex, identityOf } from "../contract/identity.js";
 import type { JsonObject } from "../contract/records.js";
 import type { Deps } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
-import { settleHeap } from "../memory.js";
 import { catalogPort, checkVehicle, listVehicles } from "./adapters.js";
 import { IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "./fields.js";
 import { computePlan, currentInput, type IdentityFn, type Plan, type PlanChange } from "./plan.js";
@@ -108,7 +107,7 @@ export async function readFleet(
   const problems: Array<{ field: string; message: string }> = [];
   let bad = 0;
   for await (const raw of given ?? readRows(source.path, source.format, source.label)) {
-    settleHeap();
+    // no settleHeap here: every row is kept (a forced collection would only walk them again)
     let data = raw.data;
     let refs: unknown;
     const hasRefs = extraRefs !== undefined && !raw.textual && "extras" in data;
@@ -224,7 +223,8 @@ export async function planFleet(
   for (const u of plan.unchangedList) {
     const r = u.row === undefined ? undefined : byRow.get(u.row);
     const record = byId.get(u.vehicle_id);
-    if (!r || !record || !wantsImages(r, currentInput(record))) {
+    // (a row without image files attaches none: its record's input is not needed)
+    if (!r || !record || r.images.length === 0 || !wantsImages(r, currentInput(record))) {
       unchanged.push(u);
       continue;
     }
