@@ -256,7 +256,9 @@ function recordChanges(record: JsonObject, desired: Record<string, WireValue | n
     const v = inputMember(record, name);
     const from = v === undefined ? null : typed(spec, v);
     const to = desired[name];
-    if (!sameValue(spec, from, to)) (fields ??= {})[name] = { from, to: isEmpty(to) ? null : (to as WireValue) };
+    if (sameValue(spec, from, to)) continue;
+    fields ??= {};
+    fields[name] = { from, to: isEmpty(to) ? null : (to as WireValue) };
   }
   return fields ?? {};
 }
