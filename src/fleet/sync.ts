@@ -5,6 +5,7 @@ import { IdentityIndex, identityOf } from "../contract/identity.js";
 import type { JsonObject } from "../contract/records.js";
 import type { Deps } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
+import { settleHeap } from "../memory.js";
 import { catalogPort, checkVehicle, listVehicles } from "./adapters.js";
 import { IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "./fields.js";
 import { computePlan, currentInput, type IdentityFn, type Plan, type PlanChange } from "./plan.js";
@@ -48,7 +49,12 @@ export interface SyncPlan {
   uploads: Map<number, string[]>;
   /** The create records checked as `vehicle create` checks them (owner and locale filled), by file row. */
   createRecords: Map<number, EncodableRecord>;
+  /** The file gave catalog values by name (`--names`): plans for people show names beside the ids. */
+  named?: boolean;
 }
+
+/** The rows of a fleet file, and whether any value was given by name (a catalog was read to resolve it). */
+export type FleetRows = FleetRow[] & { named?: boolean };
 
 const isEmptyValue = (v: unknown) =>
   v === null || (typeof v === "string" && v.trim() === "") || (Array.isArray(v) && v.length === 0);
@@ -101,13 +107,13 @@ export async function readFleet(
   given?: Iterable<RawRow>,
   /** Resolve the rows' `extras:` references (without it, `extras` is an unknown key). */
   extraRefs?: ExtraRefsHook,
-): Promise<FleetRow[]> {
+): Promise<FleetRows> {
   const resolver = createNameResolver(await catalogPort(deps));
   const rows: FleetRow[] = [];
   const problems: Array<{ field: string; message: string }> = [];
   let bad = 0;
   for await (const raw of given ?? readRows(source.path, source.format, source.label)) {
-    // no settleHeap here: every row is kept (a forced collection would only walk them again)
+    settleHeap();
     let data = raw.data;
     let refs: unknown;
     const hasRefs = extraRefs !== undefined && !raw.textual && "extras" in data;
@@ -150,7 +156,7 @@ export async function readFleet(
     rows.push({ row: raw.row, values, images });
   }
   if (bad) throw problemsError(source.label, problems, bad, rows.length);
-  return rows;
+  return Object.assign(rows, { named: resolver.fetches > 0 }) as FleetRows;
 }
 
 /** Every vehicle of the account (input fields and ids), listed once. */
@@ -184,7 +190,7 @@ export function identityKeys(records: readonly JsonObject[]): IdentityFn {
 export async function planFleet(
   deps: Deps,
   label: string,
-  rows: FleetRow[],
+  rows: FleetRows,
   account: JsonObject[],
   opts: SyncOptions,
 ): Promise<SyncPlan> {
@@ -250,7 +256,7 @@ export async function planFleet(
     uploads.set(row, r.images);
     change.fields.vehicle_images = { from: null, to: r.images.map((f) => `file ${basename(f)}`) };
   }
-  return { plan, rows: rows.length, accountSize: account.length, uploads, createRecords };
+  return { plan, rows: rows.length, accountSize: account.length, uploads, createRecords, named: rows.named === true };
 }
 
 /** A row attaches its image files when it gives some, gives no ids, and the vehicle has none. */

@@ -123,6 +123,25 @@ describe("-o markdown (the review summary) through the built CLI", () => {
   });
 });
 
+describe("a plan printed from a file with names shows names", () => {
+  it("text and markdown name the catalog values beside their ids; an id-only file's plan stays ids", async () => {
+    for (const names of [true, false]) {
+      const f = path(`plan-names-${names}.yaml`);
+      expect((await cli("1001", ["account", "export", f, ...(names ? ["--names"] : [])])).code).toBe(0);
+      const doc = parse(readFileSync(f, "utf8")) as Doc;
+      doc.vehicles[0]!.vehicle_class_id = names ? "SUV" : 4;
+      writeFileSync(f, stringify(doc));
+      const text = await cli("1001", ["account", "diff", "-f", f]);
+      expect(text.code).toBe(8);
+      expect(text.stdout).toContain(names ? "vehicle_class_id: 2 (Compact) → 4 (SUV)" : "vehicle_class_id: 2 → 4");
+      const md = await cli("1001", ["vehicle", "diff", "-f", f, "-o", "markdown"]);
+      expect(md.stdout).toContain(
+        names ? "| `vehicle_class_id` | 2 (Compact) | 4 (SUV) |" : "| `vehicle_class_id` | 2 | 4 |",
+      );
+    }
+  });
+});
+
 describe("examples/account.yaml", () => {
   it("applies cleanly to the empty owner (3 extras, 4 vehicles using them), then plans nothing; undone as one op", async () => {
     const f = join(ROOT, "examples", "account.yaml");

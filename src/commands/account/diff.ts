@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.js";
 import { DriftError, UsageError } from "../../errors.js";
 import type { FleetSource } from "../../fleet/source.js";
 import { flag } from "../flags.js";
-import { outFlag, planColors } from "../vehicle/diff.js";
+import { outFlag, planColors, planLabels } from "../vehicle/diff.js";
 import { defineVerb } from "../verb.js";
 
 /** The account-file flags of `account diff` and `account apply`. */
@@ -79,11 +79,14 @@ export async function planAccountSource(
 /** Print a plan on stdout: text (table), markdown, or the machine plan (-o json / yaml). */
 export async function printAccountPlan(deps: Deps, plan: AccountPlan, markdown?: boolean): Promise<void> {
   const { accountPlanJson, accountPlanLines, accountPlanMarkdown } = await import("../../account/print.js");
-  if (markdown) deps.io.stdout.write(accountPlanMarkdown(plan));
-  else if (deps.settings().output === "table") {
+  const table = deps.settings().output === "table";
+  const label = markdown || table ? await planLabels(deps, plan.vehicles) : undefined;
+  if (markdown) deps.io.stdout.write(accountPlanMarkdown(plan, label));
+  else if (table) {
     for (const line of accountPlanLines(plan, {
       color: planColors(deps.outColor),
       verbose: Boolean(deps.flags.verbose),
+      label,
     }))
       deps.io.stdout.write(`${line}\n`);
   } else await deps.out.record(accountPlanJson(plan));
