@@ -392,7 +392,7 @@ _rentctl_flag_values() {
     *'|--settle') : ;;
     *'|--locale') _rentctl_dynamic 'catalog' 'locales' ;;
     *'|-o' |\
-    *'|--output') _rentctl_words 'table json ndjson csv yaml markdown' ;;
+    *'|--output') _rentctl_words 'table json ndjson csv yaml' ;;
   esac
 }
 

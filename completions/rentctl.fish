@@ -818,7 +818,7 @@ complete -c rentctl -l env -r -f -a 'production test sandbox' -d 'environment (e
 complete -c rentctl -l base-url -r -f -d 'base address, overriding the profile\'s (env RENTCTL_BASE_URL)'
 complete -c rentctl -l user -r -f -d 'owner id (env RENTCTL_USER_ID)'
 complete -c rentctl -l locale -r -f -a '(__rentctl_dynamic catalog locales)' -d 'response language, id or name (env RENTCTL_LOCALE; default 40 = English)'
-complete -c rentctl -s o -l output -r -f -a 'table json ndjson csv yaml markdown' -d 'output format (env RENTCTL_OUTPUT; default table; markdown: account diff and vehicle diff only)'
+complete -c rentctl -s o -l output -r -f -a 'table json ndjson csv yaml' -d 'output format (env RENTCTL_OUTPUT; default table; markdown: account diff and vehicle diff only)'
 complete -c rentctl -l json -d 'same as --output json'
 complete -c rentctl -l timeout -r -f -d 'bound on each HTTP attempt (env RENTCTL_TIMEOUT; default 30)'
 complete -c rentctl -l no-color -d 'no colour (also NO_COLOR)'

@@ -16,6 +16,7 @@ export const GLOBAL_FLAGS = {
     "-o, --output <format>",
     "output format (env RENTCTL_OUTPUT; default table; markdown: account diff and vehicle diff only)",
     [...FORMATS, ...REVIEW_FORMATS],
+    { unlisted: REVIEW_FORMATS },
   ),
   json: flag.bool("--json", "same as --output json"),
   timeout: flag.string("--timeout <seconds>", "bound on each HTTP attempt (env RENTCTL_TIMEOUT; default 30)"),
