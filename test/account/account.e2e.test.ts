@@ -53,6 +53,17 @@ describe("account export → diff (every seeded owner)", () => {
           }
         });
 
+  it("vehicle export --names (csv, ndjson, json, yaml) → vehicle diff --exact: no changes for 1001 and 1002", async () => {
+    for (const owner of ["1001", "1002"])
+      for (const ext of ["csv", "ndjson", "json", "yaml"]) {
+        const f = path(`veh-${owner}.${ext}`);
+        expect((await cli(owner, ["vehicle", "export", f, "--names"])).code).toBe(0);
+        expect(readFileSync(f, "utf8")).not.toMatch(/vehicle_model_id"?[:,]\s*"?\d/);
+        const d = await cli(owner, ["vehicle", "diff", "-f", f]);
+        expect(d.code, `${owner} .${ext}: ${d.stdout}${d.stderr}`).toBe(0);
+      }
+  });
+
   it("the export is an account document: extras (names), vehicles referencing them by identity, no ids", async () => {
     const f = path("names-1001.yaml");
     expect((await cli("1001", ["account", "export", f, "--names"])).code).toBe(0);
