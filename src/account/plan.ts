@@ -205,7 +205,7 @@ export async function planAccount(deps: Deps, source: FleetSource, opts: Account
   let rows: FleetRow[] = [];
   try {
     // each raw row is let go once it is mapped (the file's objects and the mapped rows are not held together)
-    rows = await readFleet(deps, source, releasing(doc.vehicles));
+    rows = await readFleet(deps, source, doc.streamed ? undefined : releasing(doc.vehicles));
   } catch (e) {
     if (!(e instanceof InputError) || !e.details.length) throw e;
     problems.push(...e.details);
