@@ -179,7 +179,7 @@ _rentctl_flags() {
     'extra enable') REPLY='-h --help' ;;
     'extra disable') REPLY='-h --help' ;;
     'extra switch') REPLY='-h --help' ;;
-    'extra delete') REPLY='-h --help' ;;
+    'extra delete') REPLY='--force -h --help' ;;
     'account') REPLY='-h --help' ;;
     'account export') REPLY='--format --names -h --help' ;;
     'account diff') REPLY='-f --file --format --prune --exact --markdown --out -h --help' ;;

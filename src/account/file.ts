@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { InputError } from "../errors.js";
 import type { FleetFormat } from "../fleet/format.js";
-import { type RawRow, readRows } from "../fleet/read.js";
+import type { RawRow } from "../fleet/read.js";
 
 /**
  * An account file: a yaml or json document `{extras: [...], vehicles: [...]}`.
@@ -23,8 +23,10 @@ export interface ExtraRef {
 export interface AccountDocument {
   /** undefined: the file has no extras section (a fleet file). */
   extras?: Record<string, unknown>[];
-  /** The vehicle rows, without their `extras` member. */
+  /** The vehicle rows, without their `extras` member (none when `streamed`). */
   vehicles: RawRow[];
+  /** csv / ndjson: the rows are not read here; read them from the file as it streams (readRows). */
+  streamed?: boolean;
   /** Per vehicle row number: its `extras` references (only rows that give the member). */
   refs: Map<number, ExtraRef[]>;
   /** Problems found in the references (row and message). */
@@ -35,7 +37,7 @@ const TOP_KEYS = new Set(["extras", "vehicles", "$schema"]);
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-function parseRefs(row: number, reg: string, v: unknown, problems: AccountDocument["problems"]): ExtraRef[] {
+export function parseRefs(row: number, reg: string, v: unknown, problems: AccountDocument["problems"]): ExtraRef[] {
   const at = `row ${row}${reg ? ` (${reg})` : ""} extras`;
   if (v === null || v === undefined || v === "") return [];
   const list = Array.isArray(v) ? v : [v];
@@ -70,11 +72,8 @@ function parseRefs(row: number, reg: string, v: unknown, problems: AccountDocume
 export async function readAccountDocument(path: string, format: FleetFormat): Promise<AccountDocument> {
   const problems: AccountDocument["problems"] = [];
   const refs = new Map<number, ExtraRef[]>();
-  if (format === "csv" || format === "ndjson") {
-    const vehicles: RawRow[] = [];
-    for await (const r of readRows(path, format)) vehicles.push(r);
-    return { vehicles, refs, problems };
-  }
+  // csv and ndjson are fleet files, streamed row by row by the reader of the rows (src/fleet/sync.ts readFleet)
+  if (format === "csv" || format === "ndjson") return { vehicles: [], streamed: true, refs, problems };
   const text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
   let doc: unknown;
   try {

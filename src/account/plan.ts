@@ -7,7 +7,7 @@ import { currentInput, type Plan } from "../fleet/plan.js";
 import type { CatalogPort } from "../fleet/resolver.js";
 import { fingerprint, type Touched, touchedVehicles } from "../fleet/saved-plan.js";
 import type { FleetSource } from "../fleet/source.js";
-import { type FleetRow, listAccount, planFleet, readFleet, type SyncPlan } from "../fleet/sync.js";
+import { type ExtraRefsHook, type FleetRow, listAccount, planFleet, readFleet, type SyncPlan } from "../fleet/sync.js";
 import {
   catalogValue,
   type ExtraPlan,
@@ -20,7 +20,7 @@ import {
   planExtras,
   readExtraRows,
 } from "./extras.js";
-import { type ExtraRef, readAccountDocument } from "./file.js";
+import { type ExtraRef, parseRefs, readAccountDocument } from "./file.js";
 
 /**
  * The plan of `account diff` / `account apply`: the extras section planned
@@ -135,6 +135,59 @@ async function resolveRefs(
   return ids;
 }
 
+/**
+ * `vehicle diff / apply` of an account file (vehicles only): a vehicle's
+ * `extras:` references resolve against the extras the account has (listed
+ * once, on the first row that has references); the file's `extras:` section
+ * is not planned, so a reference to an extra only the file has is a problem
+ * that says to use `account diff / apply`.
+ */
+export function existingExtrasRefs(deps: Deps): ExtraRefsHook {
+  let setup:
+    | Promise<{
+        port: CatalogPort;
+        cache: Map<string, Promise<JsonObject[]>>;
+        pool: PoolEntry[];
+        label: (option: number, period: number) => string;
+      }>
+    | undefined;
+  return async (row, reg, given) => {
+    setup ??= (async () => {
+      const port = await catalogPort(deps);
+      const cache = new Map<string, Promise<JsonObject[]>>();
+      const account: ExtraState[] = [];
+      for (const r of await listExtras(deps, { warn: (m) => deps.msg.warn(m) })) {
+        const s = extraState(r);
+        if (s) account.push(s);
+      }
+      const pool = account.map((e) => ({ option_id: e.option_id, period: e.period, id: e.id, pruned: false }));
+      return { port, cache, pool, label: await extraLabeller(port, account, cache) };
+    })();
+    const { port, cache, pool, label } = await setup;
+    const found: Problems = [];
+    const refs = parseRefs(row, reg, given, found);
+    const ids = await resolveRefs(port, cache, "extras", refs, pool, label, found);
+    return {
+      ids,
+      problems: found.map((p) => ({
+        field: "extras",
+        message: /^no extra /.test(p.message)
+          ? `${p.message.replace(" in the file's extras or the account", " in the account")} (vehicle diff / apply manage vehicles only: plan the extras section with \`rentctl account diff\`)`
+          : p.message,
+      })),
+    };
+  };
+}
+
+/** The rows of a list, each dropped from it as it is handed out. */
+function* releasing<T>(list: Array<T | undefined>): Generator<T> {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    list[i] = undefined;
+    if (item !== undefined) yield item;
+  }
+}
+
 /** Plan an account (or fleet) file against the account. Every problem of the file is one InputError (exit 2), nothing sent. */
 export async function planAccount(deps: Deps, source: FleetSource, opts: AccountPlanOptions): Promise<AccountPlan> {
   // The account is listed while the file is read (a file error still wins: it is awaited first).
@@ -151,7 +204,8 @@ export async function planAccount(deps: Deps, source: FleetSource, opts: Account
   problems.push(...extraRows.problems);
   let rows: FleetRow[] = [];
   try {
-    rows = await readFleet(deps, source, doc.vehicles);
+    // each raw row is let go once it is mapped (the file's objects and the mapped rows are not held together)
+    rows = await readFleet(deps, source, doc.streamed ? undefined : releasing(doc.vehicles));
   } catch (e) {
     if (!(e instanceof InputError) || !e.details.length) throw e;
     problems.push(...e.details);

@@ -1,7 +1,14 @@
 import type { Json, JsonObject } from "../contract/records.js";
 import type { WireValue } from "../contract/validate.js";
 import type { FieldChange, Plan } from "../fleet/plan.js";
-import { changeText, type PlanColors, planJson, planLines, valueText } from "../fleet/plan-print.js";
+import {
+  changeText,
+  type PlanColors,
+  type PlanPrintOptions,
+  planJson,
+  planLines,
+  valueText,
+} from "../fleet/plan-print.js";
 import type { ExtraPlan } from "./extras.js";
 import { type AccountPlan, displayVehicles } from "./plan.js";
 
@@ -55,7 +62,7 @@ export function* extraLines(p: ExtraPlan, color?: PlanColors): Generator<string>
 /** The whole plan as text lines: extras (when the file manages them), then vehicles. */
 export function* accountPlanLines(
   plan: AccountPlan,
-  opts: { color?: PlanColors; verbose?: boolean },
+  opts: { color?: PlanColors; verbose?: boolean; label?: PlanPrintOptions["label"] },
 ): Generator<string> {
   if (plan.extras.managed) {
     yield "Extras:";
@@ -89,8 +96,8 @@ export function accountPlanJson(plan: AccountPlan): JsonObject {
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
 
-function mdValue(field: string, v: WireValue | null | undefined): string {
-  return cell(valueText(field, v));
+function mdValue(field: string, v: WireValue | null | undefined, label?: PlanPrintOptions["label"]): string {
+  return cell(valueText(field, v, { label }));
 }
 
 /**
@@ -98,7 +105,7 @@ function mdValue(field: string, v: WireValue | null | undefined): string {
  * removals called out first, then a table per section with each field's
  * before → after.
  */
-export function accountPlanMarkdown(plan: AccountPlan): string {
+export function accountPlanMarkdown(plan: AccountPlan, label?: PlanPrintOptions["label"]): string {
   const e = plan.extras;
   const v: Plan = displayVehicles(plan.vehicles.plan, plan.extraLabels);
   const out: string[] = [];
@@ -141,16 +148,16 @@ export function accountPlanMarkdown(plan: AccountPlan): string {
     for (const c of v.create) {
       const main = ["vehicle_model_id", "price_per_day", "vehicle_currency_id", "vehicle_extras"]
         .filter((k) => k in c.record)
-        .map((k) => `${k} ${mdValue(k, c.record[k])}`)
+        .map((k) => `${k} ${mdValue(k, c.record[k], label)}`)
         .join(", ");
       out.push(`| + | ${cell(c.reg)} (row ${c.row}) | | | ${main || "(new)"} |`);
     }
     for (const c of v.change)
       for (const [k, f] of Object.entries(c.fields).sort(([a], [b]) => a.localeCompare(b))) {
-        const set = changeText(k, f);
+        const set = changeText(k, f, { label });
         const isSet = /^[+-]/.test(set);
         out.push(
-          `| ~ | ${cell(c.reg)} (vehicle ${c.vehicle_id}) | ${code(k)} | ${isSet ? "" : mdValue(k, f.from)} | ${isSet ? cell(set) : mdValue(k, f.to)} |`,
+          `| ~ | ${cell(c.reg)} (vehicle ${c.vehicle_id}) | ${code(k)} | ${isSet ? "" : mdValue(k, f.from, label)} | ${isSet ? cell(set) : mdValue(k, f.to, label)} |`,
         );
       }
     for (const r of v.remove) out.push(`| - | ${cell(r.reg)} (vehicle ${r.vehicle_id}) | | | (removed) |`);

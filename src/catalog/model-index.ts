@@ -55,6 +55,27 @@ export function modelLabel([brand, model, configuration]: ModelEntry): string {
   return configuration ? `${head} (${configuration})` : head;
 }
 
+/**
+ * The configurations each label names (`modelLabel`, compared case-insensitively
+ * with runs of spaces as one): a label that names one id reads back as that id
+ * (fleet files with `--names`); one that names several is ambiguous, and an
+ * export keeps the id.
+ */
+export function labelIndex(entries: ReadonlyMap<number, ModelEntry>): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const [id, entry] of entries) {
+    const k = labelKey(modelLabel(entry));
+    const ids = out.get(k);
+    if (ids) ids.push(id);
+    else out.set(k, [id]);
+  }
+  return out;
+}
+
+export function labelKey(label: string): string {
+  return label.trim().replace(/\s+/g, " ").toLowerCase();
+}
+
 async function mapLimit<T, R>(list: readonly T[], limit: number, fn: (x: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(list.length);
   let next = 0;
@@ -77,8 +98,29 @@ export class ModelIndex {
     this.#src = src;
   }
 
-  /** The entry of a configuration id in a segment (default cars), or undefined. Throws when the catalogs are unreachable. */
+  /**
+   * The entry of a configuration id in a segment (default cars), or undefined. Throws when the
+   * catalogs are unreachable. An id missing from an index read from disk that is over an hour old
+   * walks the catalogs again, once per process and segment (a configuration added since).
+   */
   async entry(configurationId: number, segmentId: number = DEFAULT_SEGMENT): Promise<ModelEntry | undefined> {
+    const { key, loaded } = await this.#loaded(segmentId);
+    const found = loaded.index.get(configurationId);
+    if (found || loaded.builtAt === undefined || this.#refreshed.has(key)) return found;
+    if (this.#src.now() - loaded.builtAt < MODEL_INDEX_REFRESH_MS) return undefined;
+    this.#refreshed.add(key);
+    const again = this.#load(segmentId, await this.#src.locale(), true);
+    again.catch(() => {});
+    this.#segments.set(key, again);
+    return (await again).index.get(configurationId);
+  }
+
+  /** Every configuration of a segment (default cars): id -> brand, model, configuration. Throws when the catalogs are unreachable. */
+  async entries(segmentId: number = DEFAULT_SEGMENT): Promise<ReadonlyMap<number, ModelEntry>> {
+    return (await this.#loaded(segmentId)).loaded.index;
+  }
+
+  async #loaded(segmentId: number): Promise<{ key: string; loaded: Loaded }> {
     const locale = await this.#src.locale();
     const key = `${segmentId}|${locale}`;
     let got = this.#segments.get(key);
@@ -87,16 +129,7 @@ export class ModelIndex {
       got.catch(() => {});
       this.#segments.set(key, got);
     }
-    const loaded = await got;
-    const found = loaded.index.get(configurationId);
-    if (found || loaded.builtAt === undefined || this.#refreshed.has(key)) return found;
-    // Not in an index read from disk: a configuration added since? Walk again, once, if it is old enough.
-    if (this.#src.now() - loaded.builtAt < MODEL_INDEX_REFRESH_MS) return undefined;
-    this.#refreshed.add(key);
-    const again = this.#load(segmentId, locale, true);
-    again.catch(() => {});
-    this.#segments.set(key, again);
-    return (await again).index.get(configurationId);
+    return { key, loaded: await got };
   }
 
   async #load(segmentId: number, locale: number, fresh: boolean): Promise<Loaded> {

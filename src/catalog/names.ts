@@ -42,6 +42,19 @@ export function displayName(item: JsonObject, key: "name" | "code" = "name"): st
   return typeof year === "number" || typeof year === "string" ? String(year) : undefined;
 }
 
+/**
+ * Where the items of a field's catalog are when the catalog is a Flexible
+ * body (the contract shows no shape): registration countries are a list in
+ * the setup body (per segment), deposit return options one in the protection
+ * plans body. Tables, cards and fleet files (`--names`) read this one rule.
+ */
+export function flexibleList(field: string): { opId: string; key: RegExp; perSegment: boolean } | undefined {
+  if (field === "vehicle_reg_number_country") return { opId: "catalog.setup", key: /countr/i, perSegment: true };
+  if (/^vehicle_protection_plans_deposit_return_period_/.test(field))
+    return { opId: "catalog.protection_plans", key: /return/i, perSegment: false };
+  return undefined;
+}
+
 const OPTION_KEYS = ["option_id", "option", "extra_option_id", "option_type_id"];
 
 export class FieldNames {
@@ -158,10 +171,9 @@ export class FieldNames {
       };
     } else if (field === "vehicle_extras") {
       found = this.#extrasLookup();
-    } else if (field === "vehicle_reg_number_country") {
-      found = this.#flexibleLookup("catalog.setup", /countr/i, true);
-    } else if (/^vehicle_protection_plans_deposit_return_period_/.test(field)) {
-      found = this.#flexibleLookup("catalog.protection_plans", /return/i, false);
+    } else if (flexibleList(field)) {
+      const { opId, key, perSegment } = flexibleList(field)!;
+      found = this.#flexibleLookup(opId, key, perSegment);
     } else {
       const spec = VEHICLE_FIELDS.find((f) => f.name === field) ?? EXTRA_FIELDS.find((f) => f.name === field);
       const opId = spec?.catalog;

@@ -15,11 +15,13 @@ export function optionOf(d: OptionDecl): Option {
   const o = new Option(d.flags, d.description);
   if (d.repeatable && d.choices) throw new Error(`${d.name}: a repeatable flag cannot have choices`);
   if (d.choices) {
-    o.choices(d.choices);
+    // help and completion list the choices but the unlisted ones, which are accepted all the same
+    const listed = d.choices.filter((c) => !d.unlisted?.includes(c));
+    o.choices(listed);
     // Case does not matter where no two choices differ only by it (`-o JSON`, `--env Sandbox`): the canonical word is kept.
     const byCase = new Map(d.choices.map((c) => [c.toLowerCase(), c]));
-    const choices = d.choices;
-    if (byCase.size === choices.length)
+    const choices = listed;
+    if (byCase.size === d.choices.length)
       o.argParser((v: string) => {
         const c = byCase.get(v.toLowerCase());
         if (c === undefined) throw new InvalidArgumentError(`Allowed choices are ${choices.join(", ")}.`);

@@ -28,6 +28,8 @@ export interface OptionDecl {
   readonly repeatable: boolean;
   /** The only values commander accepts (help lists them). */
   readonly choices?: readonly string[];
+  /** Choices accepted but not listed by help or offered by completion (`-o markdown`: two commands print it). */
+  readonly unlisted?: readonly string[];
   /** The value when the flag is not given, as help shows it (`(default: "20")`). */
   readonly defaultValue?: string;
   /** Accepted, but not listed in help. */
@@ -105,6 +107,8 @@ interface Common {
   rare?: boolean;
   /** Store the value under this attribute instead of the camelCase name (two flags for one field stay apart). */
   key?: string;
+  /** choice only: of its choices, those help and completion do not list. */
+  unlisted?: readonly string[];
 }
 
 /** The attribute name commander gives a flags string: `--from-file <f>` -> fromFile, `--no-verify` -> verify. */
@@ -225,7 +229,11 @@ function choice<const C extends string>(
   choices: readonly C[],
   o: Common & Partial<Given> = {},
 ) {
-  const d = decl(flags, description, o, { choices, defaultValue: o.default });
+  const d = decl(flags, description, o, {
+    choices,
+    defaultValue: o.default,
+    ...(o.unlisted ? { unlisted: o.unlisted } : {}),
+  });
   return single(d, (values) => {
     const v = text(d, values);
     if (v === undefined) return undefined;

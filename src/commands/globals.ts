@@ -1,4 +1,4 @@
-import { ENVIRONMENTS, FORMATS, type GlobalFlags } from "../config/settings.js";
+import { ENVIRONMENTS, FORMATS, type GlobalFlags, REVIEW_FORMATS } from "../config/settings.js";
 import { flag, type ParsedValues, readFlags } from "./flags.js";
 
 /**
@@ -12,7 +12,12 @@ export const GLOBAL_FLAGS = {
   baseUrl: flag.string("--base-url <url>", "base address, overriding the profile's (env RENTCTL_BASE_URL)"),
   user: flag.string("--user <id>", "owner id (env RENTCTL_USER_ID)"),
   locale: flag.string("--locale <id|name>", "response language, id or name (env RENTCTL_LOCALE; default 40 = English)"),
-  output: flag.choice("-o, --output <format>", "output format (env RENTCTL_OUTPUT; default table)", FORMATS),
+  output: flag.choice(
+    "-o, --output <format>",
+    "output format (env RENTCTL_OUTPUT; default table; markdown: account diff and vehicle diff only)",
+    [...FORMATS, ...REVIEW_FORMATS],
+    { unlisted: REVIEW_FORMATS },
+  ),
   json: flag.bool("--json", "same as --output json"),
   timeout: flag.string("--timeout <seconds>", "bound on each HTTP attempt (env RENTCTL_TIMEOUT; default 30)"),
   color: flag.bool("--no-color", "no colour (also NO_COLOR)"),

@@ -1,8 +1,14 @@
 import type { Deps } from "../deps.js";
+import type { CardSection } from "../output/card.js";
 import { fetchRecord, type Resource } from "../resources/safe-edit.js";
 
-/** `vehicle get` / `extra get`: one record (its id with -q). */
-export async function showRecord(deps: Deps, res: Resource, rawId: string): Promise<void> {
+/** `vehicle get` / `extra get`: one record (its id with -q). `more`: sections the card shows after the record's (read once the record is found; table format only). */
+export async function showRecord(
+  deps: Deps,
+  res: Resource,
+  rawId: string,
+  more?: (id: number) => Promise<CardSection[]>,
+): Promise<void> {
   const { parseId } = await import("./ids.js");
   const id = parseId(rawId, res.noun);
   const record = await fetchRecord(deps, res, id);
@@ -13,5 +19,6 @@ export async function showRecord(deps: Deps, res: Resource, rawId: string): Prom
     record,
     vehicle ? VEHICLE_SECTIONS : EXTRA_SECTIONS,
     vehicle ? "vehicle_currency_id" : "currency_id",
+    more ? await more(id) : undefined,
   );
 }

@@ -45,6 +45,12 @@ export interface VerbSpec<A extends Args, F extends Flags> {
   hidden?: boolean;
   /** --timeout when none is given (in seconds, as the flag): a TAB press must not hang. */
   timeout?: string;
+  /**
+   * `-o` values only this verb prints, each standing for one of its boolean
+   * flags (`{ markdown: "markdown" }`: `-o markdown` is `--markdown`). The
+   * global `-o` accepts them (REVIEW_FORMATS); any other verb refuses them.
+   */
+  outputs?: { readonly [format: string]: keyof F & string };
   run(deps: Deps, args: ArgValues<A>, opts: FlagValues<F>, host: VerbHost): Promise<void>;
 }
 
@@ -119,10 +125,20 @@ export function defineVerb<const A extends Args = NoArgs, const F extends Flags 
     usage: spec.usage,
     hidden: spec.hidden ?? false,
     async invoke(call) {
+      let values = call.values;
+      let globalValues = call.globals;
+      const asked = typeof globalValues.output === "string" ? globalValues.output.toLowerCase() : undefined;
+      const own = asked === undefined ? undefined : spec.outputs?.[asked];
+      if (own !== undefined && flags) {
+        // `-o markdown` is this verb's own flag; the global output stays the default
+        const d = flags[own]?.options[0];
+        if (d) values = { ...values, [d.key]: true };
+        globalValues = { ...globalValues, output: undefined };
+      }
       // Usage errors first: nothing (config, the network) is touched for a bad flag.
-      const opts = readFlags(flags, call.values);
+      const opts = readFlags(flags, values);
       const typedArgs = readArgs(args, call.args);
-      const globals = readGlobalFlags(call.globals);
+      const globals = readGlobalFlags(globalValues);
       if (spec.timeout !== undefined) globals.timeout ??= spec.timeout;
       const deps = await call.makeDeps(globals);
       await spec.run(deps, typedArgs, opts, call.host);

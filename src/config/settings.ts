@@ -1,7 +1,7 @@
 import { DEFAULT_LOCALE } from "../contract/operations.js";
-import { FORMATS, type Format } from "../output/formats.js";
+import { FORMATS, type Format, REVIEW_FORMATS } from "../output/formats.js";
 
-export { FORMATS, type Format };
+export { FORMATS, type Format, REVIEW_FORMATS };
 
 import { UsageError } from "../errors.js";
 
@@ -109,6 +109,10 @@ export function parseFormat(v: string | undefined, where: string): Format | unde
   if (v === undefined || v === "") return undefined;
   const f = v.toLowerCase();
   if ((FORMATS as readonly string[]).includes(f)) return f as Format;
+  if ((REVIEW_FORMATS as readonly string[]).includes(f))
+    throw new UsageError(`${where}: ${f} is printed by \`account diff\` and \`vehicle diff\` only`, {
+      hint: `this command prints ${FORMATS.join(", ")}`,
+    });
   throw new UsageError(`${where}: unknown output format ${JSON.stringify(v)} (expected ${FORMATS.join(", ")})`);
 }
 

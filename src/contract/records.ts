@@ -89,11 +89,17 @@ export const READ_ONLY_MEMBERS = new Set(["id", "vehicle_id", "extra_id", "creat
 export function recordToInput(record: JsonObject, fieldNames: readonly string[]): JsonObject {
   const out: JsonObject = {};
   for (const name of fieldNames) {
-    const v = record[name];
-    if (v === undefined || v === null || v === "") continue;
-    if (Array.isArray(v)) {
-      out[name] = v.map((x) => (isObject(x) ? (recordId(x, "image") ?? JSON.stringify(x)) : x)) as Json[];
-    } else out[name] = v;
+    const v = inputMember(record, name);
+    if (v !== undefined) out[name] = v;
   }
   return out;
+}
+
+/** One input field of a returned record as recordToInput gives it (undefined: empty or absent). */
+export function inputMember(record: JsonObject, name: string): Json | undefined {
+  const v = record[name];
+  if (v === undefined || v === null || v === "") return undefined;
+  if (Array.isArray(v) && v.some(isObject))
+    return v.map((x) => (isObject(x) ? (recordId(x, "image") ?? JSON.stringify(x)) : x)) as Json[];
+  return v;
 }

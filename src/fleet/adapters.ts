@@ -1,5 +1,5 @@
 import type { EncodableRecord } from "../api/encode.js";
-import { itemId, itemNames } from "../catalog/items.js";
+import { findItems, itemId, itemNames } from "../catalog/items.js";
 import { matchByName } from "../catalog/match.js";
 import { type JsonObject, normalizeRecord } from "../contract/records.js";
 import type { WireRecord } from "../contract/validate.js";
@@ -40,6 +40,8 @@ export async function catalogPort(deps: Deps): Promise<CatalogPort> {
   const catalogs = deps.catalogs();
   return {
     items: (opId, params) => catalogs.items(opId, params),
+    listIn: async (opId, params, key) => (findItems(await catalogs.body(opId, params), key) ?? []).map((i) => i.raw),
+    models: (segmentId) => catalogs.models().entries(segmentId),
     match: (items, value, field) => matchByName(items, value, field.replace(/_id$/, "").replace(/_/g, " "), field),
     itemId,
     itemNames,

@@ -1,5 +1,5 @@
 import { regKey } from "../contract/identity.js";
-import { type JsonObject, recordId, recordToInput } from "../contract/records.js";
+import { inputMember, type JsonObject, recordId, recordToInput } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
 import { coerce, isEmpty, type WireRecord, type WireValue } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
@@ -149,13 +149,31 @@ export function canonical(spec: ParamSpec | undefined, v: unknown): string {
 
 /** Do two values of a field compare equal under the contract's types? */
 export function sameValue(spec: ParamSpec | undefined, a: unknown, b: unknown): boolean {
+  // canonical and typed are pure: the same value (or the same members in the same order) compares equal
+  // without either (the common case of a diff: a file row against the record it was exported from)
+  if (a === b || (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i])))
+    return true;
   return canonical(spec, typed(spec, a)) === canonical(spec, typed(spec, b));
+}
+
+/** Whether a scalar already has the wire type of a field (what `coerce` would return for it is itself). */
+function isWireScalar(spec: ParamSpec, v: unknown): boolean {
+  if (spec.type === "string" || spec.type === "string[]") return typeof v === "string";
+  return typeof v === "number" && Number.isSafeInteger(v);
 }
 
 /** Coerce a value to its wire type; values that do not coerce are kept as they are. */
 function typed(spec: ParamSpec | undefined, v: unknown): WireValue | null {
   if (isEmpty(v)) return null;
   if (!spec) return v as WireValue;
+  // Already wire-typed (a listed record's values): coerce would return it unchanged, or keep it for a
+  // problem (a range), so it is returned as it is without the work (this runs for every field of every vehicle).
+  if (
+    Array.isArray(v)
+      ? spec.type.endsWith("[]") && v.every((x) => isWireScalar(spec, x))
+      : !spec.type.endsWith("[]") && isWireScalar(spec, v)
+  )
+    return v as WireValue;
   const r = coerce(spec, v);
   return r.problems.length || r.value === undefined ? (v as WireValue) : r.value;
 }
@@ -225,6 +243,26 @@ export function applyFieldValues(base: WireRecord, changes: Record<string, unkno
   return next;
 }
 
+/**
+ * The changes a row makes to a listed record, compared field by field on the
+ * record itself: the record's input (currentInput) is built only for a row
+ * that changes something (a diff of an unchanged fleet compares each row's
+ * fields and builds nothing).
+ */
+function recordChanges(record: JsonObject, desired: Record<string, WireValue | null>): Record<string, FieldChange> {
+  let fields: Record<string, FieldChange> | undefined;
+  for (const name in desired) {
+    const spec = SPEC_BY_NAME.get(name);
+    const v = inputMember(record, name);
+    const from = v === undefined ? null : typed(spec, v);
+    const to = desired[name];
+    if (sameValue(spec, from, to)) continue;
+    fields ??= {};
+    fields[name] = { from, to: isEmpty(to) ? null : (to as WireValue) };
+  }
+  return fields ?? {};
+}
+
 function fieldChanges(before: WireRecord, desired: Record<string, WireValue | null>): Record<string, FieldChange> {
   const fields: Record<string, FieldChange> = {};
   for (const [name, to] of Object.entries(desired)) {
@@ -275,19 +313,19 @@ export function computePlan(
     }
     const id = vehicleIdOf(record);
     matched.add(id);
-    const before = currentInput(record);
     if (opts.exact) {
       for (const spec of PLAN_FIELDS) {
         if (spec.required === true || EXACT_KEEPS.has(spec.name) || spec.name in desired) continue;
         desired[spec.name] = null;
       }
     }
-    const fields = fieldChanges(before, desired);
+    const fields = recordChanges(record, desired);
     if (Object.keys(fields).length === 0) {
       plan.unchanged++;
       plan.unchangedList.push({ vehicle_id: id, reg: regOf(record), row: n });
       return;
     }
+    const before = currentInput(record);
     plan.change.push({
       vehicle_id: id,
       reg: regOf(record),
@@ -372,14 +410,22 @@ export function massRemovalRefusal(input: {
   rows: number;
   prune: boolean;
   allowMassDelete?: boolean;
+  /** An account file's extras section (when it is managed): deletions by --prune, the account's extras, the file's rows. */
+  extras?: { removals: number; accountSize: number; rows: number };
 }): string | undefined {
   if (!input.prune || input.allowMassDelete) return undefined;
-  const { removals, accountSize } = input;
-  const all = `${removals} of the account's ${accountSize} vehicle${accountSize === 1 ? "" : "s"}`;
-  if (input.rows === 0) return `the file lists no vehicles: --prune would remove ${all}`;
-  if (removals > MASS_REMOVAL_LIMIT) {
-    return `--prune would remove ${all} (more than ${MASS_REMOVAL_LIMIT})`;
-  }
-  if (removals * 2 > accountSize) return `--prune would remove ${all} (more than half)`;
-  return undefined;
+  const guard = (noun: string, removals: number, accountSize: number, rows: number) => {
+    if (removals === 0) return undefined;
+    const all = `${removals} of the account's ${accountSize} ${noun}${accountSize === 1 ? "" : "s"}`;
+    if (rows === 0) return `the file lists no ${noun}s: --prune would remove ${all}`;
+    if (removals > MASS_REMOVAL_LIMIT) return `--prune would remove ${all} (more than ${MASS_REMOVAL_LIMIT})`;
+    if (removals * 2 > accountSize) return `--prune would remove ${all} (more than half)`;
+    return undefined;
+  };
+  const vehicles =
+    input.rows === 0
+      ? `the file lists no vehicles: --prune would remove ${input.removals} of the account's ${input.accountSize} vehicle${input.accountSize === 1 ? "" : "s"}`
+      : guard("vehicle", input.removals, input.accountSize, input.rows);
+  const extras = input.extras && guard("extra", input.extras.removals, input.extras.accountSize, input.extras.rows);
+  return vehicles && extras ? `${vehicles}, and ${extras.replace(/^--prune would /, "")}` : (vehicles ?? extras);
 }

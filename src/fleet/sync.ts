@@ -49,7 +49,12 @@ export interface SyncPlan {
   uploads: Map<number, string[]>;
   /** The create records checked as `vehicle create` checks them (owner and locale filled), by file row. */
   createRecords: Map<number, EncodableRecord>;
+  /** The file gave catalog values by name (`--names`): plans for people show names beside the ids. */
+  named?: boolean;
 }
+
+/** The rows of a fleet file, and whether any value was given by name (a catalog was read to resolve it). */
+export type FleetRows = FleetRow[] & { named?: boolean };
 
 const isEmptyValue = (v: unknown) =>
   v === null || (typeof v === "string" && v.trim() === "") || (Array.isArray(v) && v.length === 0);
@@ -78,6 +83,19 @@ const rowLabel = (row: number, values: Record<string, unknown>) => {
 };
 
 /**
+ * A vehicle row's `extras:` member (an account file's references by identity)
+ * resolved to the account's extra ids; problems name the member. Given by the
+ * account layer (src/account/plan.ts existingExtrasRefs): `vehicle diff /
+ * apply` of an account file manage the vehicles only, and their references
+ * resolve against the extras the account has.
+ */
+export type ExtraRefsHook = (
+  row: number,
+  reg: string,
+  given: unknown,
+) => Promise<{ ids: number[]; problems: RowProblem[] }>;
+
+/**
  * Every row of the file, mapped to wire names with catalog names resolved.
  * All problems (unknown keys, unknown names, missing image files) are listed
  * together: an InputError (exit 2), nothing sent.
@@ -87,18 +105,28 @@ export async function readFleet(
   source: FleetSource,
   /** The rows, when the caller read the file itself (an account file's vehicles section). */
   given?: Iterable<RawRow>,
-): Promise<FleetRow[]> {
+  /** Resolve the rows' `extras:` references (without it, `extras` is an unknown key). */
+  extraRefs?: ExtraRefsHook,
+): Promise<FleetRows> {
   const resolver = createNameResolver(await catalogPort(deps));
   const rows: FleetRow[] = [];
   const problems: Array<{ field: string; message: string }> = [];
   let bad = 0;
   for await (const raw of given ?? readRows(source.path, source.format, source.label)) {
     settleHeap();
-    const mapped = mapRow(raw.data, raw.textual);
+    let data = raw.data;
+    let refs: unknown;
+    const hasRefs = extraRefs !== undefined && !raw.textual && "extras" in data;
+    if (hasRefs) {
+      const { extras, ...rest } = data;
+      refs = extras;
+      data = rest;
+    }
+    const mapped = mapRow(data, raw.textual);
     const values = mapped.values;
     // A member given empty in json / ndjson / yaml means "must be empty" (an empty csv cell stays absent).
     if (!raw.textual) {
-      for (const [k, v] of Object.entries(raw.data)) {
+      for (const [k, v] of Object.entries(data)) {
         const key = k.trim();
         if (IGNORED_KEYS.has(key) || key === IMAGES_KEY || !isEmptyValue(v)) continue;
         const spec = lookupField(key, ROW_FIELDS);
@@ -106,6 +134,19 @@ export async function readFleet(
       }
     }
     const found = [...mapped.problems, ...(await resolveRowNames(resolver, values))];
+    if (hasRefs) {
+      if (values.vehicle_extras !== undefined && values.vehicle_extras !== null)
+        found.push({
+          field: "extras",
+          message: "give extras by identity (extras:) or by id (vehicle_extras:), not both",
+        });
+      else {
+        const reg = typeof values.vehicle_reg_number === "string" ? values.vehicle_reg_number.trim() : "";
+        const r = await extraRefs!(raw.row, reg, refs);
+        found.push(...r.problems);
+        values.vehicle_extras = r.ids.length ? r.ids : null;
+      }
+    }
     const images = mapped.images.map((p) => (isAbsolute(p) ? p : resolve(source.baseDir, p)));
     found.push(...(await imageProblems(images)));
     if (found.length) {
@@ -115,7 +156,7 @@ export async function readFleet(
     rows.push({ row: raw.row, values, images });
   }
   if (bad) throw problemsError(source.label, problems, bad, rows.length);
-  return rows;
+  return Object.assign(rows, { named: resolver.fetches > 0 }) as FleetRows;
 }
 
 /** Every vehicle of the account (input fields and ids), listed once. */
@@ -149,7 +190,7 @@ export function identityKeys(records: readonly JsonObject[]): IdentityFn {
 export async function planFleet(
   deps: Deps,
   label: string,
-  rows: FleetRow[],
+  rows: FleetRows,
   account: JsonObject[],
   opts: SyncOptions,
 ): Promise<SyncPlan> {
@@ -188,7 +229,8 @@ export async function planFleet(
   for (const u of plan.unchangedList) {
     const r = u.row === undefined ? undefined : byRow.get(u.row);
     const record = byId.get(u.vehicle_id);
-    if (!r || !record || !wantsImages(r, currentInput(record))) {
+    // (a row without image files attaches none: its record's input is not needed)
+    if (!r || !record || r.images.length === 0 || !wantsImages(r, currentInput(record))) {
       unchanged.push(u);
       continue;
     }
@@ -214,7 +256,7 @@ export async function planFleet(
     uploads.set(row, r.images);
     change.fields.vehicle_images = { from: null, to: r.images.map((f) => `file ${basename(f)}`) };
   }
-  return { plan, rows: rows.length, accountSize: account.length, uploads, createRecords };
+  return { plan, rows: rows.length, accountSize: account.length, uploads, createRecords, named: rows.named === true };
 }
 
 /** A row attaches its image files when it gives some, gives no ids, and the vehicle has none. */

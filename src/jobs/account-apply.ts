@@ -141,6 +141,10 @@ export async function applyAccountPlan(
     rows: plan.vehicles.rows,
     prune: Boolean(opts.prune),
     allowMassDelete: opts.allowMassDelete,
+    // pruned extras count too (a file whose extras section lost its rows)
+    extras: e.managed
+      ? { removals: e.delete.length, accountSize: plan.accountExtras.length, rows: e.matched.size }
+      : undefined,
   });
   if (refusal) throw massRemovalError(refusal);
   await opts.show?.(plan);

@@ -2,6 +2,7 @@ import type { ChalkInstance } from "chalk";
 import type { Json, JsonObject } from "../contract/records.js";
 import type { SectionDecl } from "../contract/sections.js";
 import type { IO } from "../io.js";
+import type { CardSection } from "./card.js";
 import type { Column, Namer, RenderOptions, ViewOptions } from "./fields.js";
 import type { Format } from "./formats.js";
 import { plainColor } from "./plain.js";
@@ -13,7 +14,8 @@ export interface Output {
   listWriter(columns?: Column[]): ListWriter;
   record(record: Json): Promise<void>;
   /** One vehicle or extra: a card in sections (table format, no --fields), else as `record`. */
-  card(record: JsonObject, sections: readonly SectionDecl[], currencyKey: string): Promise<void>;
+  /** `more`: sections after the record's (table only: `Used by` of an extra); other formats print the record alone. */
+  card(record: JsonObject, sections: readonly SectionDecl[], currencyKey: string, more?: CardSection[]): Promise<void>;
   /** A nested document (a Flexible catalog): one table per section in the table format, else as `record`. */
   document(doc: JsonObject): Promise<void>;
   ids(ids: Array<number | string>): Promise<void>;
@@ -90,12 +92,12 @@ export function createOutput(
       const { renderDocument } = await import("./document.js");
       await writeOut(io, await renderDocument(doc, { color: outColor, width: o.width, wide: o.wide, names: o.names }));
     },
-    card: async (record, sections, currencyKey) => {
+    card: async (record, sections, currencyKey, more) => {
       const o = opts();
       if (o.format !== "table" || o.fields) return renderRecord(record, o);
       const [{ recordCard }, { renderCard }] = await Promise.all([import("./record-card.js"), import("./card.js")]);
       const card = await recordCard(record, sections, { names: o.names, allFields: view.allFields, currencyKey });
-      await writeOut(io, renderCard(card, { color: outColor, width: o.width, wide: o.wide }));
+      await writeOut(io, renderCard([...card, ...(more ?? [])], { color: outColor, width: o.width, wide: o.wide }));
     },
     ids: (ids) => renderIds(io, ids),
   };

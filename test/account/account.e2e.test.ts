@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
+import { expectGolden } from "../fleet/golden.js";
 import { type FaultProxy, startProxy } from "../fleet/helpers.js";
 import { json, ROOT, runBuilt, sandboxEnv } from "../helpers/cli.js";
 
@@ -52,6 +53,17 @@ describe("account export → diff (every seeded owner)", () => {
           }
         });
 
+  it("vehicle export --names (csv, ndjson, json, yaml) → vehicle diff --exact: no changes for 1001 and 1002", async () => {
+    for (const owner of ["1001", "1002"])
+      for (const ext of ["csv", "ndjson", "json", "yaml"]) {
+        const f = path(`veh-${owner}.${ext}`);
+        expect((await cli(owner, ["vehicle", "export", f, "--names"])).code).toBe(0);
+        expect(readFileSync(f, "utf8")).not.toMatch(/vehicle_model_id"?[:,]\s*"?\d/);
+        const d = await cli(owner, ["vehicle", "diff", "-f", f]);
+        expect(d.code, `${owner} .${ext}: ${d.stdout}${d.stderr}`).toBe(0);
+      }
+  });
+
   it("the export is an account document: extras (names), vehicles referencing them by identity, no ids", async () => {
     const f = path("names-1001.yaml");
     expect((await cli("1001", ["account", "export", f, "--names"])).code).toBe(0);
@@ -62,7 +74,82 @@ describe("account export → diff (every seeded owner)", () => {
     expect(doc.extras[2]).toMatchObject({ period: 2, active: "off", currency: "EUR" });
     const b = doc.vehicles.find((v) => v.vehicle_reg_number === "B-SC 1001")!;
     expect(b.extras).toEqual(["Child seat", "Additional driver"]);
+    // every catalog value that has a name is named (issue 25, "Fidelity")
+    expect(b).toMatchObject({
+      vehicle_model_id: "Toyota Corolla (1.8 Hybrid Comfort)",
+      vehicle_segment_id: "Cars",
+      vehicle_class_id: "Compact",
+      vehicle_year_of_issue_id: 2023,
+      vehicle_reg_number_country: "Germany",
+      vehicle_currency_id: "Euro",
+      vehicle_fuel_policy: "Full to full",
+      vehicle_protection_plans_deposit_return_period_card: "Within 3 days",
+      vehicle_delivery_address_fixed_place: ["Airport", "Railway station"],
+      vehicle_benefits_id: ["Free cancellation", "24/7 roadside assistance"],
+      vehicle_options_id: ["Air conditioning", "Bluetooth", "Rear-view camera"],
+      vehicle_payment_types: ["Debit card", "Credit card"],
+    });
+    // no catalog id is left in any vehicle of any seeded owner (a year is a year: >= 1000)
+    for (const owner of OWNERS) {
+      const d = parse((await cli(owner, ["account", "export", "-", "--names"])).stdout) as Doc;
+      for (const v of d.vehicles)
+        for (const [k, val] of Object.entries(v)) {
+          if (!/_id$|_country$|_fixed_place$|_payment_types$|_return_period_|_fuel_policy$/.test(k)) continue;
+          for (const m of Array.isArray(val) ? val : [val])
+            expect(
+              typeof m === "string" || (k === "vehicle_year_of_issue_id" && Number(m) >= 1000),
+              `${owner} ${k}`,
+            ).toBe(true);
+        }
+    }
     expect(text).not.toMatch(/vehicle_extras|vehicle_images|extra_id/);
+  });
+});
+
+describe("-o markdown (the review summary) through the built CLI", () => {
+  it("account diff and vehicle diff: golden files; --markdown is the same; other commands refuse it (exit 2)", async () => {
+    const f = path("review.yaml");
+    expect((await cli("1001", ["account", "export", f, "--names"])).code).toBe(0);
+    const doc = parse(readFileSync(f, "utf8")) as Doc;
+    doc.extras[0]!.price = 6;
+    doc.extras.push({ option: "GPS navigator", price: 3, currency: "EUR", period: 1, quantity: 5, active: "on" });
+    doc.vehicles[0]!.price_per_day = 49;
+    doc.vehicles[1]!.extras = ["GPS navigator"];
+    doc.vehicles = doc.vehicles.filter((v) => v.vehicle_reg_number !== "HH-SC 3003");
+    writeFileSync(f, stringify(doc));
+    const clean = (s: string) => s.replaceAll(dir, "DIR");
+    const acc = await cli("1001", ["account", "diff", "-f", f, "--prune", "-o", "markdown"]);
+    expect(acc.code, acc.stderr).toBe(8);
+    expectGolden("account-diff-cli.md", clean(acc.stdout));
+    expect((await cli("1001", ["account", "diff", "-f", f, "--prune", "--markdown"])).stdout).toBe(acc.stdout);
+    // vehicles only: the extras section is not planned, so the new extra is unknown to a vehicle diff
+    doc.vehicles[1]!.extras = ["Child seat"];
+    writeFileSync(f, stringify(doc));
+    const veh = await cli("1001", ["vehicle", "diff", "-f", f, "--prune", "-o", "markdown"]);
+    expect(veh.code, veh.stderr).toBe(8);
+    expectGolden("vehicle-diff-cli.md", clean(veh.stdout));
+    const other = await cli("1001", ["vehicle", "list", "-o", "markdown"]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/markdown is printed by `account diff` and `vehicle diff` only/);
+  });
+});
+
+describe("a plan printed from a file with names shows names", () => {
+  it("text and markdown name the catalog values beside their ids; an id-only file's plan stays ids", async () => {
+    for (const names of [true, false]) {
+      const f = path(`plan-names-${names}.yaml`);
+      expect((await cli("1001", ["account", "export", f, ...(names ? ["--names"] : [])])).code).toBe(0);
+      const doc = parse(readFileSync(f, "utf8")) as Doc;
+      doc.vehicles[0]!.vehicle_class_id = names ? "SUV" : 4;
+      writeFileSync(f, stringify(doc));
+      const text = await cli("1001", ["account", "diff", "-f", f]);
+      expect(text.code).toBe(8);
+      expect(text.stdout).toContain(names ? "vehicle_class_id: 2 (Compact) → 4 (SUV)" : "vehicle_class_id: 2 → 4");
+      const md = await cli("1001", ["vehicle", "diff", "-f", f, "-o", "markdown"]);
+      expect(md.stdout).toContain(
+        names ? "| `vehicle_class_id` | 2 (Compact) | 4 (SUV) |" : "| `vehicle_class_id` | 2 | 4 |",
+      );
+    }
   });
 });
 
@@ -195,12 +282,65 @@ describe("editing the file", () => {
   });
 });
 
+describe("vehicle diff / apply of an account file (vehicles only)", () => {
+  it("the vehicles' extras: references resolve against the account's extras; the extras section is not planned", async () => {
+    for (const names of [[], ["--names"]]) {
+      const f = path(`vehicles-only${names.length}.yaml`);
+      expect((await cli("1001", ["account", "export", f, ...names])).code).toBe(0);
+      const same = await cli("1001", ["vehicle", "diff", "-f", f, "--exact"]);
+      expect(same.stderr).toBe("");
+      expect(same.code, same.stdout).toBe(0);
+    }
+    const f = path("vehicles-only.yaml");
+    expect((await cli("1001", ["account", "export", f, "--names"])).code).toBe(0);
+    const doc = parse(readFileSync(f, "utf8")) as Doc;
+    // B-SC 1001 swaps Additional driver for Snow chains; the extras section's edit is ignored (vehicles only)
+    doc.vehicles[0]!.extras = ["Child seat", "Snow chains"];
+    doc.extras[0]!.price = 99;
+    writeFileSync(f, stringify(doc));
+    const d = await cli("1001", ["vehicle", "diff", "-f", f, "-o", "json"]);
+    expect(d.code, d.stderr).toBe(8);
+    const plan = json<{ change: Array<{ reg: string; fields: Record<string, { from: unknown; to: unknown }> }> }>(
+      d.stdout,
+    );
+    expect(plan.change).toHaveLength(1);
+    expect(plan.change[0]!.fields.vehicle_extras).toEqual({ from: [1, 2], to: [1, 3] });
+    const a = await cli("1001", ["vehicle", "apply", "-f", f, "--yes"]);
+    expect(a.code, a.stderr).toBe(0);
+    expect((await cli("1001", ["vehicle", "diff", "-f", f])).code).toBe(0);
+    expect(json<{ price: number }>((await cli("1001", ["extra", "get", "1", "-o", "json"])).stdout).price).toBe(5);
+    const op = /rentctl undo (\S+)/.exec(a.stderr)?.[1];
+    expect((await cli("1001", ["undo", op!, "--yes"])).code).toBe(0);
+
+    // an extra only the file has: refused, pointing at account diff; nothing sent
+    doc.vehicles[0]!.extras = ["GPS navigator"];
+    writeFileSync(f, stringify(doc));
+    proxy.counts.clear();
+    const bad = await viaProxy("1001", ["vehicle", "apply", "-f", f, "--yes"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/row 1 \(B-SC 1001\) extras: no extra GPS navigator in the account.*account diff/);
+    expect(posts()).toBe(0);
+  }, 60_000);
+});
+
 describe("extras as managed links", () => {
   it("extra get names the vehicles that use it; extra delete lists them, and its undo re-creates and re-attaches", async () => {
     const got = await cli("1001", ["extra", "get", "2"]);
     expect(got.code).toBe(0);
-    expect(got.stderr).toMatch(/used by 1 vehicle: 1 \(B-SC 1001\)/);
-    const del = await cli("1001", ["extra", "delete", "2", "--yes"]);
+    // the card has a "Used by" section (stdout); -o json keeps the server's record and says it on stderr
+    expect(got.stdout).toMatch(/\nUsed by\n\s+vehicle 1\s+B-SC 1001\n/);
+    expect((await cli("1001", ["extra", "get", "3"])).stdout).toMatch(/\nUsed by\n\s+Vehicles\s+none\n/);
+    const gotJson = await cli("1001", ["extra", "get", "2", "-o", "json"]);
+    expect(json<Record<string, unknown>>(gotJson.stdout)).not.toHaveProperty("used_by");
+    expect(gotJson.stderr).toMatch(/used by 1 vehicle: 1 \(B-SC 1001\)/);
+    // no terminal, neither --yes nor --force: the vehicles listed, exit 2, nothing sent
+    proxy.counts.clear();
+    const refused = await viaProxy("1001", ["extra", "delete", "2"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/extra 2 is used by 1 vehicle: 1 \(B-SC 1001\)/);
+    expect(refused.stderr).toMatch(/refusing to delete an extra without confirmation/);
+    expect(posts()).toBe(0);
+    const del = await cli("1001", ["extra", "delete", "2", "--force"]);
     expect(del.code, del.stderr).toBe(0);
     expect(del.stderr).toMatch(/extra 2 is used by 1 vehicle: 1 \(B-SC 1001\); deleting it takes it off them/);
     const op = /rentctl undo (\S+)/.exec(del.stderr)?.[1];
@@ -210,6 +350,24 @@ describe("extras as managed links", () => {
     expect(u.stderr).toMatch(new RegExp(`extra ${made} re-attached to vehicle 1, which used extra 2`));
     const v = json<{ vehicle_extras: number[] }>((await cli("1001", ["vehicle", "get", "1", "-o", "json"])).stdout);
     expect(v.vehicle_extras).toContain(Number(made));
+  });
+});
+
+describe("mass-removal guard", () => {
+  it("counts the extras --prune deletes: 2 of 3 is refused (exit 2, nothing sent) unless --allow-mass-delete", async () => {
+    const f = path("mass.yaml");
+    expect((await cli("1001", ["account", "export", f, "--names"])).code).toBe(0);
+    const doc = parse(readFileSync(f, "utf8")) as Doc;
+    doc.extras = doc.extras.slice(0, 1);
+    for (const v of doc.vehicles) if (v.extras) v.extras = ["Child seat"];
+    writeFileSync(f, stringify(doc));
+    proxy.counts.clear();
+    const r = await viaProxy("1001", ["account", "apply", "-f", f, "--prune", "--yes"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /refusing to apply: --prune would remove 2 of the account's 3 extras \(more than half\); nothing was sent/,
+    );
+    expect(posts()).toBe(0);
   });
 });
 

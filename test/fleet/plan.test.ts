@@ -195,6 +195,22 @@ describe("mass-removal guard", () => {
     expect(refusal(21, 100, 1, { allowMassDelete: true })).toBeUndefined();
     expect(massRemovalRefusal({ removals: 0, accountSize: 5, rows: 0, prune: false })).toBeUndefined();
   });
+
+  it("counts the extras an account file's --prune deletes, with the same rule", () => {
+    const ex = (removals: number, accountSize: number, rows = 1) => ({ extras: { removals, accountSize, rows } });
+    expect(refusal(0, 3, 3, ex(1, 3))).toBeUndefined();
+    expect(refusal(0, 3, 3, ex(2, 3))).toBe("--prune would remove 2 of the account's 3 extras (more than half)");
+    expect(refusal(0, 3, 3, ex(3, 3, 0))).toBe(
+      "the file lists no extras: --prune would remove 3 of the account's 3 extras",
+    );
+    expect(refusal(0, 100, 100, ex(21, 100))).toBe(
+      "--prune would remove 21 of the account's 100 extras (more than 20)",
+    );
+    expect(refusal(3, 4, 1, ex(2, 3))).toBe(
+      "--prune would remove 3 of the account's 4 vehicles (more than half), and remove 2 of the account's 3 extras (more than half)",
+    );
+    expect(refusal(0, 3, 3, { ...ex(3, 3, 0), allowMassDelete: true })).toBeUndefined();
+  });
 });
 
 describe("property: applying the plan leaves nothing to do", () => {

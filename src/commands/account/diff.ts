@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.js";
 import { DriftError, UsageError } from "../../errors.js";
 import type { FleetSource } from "../../fleet/source.js";
 import { flag } from "../flags.js";
-import { outFlag, planColors } from "../vehicle/diff.js";
+import { outFlag, planColors, planLabels } from "../vehicle/diff.js";
 import { defineVerb } from "../verb.js";
 
 /** The account-file flags of `account diff` and `account apply`. */
@@ -28,17 +28,21 @@ export const verb = defineVerb({
   description: "Show what `account apply` would change to make the account match an account file (exit 8: changes)",
   flags: {
     ...accountFileFlags,
-    markdown: flag.bool("--markdown", "print a review summary in markdown (for a pull request) instead of the plan"),
+    markdown: flag.bool(
+      "--markdown",
+      "same as -o markdown: a review summary in markdown (for a pull request) instead of the plan",
+    ),
     out: outFlag,
   },
   examples: [
     "rentctl account diff -f account.yaml",
-    "rentctl account diff -f account.yaml --prune --markdown > plan.md",
+    "rentctl account diff -f account.yaml --prune -o markdown > plan.md",
     "rentctl account diff -f account.yaml -o json",
-    "rentctl account diff -f account.yaml --markdown --out plan.json > plan.md   # then: account apply --plan plan.json",
+    "rentctl account diff -f account.yaml -o markdown --out plan.json > plan.md   # then: account apply --plan plan.json",
   ],
   notes:
     "\nExit codes: 0 nothing to do, 8 the plan has changes, 2 invalid or inconsistent file. -v also lists unchanged vehicles.\n",
+  outputs: { markdown: "markdown" },
   run: (deps, _args, opts) => run(deps, opts),
 });
 
@@ -75,11 +79,14 @@ export async function planAccountSource(
 /** Print a plan on stdout: text (table), markdown, or the machine plan (-o json / yaml). */
 export async function printAccountPlan(deps: Deps, plan: AccountPlan, markdown?: boolean): Promise<void> {
   const { accountPlanJson, accountPlanLines, accountPlanMarkdown } = await import("../../account/print.js");
-  if (markdown) deps.io.stdout.write(accountPlanMarkdown(plan));
-  else if (deps.settings().output === "table") {
+  const table = deps.settings().output === "table";
+  const label = markdown || table ? await planLabels(deps, plan.vehicles) : undefined;
+  if (markdown) deps.io.stdout.write(accountPlanMarkdown(plan, label));
+  else if (table) {
     for (const line of accountPlanLines(plan, {
       color: planColors(deps.outColor),
       verbose: Boolean(deps.flags.verbose),
+      label,
     }))
       deps.io.stdout.write(`${line}\n`);
   } else await deps.out.record(accountPlanJson(plan));

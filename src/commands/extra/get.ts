@@ -1,4 +1,5 @@
 import type { Deps } from "../../deps.js";
+import type { CardSection } from "../../output/card.js";
 import { arg } from "../flags.js";
 import { defineVerb } from "../verb.js";
 import { applyView, cardFlags } from "../view-flags.js";
@@ -15,19 +16,33 @@ export const verb = defineVerb({
   },
 });
 
+/**
+ * `extra get ID`: the card, with a `Used by` section naming the vehicles that
+ * use the extra (one walk of the account, once the extra is found). In other
+ * formats the record stays the server's, and the vehicles are said on stderr.
+ */
 export async function get(deps: Deps, rawId: string): Promise<void> {
-  const [{ EXTRA }, { showRecord }] = await Promise.all([
+  const [{ EXTRA }, { showRecord }, { vehiclesUsingExtra }] = await Promise.all([
     import("../../resources/safe-edit.js"),
     import("../resource.js"),
-  ]);
-  await showRecord(deps, EXTRA, rawId);
-  if (deps.flags.quiet) return;
-  // Which vehicles use it (one walk of the account): said on stderr, the record stays the server's.
-  const [{ vehiclesUsingExtra }, { parseId }] = await Promise.all([
     import("../../resources/list.js"),
-    import("../ids.js"),
   ]);
-  deps.msg.info(usedByText(await vehiclesUsingExtra(deps, parseId(rawId, "extra"))));
+  const card = deps.settings().output === "table" && !deps.flags.quiet && !deps.settings().fields;
+  let users: Array<{ id: number; reg: string }> | undefined;
+  await showRecord(deps, EXTRA, rawId, async (id) => {
+    users = await vehiclesUsingExtra(deps, id);
+    return card ? [usedBySection(users)] : [];
+  });
+  if (!card && users && !deps.flags.quiet) deps.msg.info(usedByText(users));
+}
+
+/** The card's `Used by` section: a vehicle a line (at most 10), or none. */
+export function usedBySection(users: ReadonlyArray<{ id: number; reg: string }>): CardSection {
+  const rows = users
+    .slice(0, 10)
+    .map((u) => ({ label: `vehicle ${u.id}`, value: u.reg || "(no registration number)" }));
+  if (users.length > 10) rows.push({ label: "", value: `and ${users.length - 10} more` });
+  return { title: "Used by", rows: rows.length ? rows : [{ label: "Vehicles", value: "none" }] };
 }
 
 /** `used by 2 vehicles: 1 (B-SC 1001), 4 (M-SC 2002)`, at most 10 named. */

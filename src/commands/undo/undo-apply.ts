@@ -22,6 +22,8 @@ export interface UndoApplyOptions {
 
 /** A create whose answer never came (recorded with id 0 before its request, no row with its id after). */
 const isPending = (e: HistoryEntry) => e.action === "vehicle.create" && e.id === 0;
+/** An account apply's extra create recorded before its request (id 0) whose answer never came. */
+const isPendingExtra = (e: HistoryEntry) => e.action === "extra.create" && e.id === 0;
 
 export async function undoApply(
   deps: Deps,
@@ -54,26 +56,37 @@ export async function undoApply(
       const i = identity(e);
       if (i) answered.add(i, true);
     }
+  // Extra creates whose id is known, by identity (option, period, price): their intent rows need no step either.
+  const { memberOf } = await import("../../contract/extra-fields.js");
+  const extraIdentity = (r: JsonObject) =>
+    ["option_id", "period", "price"].map((k) => String(Number(memberOf(r, k) ?? NaN))).join("/");
+  const answeredExtras = new Set(
+    items.filter((e) => e.action === "extra.create" && e.id > 0).map((e) => extraIdentity(e.before)),
+  );
   // A row recorded twice (an interrupted apply resumed) is undone once, to its earliest record.
   const steps: BulkRow<HistoryEntry>[] = [];
   const seen = new Set<string>();
   const keyOf = (e: HistoryEntry) => {
+    if (isPendingExtra(e)) return `extra.create:${extraIdentity(e.before)}`;
     if (!isPending(e)) return `${e.action}:${e.id}`;
     const i = identity(e);
     return i ? `create:${i.reg}:${i.country ?? ""}` : undefined;
   };
-  // An account apply's extra create whose answer never came cannot be found by id: left out (see undoExtra).
-  for (const e of [...items].reverse().filter((x) => !(x.action === "extra.create" && x.id === 0))) {
+  // An account apply's extra create whose answer never came is looked for by its identity (see undoExtra).
+  for (const e of [...items].reverse()) {
     const key = keyOf(e);
     if (key === undefined || seen.has(key)) continue;
     if (isPending(e) && answered.find(identity(e)!).length) continue;
+    if (isPendingExtra(e) && answeredExtras.has(extraIdentity(e.before))) continue;
     seen.add(key);
     const earliest = items.find((x) => keyOf(x) === key) ?? e;
     steps.push({
       row: steps.length + 1,
       key: isPending(e)
         ? `vehicle ${showReg(e)} (create, answer lost)`
-        : `${e.action.startsWith("extra.") ? "extra" : "vehicle"} ${e.id} (${e.action})`,
+        : isPendingExtra(e)
+          ? `extra ${extraIdentity(e.before).replace(/^(\w+)\/(\w+)\/(\w+)$/, "option $1, period $2, price $3")} (create, answer lost)`
+          : `${e.action.startsWith("extra.") ? "extra" : "vehicle"} ${e.id} (${e.action})`,
       item: earliest,
     });
   }
@@ -122,6 +135,18 @@ export async function undoApply(
       const ids = i ? present.find(i) : [];
       return ids.length ? Math.max(...ids) : undefined;
     };
+    // Extras the apply knew by id (updated, switched, deleted, created and answered): never taken for a lost create.
+    const knownExtras = new Set(items.filter((e) => e.action.startsWith("extra.") && e.id > 0).map((e) => e.id));
+    let extrasNow: Promise<JsonObject[]> | undefined;
+    const lostExtra = async (e: HistoryEntry): Promise<number | undefined> => {
+      extrasNow ??= import("../../resources/list.js").then((m) => m.listExtras(deps, {}));
+      const want = extraIdentity(e.before);
+      const ids = (await extrasNow)
+        .filter((x) => extraIdentity(x) === want)
+        .map((x) => Number(x.id ?? x.extra_id))
+        .filter((id) => Number.isSafeInteger(id) && id > 0 && !knownExtras.has(id));
+      return ids.length ? Math.max(...ids) : undefined;
+    };
     const expect = (record: JsonObject | undefined) => (opts.force || !record ? undefined : currentInput(record));
     const conflicts: Array<{ field: string; message: string }> = [];
     const conflict = (e: HistoryEntry, moved: string[], gone = false) => {
@@ -167,6 +192,19 @@ export async function undoApply(
       },
       send: async ({ item: e }, ctx) => {
         const w = { undo: gateway.UNDOING, beforeWrite: ctx.beforeWrite, signal: ctx.signal };
+        if (isPendingExtra(e)) {
+          // The create's answer was lost: the extra of its option, period and price, if the create landed at all.
+          const id = await lostExtra(e);
+          const what = lostCreateLabel(e);
+          if (id === undefined) {
+            deps.msg.info(`${what}: no such extra on the server (the create never landed); nothing to delete`);
+            return { status: "already" };
+          }
+          knownExtras.add(id);
+          const r = await gateway.removeExtraPlanned(deps, id, {}, w);
+          deps.msg.info(`${what}: found as extra ${id} by option, period and price; deleted`);
+          return r.status === "removed" ? { status: "removed", id } : { status: "already", id };
+        }
         if (e.action.startsWith("extra.")) {
           const r = await undoExtra(deps, gateway, e, w, Boolean(opts.force));
           if (r.status === "conflict") {
@@ -290,6 +328,12 @@ async function undoExtra(
   return { status: "recreated", id };
 }
 
+/** `extra create (option 9, period 1, price 7), answer lost`. */
+function lostCreateLabel(e: HistoryEntry): string {
+  const m = (k: string) => String(e.before[k] ?? "?");
+  return `extra create (option ${m("option_id")}, period ${m("period")}, price ${m("price")}), answer lost`;
+}
+
 const showReg = (e: HistoryEntry) =>
   typeof e.before.vehicle_reg_number === "string" ? e.before.vehicle_reg_number : "(no registration number)";
 
@@ -298,13 +342,15 @@ async function dryRun(deps: Deps, batch: HistoryEntry, steps: BulkRow<HistoryEnt
   const what = (e: HistoryEntry) =>
     isPending(e)
       ? "remove the vehicle of this registration number, if the apply's create landed (its answer never came)"
-      : e.action === "vehicle.create"
-        ? "remove (the apply created it)"
-        : e.action === "vehicle.edit" || e.action === "extra.update" || e.action === "extra.switch"
-          ? "restore its record from before the apply"
-          : e.action === "extra.create"
-            ? "delete (the apply created it)"
-            : "create it again from its saved record (a new id)";
+      : isPendingExtra(e)
+        ? "delete the extra of this option, period and price, if the apply's create landed (its answer never came)"
+        : e.action === "vehicle.create"
+          ? "remove (the apply created it)"
+          : e.action === "vehicle.edit" || e.action === "extra.update" || e.action === "extra.switch"
+            ? "restore its record from before the apply"
+            : e.action === "extra.create"
+              ? "delete (the apply created it)"
+              : "create it again from its saved record (a new id)";
   const plan = steps.map(({ item: e }) => ({
     vehicle_id: e.id,
     reg: typeof e.before.vehicle_reg_number === "string" ? e.before.vehicle_reg_number : null,

@@ -119,7 +119,8 @@ async function runApply(
   early?.catch(() => {});
 
   // The file first: an invalid file is exit 2 before anything is written.
-  const rows = await sync.readFleet(deps, source);
+  const { existingExtrasRefs } = await import("../../account/plan.js");
+  const rows = await sync.readFleet(deps, source, undefined, existingExtrasRefs(deps));
   const planFrom = async () => {
     const account = await (early ?? sync.listAccount(deps));
     const planned = await sync.planFleet(deps, source.label, rows, account, opts);

@@ -1,7 +1,7 @@
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { DriftError, UsageError } from "../../errors.js";
-import type { PlanColors } from "../../fleet/plan-print.js";
+import type { PlanColors, PlanPrintOptions } from "../../fleet/plan-print.js";
 import type { FleetSource } from "../../fleet/source.js";
 import type { SyncOptions, SyncPlan } from "../../fleet/sync.js";
 import { flag } from "../flags.js";
@@ -29,14 +29,19 @@ export const verb = defineVerb({
   flags: {
     ...fleetFileFlags,
     out: outFlag,
-    markdown: flag.bool("--markdown", "print a review summary in markdown (for a pull request) instead of the plan"),
+    markdown: flag.bool(
+      "--markdown",
+      "same as -o markdown: a review summary in markdown (for a pull request) instead of the plan",
+    ),
   },
   examples: [
     "rentctl vehicle diff -f fleet.yaml",
     "rentctl vehicle diff -f fleet.csv --prune -o json",
+    "rentctl vehicle diff -f fleet.yaml -o markdown > plan.md   # a review summary for a pull request",
     "rentctl vehicle diff -f fleet.yaml --out plan.json && rentctl vehicle apply --plan plan.json",
   ],
   notes: "\nExit codes: 0 nothing to do, 8 the plan has changes, 2 invalid file. -v also lists unchanged vehicles.\n",
+  outputs: { markdown: "markdown" },
   run: (deps, _args, opts) => run(deps, opts),
 });
 
@@ -63,7 +68,8 @@ export async function planFromFile(
     // The account is listed while the file is read (a file error still wins: it is awaited first).
     const listing = listAccount(deps);
     listing.catch(() => {});
-    const rows = await readFleet(deps, source);
+    const { existingExtrasRefs } = await import("../../account/plan.js");
+    const rows = await readFleet(deps, source, undefined, existingExtrasRefs(deps));
     const account = await listing;
     const text = opts.out ? await (await import("../../fleet/saved-plan.js")).inputText(source) : undefined;
     return {
@@ -76,6 +82,33 @@ export async function planFromFile(
   } finally {
     await source.cleanup();
   }
+}
+
+/**
+ * Names beside catalog ids in a plan for people (text and markdown), when the
+ * file gave names (`export --names`): each distinct value of the plan's
+ * creates and changes looked up once through the catalog service (a view's
+ * names: never fails, an unknown id stays bare). undefined: no names wanted.
+ */
+export async function planLabels(deps: Deps, sync: SyncPlan): Promise<PlanPrintOptions["label"]> {
+  if (!sync.named) return undefined;
+  const { FieldNames } = await import("../../catalog/names.js");
+  const names = new FieldNames(deps.catalogs());
+  const found = new Map<string, string | undefined>();
+  const look = async (field: string, v: unknown, record: JsonObject) => {
+    if (field === "vehicle_extras" || !names.names(field)) return;
+    for (const id of Array.isArray(v) ? v : [v]) {
+      if (typeof id !== "number" || found.has(`${field}|${id}`)) continue;
+      found.set(`${field}|${id}`, await names.name(field, id, record));
+    }
+  };
+  for (const c of sync.plan.create) for (const [k, v] of Object.entries(c.record)) await look(k, v, c.record);
+  for (const c of sync.plan.change)
+    for (const [k, f] of Object.entries(c.fields)) {
+      await look(k, f.from, c.before);
+      await look(k, f.to, c.after);
+    }
+  return (field, value) => found.get(`${field}|${value}`);
 }
 
 export function planColors(c: Deps["outColor"]): PlanColors {
@@ -92,24 +125,28 @@ export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
   const { planIsEmpty } = await import("../../fleet/plan.js");
   const { planJson, planLines } = await import("../../fleet/plan-print.js");
   const format = deps.settings().output;
+  const label = opts.markdown || format === "table" ? await planLabels(deps, sync) : undefined;
   if (opts.markdown) {
     const [{ accountPlanMarkdown }, { emptyExtraPlan }] = await Promise.all([
       import("../../account/print.js"),
       import("../../account/extras.js"),
     ]);
     deps.io.stdout.write(
-      accountPlanMarkdown({
-        label: source.label,
-        extras: emptyExtraPlan(false),
-        vehicles: sync,
-        extraLabels: new Map(),
-        accountExtras: [],
-        accountVehicles: account,
-      }),
+      accountPlanMarkdown(
+        {
+          label: source.label,
+          extras: emptyExtraPlan(false),
+          vehicles: sync,
+          extraLabels: new Map(),
+          accountExtras: [],
+          accountVehicles: account,
+        },
+        label,
+      ),
     );
   } else if (format === "table") {
     const color = planColors(deps.outColor);
-    for (const line of planLines(sync.plan, { color, verbose: Boolean(deps.flags.verbose) }))
+    for (const line of planLines(sync.plan, { color, verbose: Boolean(deps.flags.verbose), label }))
       deps.io.stdout.write(`${line}\n`);
   } else await deps.out.record(planJson(sync.plan));
   if (opts.out) {
