@@ -123,7 +123,7 @@ export async function applyAccountPlan(
   const started = opts.started;
   const target = await deps.target();
   const [
-    { massRemovalError, massRemovalRefusal, currentInput },
+    { massRemovalError, massRemovalRefusal },
     { accountPlanIsEmpty, isPlaceholder, PLACEHOLDER_BASE },
     print,
     { extraState },
@@ -231,12 +231,8 @@ export async function applyAccountPlan(
     }
     return { ...record, vehicle_extras: out };
   };
-  const conflict = (moved: string[], gone = false) => ({
-    status: "conflict",
-    error: gone
-      ? "removed since the plan was made; nothing was sent"
-      : `changed since the plan was made (${moved.join(", ")}); nothing was sent`,
-  });
+  const vehicleRows = await import("./vehicle-rows.js");
+  const conflict = vehicleRows.conflictOutcome;
   const summary = await job.run<Step>({
     rows: rows(),
     total,
@@ -308,40 +304,14 @@ export async function applyAccountPlan(
         if (item.kind === "create") {
           const record = swap({ ...plan.vehicles.createRecords.get(row)! });
           if (typeof record === "string") throw new InputError(record);
-          const files = plan.vehicles.uploads.get(row);
-          if (files?.length) {
-            const ids = await ctx.uploadOnce(files, (f) => gateway.uploadImages(deps, f, ctx.signal));
-            const given = Array.isArray(record.vehicle_images) ? (record.vehicle_images as number[]) : [];
-            record.vehicle_images = [...given, ...ids];
-          }
-          return { status: "created", id: await gateway.createVehicle(deps, record as never, w) };
+          return vehicleRows.sendCreate(deps, record, plan.vehicles.uploads.get(row), ctx, w);
         }
         if (item.kind === "change") {
-          const ch = item.c;
-          const after = swap(ch.after);
+          const after = swap(item.c.after);
           if (typeof after === "string") throw new InputError(after);
-          const files = plan.vehicles.uploads.get(row);
-          const r = await gateway.replacePlanned(
-            deps,
-            ch.vehicle_id,
-            {
-              before: ch.before,
-              after,
-              complete: files?.length
-                ? async (a) => ({
-                    ...a,
-                    vehicle_images: await ctx.uploadOnce(files, (f) => gateway.uploadImages(deps, f, ctx.signal)),
-                  })
-                : undefined,
-            },
-            w,
-          );
-          if (r.status === "already") return { status: "unchanged", id: ch.vehicle_id };
-          return r.status === "conflict" ? conflict(r.moved, r.gone) : { status: "changed", id: ch.vehicle_id };
+          return vehicleRows.sendChange(deps, item.c, after, plan.vehicles.uploads.get(row), ctx, w);
         }
-        const rm = item.c;
-        const r = await gateway.removePlanned(deps, rm.vehicle_id, { expect: currentInput(rm.record) }, w);
-        return r.status === "conflict" ? conflict(r.moved) : { status: "removed", id: rm.vehicle_id };
+        return vehicleRows.sendRemove(deps, item.c, w);
       } finally {
         finished(phase);
       }

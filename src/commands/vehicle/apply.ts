@@ -202,12 +202,7 @@ async function runApply(
     async function* planned_(): AsyncGenerator<BulkRow<Step>> {
       yield* steps;
     }
-    const conflict = (moved: string[], gone = false) => ({
-      status: "conflict",
-      error: gone
-        ? "removed since the plan was made; nothing was sent"
-        : `changed since the plan was made (${moved.join(", ")}); nothing was sent`,
-    });
+    const vehicleRows = await import("../../jobs/vehicle-rows.js");
 
     await job.run<Step>({
       rows: planned_(),
@@ -237,39 +232,9 @@ async function runApply(
       send: async ({ row, item }, ctx) => {
         const w = { undo, beforeWrite: ctx.beforeWrite, signal: ctx.signal };
         const files = planned.uploads.get(row);
-        if (item.kind === "create") {
-          const record = { ...planned.createRecords.get(row)! };
-          if (files?.length) {
-            const ids = await ctx.uploadOnce(files, (f) => gateway.uploadImages(deps, f, ctx.signal));
-            const given = Array.isArray(record.vehicle_images) ? (record.vehicle_images as number[]) : [];
-            record.vehicle_images = [...given, ...ids];
-          }
-          return { status: "created", id: await gateway.createVehicle(deps, record, w) };
-        }
-        if (item.kind === "change") {
-          const ch = item.c;
-          const r = await gateway.replacePlanned(
-            deps,
-            ch.vehicle_id,
-            {
-              before: ch.before,
-              after: ch.after,
-              complete: files?.length
-                ? async (after) => ({
-                    ...after,
-                    vehicle_images: await ctx.uploadOnce(files, (f) => gateway.uploadImages(deps, f, ctx.signal)),
-                  })
-                : undefined,
-            },
-            w,
-          );
-          // already as planned (the same apply ran elsewhere, or someone made the same change): done, not a conflict
-          if (r.status === "already") return { status: "unchanged", id: ch.vehicle_id };
-          return r.status === "conflict" ? conflict(r.moved, r.gone) : { status: "changed", id: ch.vehicle_id };
-        }
-        const rm = item.c;
-        const r = await gateway.removePlanned(deps, rm.vehicle_id, { expect: currentInput(rm.record) }, w);
-        return r.status === "conflict" ? conflict(r.moved) : { status: "removed", id: rm.vehicle_id };
+        if (item.kind === "create") return vehicleRows.sendCreate(deps, planned.createRecords.get(row)!, files, ctx, w);
+        if (item.kind === "change") return vehicleRows.sendChange(deps, item.c, item.c.after, files, ctx, w);
+        return vehicleRows.sendRemove(deps, item.c, w);
       },
       after: (summary) => {
         if (batch && (summary.counts.get("created") || summary.counts.get("changed") || summary.counts.get("removed")))
