@@ -1,6 +1,8 @@
 import type { AccountPlan } from "../account/plan.js";
 import { MalformedResponseError, NotFoundError } from "../api/errors.js";
+import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { JsonObject } from "../contract/records.js";
+import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { OwnedDeps } from "../deps.js";
 import { InputError, UsageError } from "../errors.js";
 import type { SavedPlan } from "../fleet/saved-plan.js";
@@ -41,7 +43,7 @@ export type ImageFile = string | { name: string; data: Uint8Array };
 export interface ListOptions {
   /** Every page (an async iterator that asks for the next page only when the caller wants it). Default: one page. */
   all?: boolean;
-  /** Page size (default 15 for one page, 100 for `all`). */
+  /** Page size of one page (default 15); `all` walks pages of 100. */
   limit?: number;
   /** Records to skip (one page only). */
   offset?: number;
@@ -112,10 +114,13 @@ export interface RentctlClient {
     /** Pages of vehicles, each an array; `for await (const page of client.vehicles.list({ all: true }))`. */
     list(opts?: ListOptions): AsyncIterable<Vehicle[]>;
     get(id: number): Promise<Vehicle>;
-    /** Checked with the CLI's rules (InputError listing every problem, nothing sent), then created. */
-    create(input: VehicleInput): Promise<WriteResult<Vehicle>>;
+    /**
+     * Checked with the CLI's rules (InputError listing every problem, nothing sent: unknown fields,
+     * values, a registration number another vehicle has unless allowDuplicate), then created.
+     */
+    create(input: VehicleInput, opts?: { allowDuplicate?: boolean }): Promise<WriteResult<Vehicle>>;
     /** The guarded safe edit: read, change, check, read again and refuse (ConflictError) if it moved, send the whole record. */
-    edit(id: number, change: VehicleChange): Promise<EditResult>;
+    edit(id: number, change: VehicleChange, opts?: { allowDuplicate?: boolean }): Promise<EditResult>;
     remove(id: number): Promise<{ undoOp?: string }>;
   };
   readonly images: {
@@ -167,22 +172,36 @@ export function createClient(options: ClientOptions): RentctlClient {
     ]),
   ) as CatalogMethods;
 
-  return {
-    userId: options.userId,
+  const client: RentctlClient = {
+    get userId() {
+      return options.userId ?? (options.env === "sandbox" && !options.baseUrl ? DEMO_OWNER : undefined);
+    },
     catalog,
     vehicles: {
       list: (opts = {}) => listPages(deps, opts),
       get: async (id) => (await read(deps, "vehicle", id)) as Vehicle,
-      create: async (input) => {
+      create: async (input, opts) => {
         const [{ prepareVehicle }, { createRecord }, { VEHICLE }] = await Promise.all([
           import("../resources/create.js"),
           import("../gateway/records.js"),
           import("../resources/resource.js"),
         ]);
-        const record = await prepareVehicle(deps, checkedObject(input, "vehicles.create"));
+        const values = checkedObject(input, "vehicles.create");
+        onlyFields(values, VEHICLE_FIELDS, "vehicles.create");
+        const record = await prepareVehicle(deps, values);
+        await refuseTakenReg(deps, record.vehicle_reg_number, undefined, opts?.allowDuplicate);
         return created<Vehicle>(await createRecord(deps, VEHICLE, record));
       },
-      edit: (id, change) => edit(deps, "vehicle", id, change),
+      edit: async (id, change, opts) => {
+        const values = checkedObject(change, "vehicles.edit");
+        onlyFields(
+          values,
+          VEHICLE_FIELDS.filter((f) => f.name !== "user_id" && f.name !== "locale_id"),
+          "vehicles.edit",
+        );
+        await refuseTakenReg(deps, values.vehicle_reg_number, checkedId(id), opts?.allowDuplicate);
+        return edit(deps, "vehicle", id, values);
+      },
       remove: async (id) => {
         const [{ removeRecord }, { VEHICLE }] = await Promise.all([
           import("../gateway/records.js"),
@@ -195,7 +214,6 @@ export function createClient(options: ClientOptions): RentctlClient {
       upload: async (files) => {
         const { uploadParts } = await import("../gateway/vehicles.js");
         const { contentTypeFor } = await import("../api/encode.js");
-        const { readFile } = await import("node:fs/promises");
         const { basename } = await import("node:path");
         if (!Array.isArray(files) || files.length === 0) throw new InputError("images.upload needs at least one file");
         const ids: number[] = [];
@@ -207,7 +225,7 @@ export function createClient(options: ClientOptions): RentctlClient {
               field: "file",
               filename: name,
               contentType: contentTypeFor(name),
-              data: typeof f === "string" ? await readFile(f) : f.data,
+              data: typeof f === "string" ? await readImage(f) : f.data,
             });
           }
           ids.push(...(await uploadParts(deps, parts)));
@@ -227,10 +245,20 @@ export function createClient(options: ClientOptions): RentctlClient {
           import("../gateway/records.js"),
           import("../resources/resource.js"),
         ]);
-        const record = await prepareExtra(deps, checkedObject(input, "extras.create"));
+        const values = checkedObject(input, "extras.create");
+        onlyFields(values, EXTRA_FIELDS, "extras.create");
+        const record = await prepareExtra(deps, values);
         return created<Extra>(await createRecord(deps, EXTRA, record));
       },
-      update: (id, change) => edit(deps, "extra", id, change),
+      update: (id, change) => {
+        const values = checkedObject(change, "extras.update");
+        onlyFields(
+          values,
+          EXTRA_FIELDS.filter((f) => f.name !== "locale_id"),
+          "extras.update",
+        );
+        return edit(deps, "extra", id, values);
+      },
       enable: (id) => setActive(deps, id, true),
       disable: (id) => setActive(deps, id, false),
       switch: async (id) => {
@@ -252,8 +280,69 @@ export function createClient(options: ClientOptions): RentctlClient {
       plan: (input, opts = {}) => plan(deps, input, opts),
       apply: (p, opts = {}) => apply(deps, p, opts),
     },
-    close: () => ctx.close(),
+    close: async () => {
+      closed = true;
+      await ctx.close();
+    },
   };
+  // a call after close() is a usage error, not a network failure after retries
+  let closed = false;
+  const guard = <T extends object>(o: T): T =>
+    new Proxy(o, {
+      get(target, key, receiver) {
+        const v = Reflect.get(target, key, receiver);
+        if (typeof v !== "function" || key === "close") return v;
+        return (...args: unknown[]) => {
+          if (closed) throw new UsageError("this client is closed: create a new one");
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  return {
+    get userId() {
+      return client.userId;
+    },
+    catalog: guard(client.catalog),
+    vehicles: guard(client.vehicles),
+    images: guard(client.images),
+    extras: guard(client.extras),
+    fleet: guard(client.fleet),
+    close: client.close,
+  };
+}
+
+/** The sandbox's first demo owner: whom an in-process sandbox client acts for when no userId is given. */
+const DEMO_OWNER = 1001;
+
+/** Members that are no fields of the contract are refused (nothing sent), as the CLI refuses them. */
+function onlyFields(values: Record<string, unknown>, fields: readonly { name: string }[], what: string): void {
+  const known = new Set(fields.map((f) => f.name));
+  const unknown = Object.keys(values).filter((k) => !known.has(k));
+  if (unknown.length)
+    throw new InputError(`${what}: not a field of the contract (nothing was sent)`, {
+      details: unknown.map((k) => ({ field: k, message: "unknown field" })),
+    });
+}
+
+/** A registration number another vehicle of the account has is refused (nothing sent), unless allowed. */
+async function refuseTakenReg(deps: OwnedDeps, reg: unknown, self: number | undefined, allow?: boolean): Promise<void> {
+  if (allow || reg === undefined || reg === "") return;
+  const { findByIdentity } = await import("../resources/list.js");
+  const others = (await findByIdentity(deps, { vehicle_reg_number: reg })).filter((id) => id !== self);
+  if (others.length)
+    throw new InputError(
+      `vehicle_reg_number ${JSON.stringify(reg)} is vehicle ${others.join(", ")}'s already (nothing was sent)`,
+      { hint: "pass { allowDuplicate: true } to have two vehicles with one registration number" },
+    );
+}
+
+async function readImage(path: string): Promise<Buffer> {
+  const [{ readFile }, { fsReason }] = await Promise.all([import("node:fs/promises"), import("../errors.js")]);
+  try {
+    return await readFile(path);
+  } catch (e) {
+    throw new InputError(`cannot upload ${path}: ${fsReason(e)} (nothing was sent)`);
+  }
 }
 
 function checkedId(id: unknown): number {
@@ -362,6 +451,15 @@ async function plan(deps: OwnedDeps, input: string | FleetDocument, opts: PlanOp
   }
 }
 
+/** A progress callback that throws must not end an apply midway (its rows are the caller's data): it is ignored. */
+function progressSafely<A extends unknown[]>(fn: (...a: A) => void, ...args: A): void {
+  try {
+    fn(...args);
+  } catch {
+    // the apply goes on; the callback's own error is the caller's to handle
+  }
+}
+
 async function apply(deps: OwnedDeps, p: FleetPlan | SavedPlan, opts: ApplyOptions): Promise<AccountApplyResult> {
   const [sp, { applySavedAccountPlan }] = await Promise.all([
     import("../fleet/saved-plan.js"),
@@ -379,7 +477,8 @@ async function apply(deps: OwnedDeps, p: FleetPlan | SavedPlan, opts: ApplyOptio
     signal: opts.signal,
     onProgress: opts.onProgress
       ? (r, done, total) =>
-          opts.onProgress!(
+          progressSafely(
+            opts.onProgress!,
             {
               key: r.key,
               status: r.status,

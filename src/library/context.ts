@@ -6,7 +6,7 @@ import type { ApiClient } from "../api/client.js";
 import type { Catalogs } from "../catalog/service.js";
 import type { Paths } from "../config/paths.js";
 import { catalogsFor, clientFor } from "../config/services.js";
-import type { Environment, Settings } from "../config/settings.js";
+import { ENVIRONMENTS, type Environment, type Settings } from "../config/settings.js";
 import type { ConfigStore } from "../config/store.js";
 import { resolveTarget, type Target } from "../config/target.js";
 import type { OwnedDeps } from "../deps.js";
@@ -74,6 +74,17 @@ export interface LibraryContext {
 
 export function libraryContext(opts: LibraryOptions): LibraryContext {
   const env: Environment | undefined = opts.env;
+  if (env !== undefined && !(ENVIRONMENTS as readonly string[]).includes(env))
+    throw new UsageError(`env must be one of ${ENVIRONMENTS.join(", ")}, not ${JSON.stringify(env)}`);
+  if (opts.baseUrl !== undefined) {
+    let ok = false;
+    try {
+      ok = /^https?:$/.test(new URL(opts.baseUrl).protocol);
+    } catch {
+      // refused below
+    }
+    if (!ok) throw new UsageError(`baseUrl must be an http(s) address, not ${JSON.stringify(opts.baseUrl)}`);
+  }
   if (!opts.baseUrl && env !== "sandbox")
     throw new UsageError("createClient needs baseUrl (or env: 'sandbox' for an in-process sandbox)");
   if (opts.retries !== undefined && !(Number.isInteger(opts.retries) && opts.retries >= 1 && opts.retries <= 10))

@@ -3,7 +3,7 @@ import { exitCodeOf, RentctlError, UsageError } from "../errors.js";
 import { planTarget } from "../fleet/saved-plan.js";
 import { VERSION } from "../version.js";
 import { DEFAULT_PLAN_TTL_MS, PlanTokens } from "./tokens.js";
-import { TOOLS, type ToolContext } from "./tools.js";
+import { checkArguments, TOOLS, type ToolContext } from "./tools.js";
 
 export interface McpOptions {
   allowWrites?: string | boolean;
@@ -30,6 +30,7 @@ function targetArgs(deps: Deps): string[] {
   if (f.baseUrl) out.push("--base-url", f.baseUrl);
   if (f.user) out.push("--user", f.user);
   if (f.locale) out.push("--locale", f.locale);
+  if (f.timeout) out.push("--timeout", f.timeout);
   return out;
 }
 
@@ -42,11 +43,13 @@ export async function serve(deps: Deps, opts: McpOptions): Promise<void> {
   const writes = writesOf(opts.allowWrites);
   const maxChanges = opts.maxChanges ?? DEFAULT_MAX_CHANGES;
   if (opts.printConfig) {
+    deps.settings(); // a profile that does not exist is refused here as the server would refuse it
     const args = [
       ...targetArgs(deps),
       "mcp",
       ...(writes === "all" ? ["--allow-writes"] : writes === "sandbox" ? ["--allow-writes=sandbox"] : []),
       ...(opts.maxChanges !== undefined ? ["--max-changes", String(maxChanges)] : []),
+      ...(opts.planTtl !== undefined ? ["--plan-ttl", String(opts.planTtl)] : []),
     ];
     // the target chosen through the environment goes along (never the key: it stays in the keychain or the caller's env)
     const env = Object.fromEntries(
@@ -77,8 +80,8 @@ export async function serve(deps: Deps, opts: McpOptions): Promise<void> {
     "Read with list_vehicles (where expressions as the CLI takes them), get_vehicle, list_extras, get_extra, vehicle_calendar, search_catalog (ids by name), export_account, undo_history.",
     "To change anything, call plan_changes: it sends nothing and returns a markdown summary and a plan token. Show the summary to the person and ask before applying.",
     canWrite
-      ? `apply_plan(token) runs exactly the reviewed plan (single use, expires in ${Math.round((opts.planTtl ?? 15) * 1)} minutes, refused if the account changed since or if it has more than ${maxChanges} changes); undo(op) reverts one op.`
-      : "This server is read-only (started without --allow-writes): plans can be made and reviewed, and applied by the person with `rentctl account apply`, not from here.",
+      ? `apply_plan(token) runs exactly the reviewed plan (single use, expires in ${opts.planTtl ?? 15} minutes, refused if the account changed since or if it has more than ${maxChanges} changes); undo(op) reverts one op.`
+      : `This server is read-only (${writes === "sandbox" ? "started with --allow-writes=sandbox, and the target is not the sandbox" : "started without --allow-writes"}): plans can be made and reviewed here, and the person applies one with \`rentctl account apply --plan FILE\` (plan_changes gives the file).`,
   ].join("\n");
   const server = new Server({ name: "rentctl", version: VERSION }, { capabilities: { tools: {} }, instructions });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -107,9 +110,18 @@ export async function serve(deps: Deps, opts: McpOptions): Promise<void> {
       );
     }
     try {
-      const r = await tool.run(ctx, (req.params.arguments ?? {}) as Record<string, unknown>);
+      const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+      checkArguments(tool, args);
+      const r = await tool.run(ctx, args);
       log("ok");
-      return { content: [{ type: "text" as const, text: r.summary }], structuredContent: r.data };
+      // the data twice, as MCP asks: structured, and as JSON text for clients that pass only text to the model
+      return {
+        content: [
+          { type: "text" as const, text: r.summary },
+          { type: "text" as const, text: JSON.stringify(r.data) },
+        ],
+        structuredContent: r.data,
+      };
     } catch (e) {
       log(`error: ${e instanceof Error ? e.message : String(e)}`);
       return errorResult(e);

@@ -141,15 +141,29 @@ function strings(v: unknown, what: string): string[] {
   return v as string[];
 }
 
-function int(v: unknown, what: string, dflt?: number, max?: number): number {
+function int(v: unknown, what: string, dflt?: number, max?: number, min = 0): number {
   if (v === undefined || v === null) {
     if (dflt === undefined) throw new UsageError(`${what} is required`);
     return dflt;
   }
   const n = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0 || (max !== undefined && n > max))
-    throw new UsageError(`${what}: expected a whole number${max !== undefined ? ` up to ${max}` : ""}`);
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < min || (max !== undefined && n > max))
+    throw new UsageError(
+      `${what}: expected a whole number from ${min}${max !== undefined ? ` to ${max}` : ""}, got ${JSON.stringify(v)}`,
+    );
   return n;
+}
+
+/** Arguments the tool's input schema does not name are refused (a misspelt filter must not read as "all"). */
+export function checkArguments(tool: Tool, args: Record<string, unknown>): void {
+  const props = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
+  const unknown = Object.keys(args).filter((k) => !(k in props));
+  if (unknown.length)
+    throw new UsageError(
+      `${tool.name}: unknown argument${unknown.length === 1 ? "" : "s"} ${unknown.map((k) => JSON.stringify(k)).join(", ")}; it takes ${Object.keys(props).join(", ") || "none"}`,
+    );
+  for (const k of (tool.inputSchema.required ?? []) as string[])
+    if (args[k] === undefined) throw new UsageError(`${tool.name}: "${k}" is required`);
 }
 
 /** Counts of a saved plan's entries: what apply_plan would send. */
@@ -178,7 +192,7 @@ export const TOOLS: Tool[] = [
   {
     name: "search_catalog",
     title: "Search a reference catalog",
-    description: `Look up ids by name in one of the API's reference catalogs (brands, models, classes, delivery places, extra options, currencies, …). Returns matching entries ({id, name, …}); without "query", the whole catalog (at most "limit"). Models need brand_id, equipments (configurations) need model_id. Example: {"catalog": "brands", "query": "toyota"} then {"catalog": "models", "params": {"brand_id": 3}}.`,
+    description: `Look up ids by name in one of the API's reference catalogs (brands, models, classes, delivery places, extra options, currencies, …). Returns matching entries ({id, name, …}); without "query", the whole catalog (at most "limit"). Models need brand_id, equipments (configurations) need model_id. Example: {"catalog": "brands", "query": "toyota"}, then {"catalog": "models", "params": {"brand_id": <the id it gave>}}.`,
     inputSchema: {
       type: "object",
       properties: {
@@ -204,7 +218,7 @@ export const TOOLS: Tool[] = [
       const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
       const q = str(args.query, "query");
       const hits = q ? items.filter((i) => fold(JSON.stringify(i)).includes(fold(q))) : items;
-      const limit = int(args.limit, "limit", 100, 500);
+      const limit = int(args.limit, "limit", 100, 500, 1);
       return {
         data: { catalog: name, count: hits.length, items: hits.slice(0, limit) },
         summary: `${hits.length} ${name} entr${hits.length === 1 ? "y" : "ies"}${q ? ` matching "${q}"` : ""}${hits.length > limit ? ` (first ${limit} shown)` : ""}`,
@@ -215,7 +229,7 @@ export const TOOLS: Tool[] = [
     name: "list_vehicles",
     title: "List vehicles",
     description:
-      'List the owner\'s vehicles, optionally only those matching "where" expressions (as `rentctl vehicle list --where`) or a "search" text (registration, model name, location), sorted by a field. Each vehicle comes with "names" for its catalog ids (model, class, currency, benefits, …). Paginated: pass the returned "next_cursor" to get the next page. Example: {"where": ["segment=cars", "price_per_day<40"], "limit": 20}.',
+      'List the owner\'s vehicles, optionally only those matching "where" expressions (as `rentctl vehicle list --where`) or a "search" text (registration, model name, location), sorted by a field. Each vehicle comes with "names" for its catalog ids (model, class, currency, benefits, …). Paginated: pass the returned "next_cursor" to get the next page. Example: {"where": ["segment=cars", "price_per_day<50"], "limit": 20}.',
     inputSchema: {
       type: "object",
       properties: {
@@ -229,7 +243,7 @@ export const TOOLS: Tool[] = [
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async ({ deps }, args) => {
-      const limit = int(args.limit, "limit", 20, 100);
+      const limit = int(args.limit, "limit", 20, 100, 1);
       const offset = args.cursor === undefined ? 0 : int(args.cursor, "cursor");
       const where = strings(args.where, "where");
       const { data, notes } = await runCaptured(deps, async (d) => {
@@ -257,7 +271,7 @@ export const TOOLS: Tool[] = [
   {
     name: "get_vehicle",
     title: "Get one vehicle",
-    description: 'One vehicle\'s whole record by id, with "names" for its catalog ids. Example: {"id": 12}.',
+    description: 'One vehicle\'s whole record by id, with "names" for its catalog ids. Example: {"id": 1}.',
     inputSchema: { type: "object", properties: { id: idSchema }, required: ["id"], additionalProperties: false },
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async ({ deps }, args) => {
@@ -368,7 +382,7 @@ export const TOOLS: Tool[] = [
     run: async ({ deps }, args) => {
       const { data } = await runCaptured(deps, async (d) => {
         const { run } = await import("../commands/undo/undo.js");
-        await run(d, undefined, { limit: int(args.limit, "limit", 20, 200) });
+        await run(d, undefined, { limit: int(args.limit, "limit", 20, 200, 1) });
       });
       const entries = (Array.isArray(data) ? data : []) as JsonObject[];
       return { data: { entries }, summary: `${entries.length} undo entr${entries.length === 1 ? "y" : "ies"}` };
@@ -386,7 +400,7 @@ The result: counts, a markdown summary for the person to review, the plan, and t
       type: "object",
       properties: {
         where: whereSchema,
-        ids: { type: "array", items: idSchema, description: "Vehicle ids (instead of or with where)" },
+        ids: { type: "array", items: idSchema, description: "Vehicle ids (instead of where)" },
         changes: changesSchema(),
         calendar: {
           type: "object",
@@ -510,6 +524,13 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
         unblock: strings(cal?.unblock, "calendar.unblock"),
       });
     }
+    if (plan.change.length + plan.unchanged === 0)
+      throw new UsageError("no vehicle matches the selection: nothing to plan", {
+        details: [
+          ...where.map((w) => ({ field: "where", message: w })),
+          ...ids.map((i) => ({ field: "ids", message: i })),
+        ],
+      });
     // the selection's changes as rows of a fleet document: one plan and one apply path for every form
     document = {
       vehicles: plan.change.map((c) => ({
@@ -520,6 +541,15 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
     prune = false;
   }
   if (typeof document !== "object" || document === null) throw new UsageError('"document": an object or a list');
+  // An account file without a vehicles list means "no vehicles" to --prune: every vehicle would go.
+  // A tool call that names only extras means the extras, so it is refused here, before any plan.
+  if (prune && !Array.isArray(document) && !Array.isArray((document as { vehicles?: unknown }).vehicles))
+    throw new UsageError(
+      '"prune" with a document that has no "vehicles" list would remove every vehicle; nothing was planned',
+      {
+        hint: 'list every vehicle to keep under "vehicles" (export_account gives them), or leave "prune" out and delete one extra by listing the others with prune and all vehicles',
+      },
+    );
   const { saved, markdown } = await planDocument(deps, document, prune);
   const counts = planCounts(saved.plan);
   const n = total(counts);
@@ -527,6 +557,8 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
     return { data: { changes: 0, counts, markdown }, summary: "nothing to change: the account already matches" };
   const issued = ctx.tokens.issue(saved);
   const over = n > ctx.maxChanges;
+  // The person can apply exactly this plan with the CLI (a read-only server, or over --max-changes).
+  const planFile = await savePlanFile(deps, saved, issued.token);
   return {
     data: {
       changes: n,
@@ -536,10 +568,26 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
       token: issued.token,
       expires_at: issued.expiresAt,
       max_changes: ctx.maxChanges,
+      plan_file: planFile,
+      apply_with: `rentctl account apply --plan ${planFile}`,
       ...(over ? { refused: `the plan has ${n} changes, over this server's --max-changes ${ctx.maxChanges}` } : {}),
     },
-    summary: `${n} change${n === 1 ? "" : "s"} planned (token ${issued.token}, expires ${issued.expiresAt})${over ? `; over --max-changes ${ctx.maxChanges}: apply_plan will refuse it` : ""}${ctx.writes === "none" ? "; this server is read-only: apply with `rentctl account apply` or a server started with --allow-writes" : ""}\n\n${markdown}`,
+    summary: `${n} change${n === 1 ? "" : "s"} planned (token ${issued.token}, expires ${issued.expiresAt})${over ? `; over --max-changes ${ctx.maxChanges}: apply_plan will refuse it` : ""}${ctx.writes === "none" ? `; this server is read-only: the person applies it with \`rentctl account apply --plan ${planFile}\`` : ""}\n\n${markdown}`,
   };
+}
+
+/** The saved plan as a file in the data dir (0600), for `rentctl account apply --plan FILE`. */
+async function savePlanFile(deps: Deps, saved: SavedPlan, token: string): Promise<string> {
+  const [{ join }, { mkdir }, { writeFileAtomic }] = await Promise.all([
+    import("node:path"),
+    import("node:fs/promises"),
+    import("../temp-files.js"),
+  ]);
+  const dir = join(deps.paths.dataDir, "plans");
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, `${token.slice(0, 28)}.json`);
+  await writeFileAtomic(file, `${JSON.stringify(saved, null, 2)}\n`);
+  return file;
 }
 
 /** Plan an account document against the account: the saved plan `account diff --out` writes. */
@@ -554,7 +602,12 @@ async function planDocument(
     import("../account/print.js"),
   ]);
   const text = `${JSON.stringify(document, null, 2)}\n`;
-  const source = await sp.textSource(deps, { label: "mcp-plan.json", format: "json", baseDir: process.cwd(), text });
+  const source = await sp.textSource(deps, {
+    label: "plan_changes.json",
+    format: "json",
+    baseDir: process.cwd(),
+    text,
+  });
   try {
     const plan = await planAccount(captured(deps).deps, source, { prune });
     const saved = await sp.makeSavedPlan(deps, {

@@ -232,7 +232,35 @@ describe("createClient: guards", () => {
   it("bad options and arguments are usage errors (exit 2), before any request", async () => {
     expect(() => createClient({})).toThrow(/baseUrl/);
     expect(() => createClient({ baseUrl: sb.url, retries: 0 })).toThrow(/retries/);
+    expect(() => createClient({ env: "prod" as "production" })).toThrow(/env must be one of/);
+    expect(() => createClient({ baseUrl: "not a url" })).toThrow(/http\(s\) address/);
     await expect(client.vehicles.get(0)).rejects.toMatchObject({ exitCode: EXIT.usage });
+    const closed = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, userId: sb.userId });
+    await closed.close();
+    await expect(async () => closed.vehicles.get(1)).rejects.toThrow(/client is closed/);
+  });
+
+  it("refuses what the CLI refuses, with nothing sent: unknown fields, another owner, a taken registration, a missing file", async () => {
+    const writes = () =>
+      sb
+        .requests()
+        .filter(
+          (r) => r.operation !== undefined && !/\.(list|get)$/.test(r.operation) && !r.operation.startsWith("catalog."),
+        ).length;
+    const before = writes();
+    const js = client as unknown as {
+      vehicles: { edit(id: number, c: object): Promise<unknown>; create(i: object): Promise<unknown> };
+    };
+    await expect(js.vehicles.edit(1, { price_per_dya: 3 })).rejects.toMatchObject({
+      exitCode: EXIT.usage,
+      details: [{ field: "price_per_dya" }],
+    });
+    await expect(js.vehicles.edit(1, { user_id: 1002 })).rejects.toMatchObject({ exitCode: EXIT.usage });
+    await expect(js.vehicles.create({ ...car(1001, "NEW 9"), colour: "red" })).rejects.toBeInstanceOf(InputError);
+    await expect(client.vehicles.create(car(1001, "B-SC 1001"))).rejects.toThrow(/vehicle 1's already/);
+    await expect(client.vehicles.edit(1, { vehicle_reg_number: "M-SC 2002" })).rejects.toThrow(/vehicle 2's already/);
+    await expect(client.images.upload(["/nonexistent/x.png"])).rejects.toMatchObject({ exitCode: EXIT.usage });
+    expect(writes()).toBe(before);
   });
 });
 

@@ -153,6 +153,23 @@ describe("rentctl mcp (read-only by default)", () => {
     expect((await ro.call("undo_history")).data.entries).toEqual([]);
   });
 
+  it("gives the data as JSON text too (for clients that pass only text), and refuses arguments the schema does not name", async () => {
+    const r = (await ro.client.callTool({ name: "get_vehicle", arguments: { id: 1 } })) as {
+      content: Array<{ text: string }>;
+    };
+    expect(JSON.parse(r.content[1]!.text).vehicle.id).toBe(1);
+    const typo = await ro.call("list_vehicles", { filter: "Munich" });
+    expect(typo.isError).toBe(true);
+    expect(typo.text).toMatch(/unknown argument "filter"/);
+    const zero = await ro.call("list_vehicles", { limit: 0 });
+    expect(zero.isError).toBe(true);
+    const none = await ro.call("plan_changes", { where: ["price_per_day>1000"], changes: { price_per_day: 1 } });
+    expect(none.text).toMatch(/no vehicle matches the selection/);
+    const prune = await ro.call("plan_changes", { document: { extras: [] }, prune: true });
+    expect(prune.isError).toBe(true);
+    expect(prune.text).toMatch(/would remove every vehicle/);
+  });
+
   it("errors carry the CLI's message and exit code", async () => {
     const bad = await ro.call("list_vehicles", { where: ["colour=red"] });
     expect(bad.isError).toBe(true);
@@ -172,6 +189,13 @@ describe("rentctl mcp (read-only by default)", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/--allow-writes/);
     expect(await account()).toBe(before);
+    // the person applies the reviewed plan with the CLI, from the file the server saved
+    expect(plan.data.apply_with).toBe(`rentctl account apply --plan ${plan.data.plan_file}`);
+    const applied = await runBuilt(["account", "apply", "--plan", plan.data.plan_file, "--yes"], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect((await ro.call("get_vehicle", { id: 1 })).data.vehicle.price_per_day).toBe(46);
+    const back = await runBuilt(["vehicle", "edit", "1", "--price-per-day", "45"], env);
+    expect(back.code, back.stderr).toBe(0);
   });
 });
 
