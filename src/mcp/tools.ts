@@ -550,7 +550,7 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
         hint: 'list every vehicle to keep under "vehicles" (export_account gives them), or leave "prune" out and delete one extra by listing the others with prune and all vehicles',
       },
     );
-  const { saved, markdown } = await planDocument(deps, document, prune);
+  const { saved, markdown } = await planDocument(deps, withoutNames(document), prune);
   const counts = planCounts(saved.plan);
   const n = total(counts);
   if (n === 0)
@@ -573,6 +573,25 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
       ...(over ? { refused: `the plan has ${n} changes, over this server's --max-changes ${ctx.maxChanges}` } : {}),
     },
     summary: `${n} change${n === 1 ? "" : "s"} planned (token ${issued.token}, expires ${issued.expiresAt})${over ? `; over --max-changes ${ctx.maxChanges}: apply_plan will refuse it` : ""}${ctx.writes === "none" ? `; this server is read-only: the person applies it with \`rentctl account apply --plan ${planFile}\`` : ""}\n\n${markdown}`,
+  };
+}
+
+/** Records as the read tools give them carry `names` (ours, not the server's): a document may pass them back as rows. */
+function withoutNames(document: object): object {
+  const strip = (rows: unknown) =>
+    Array.isArray(rows)
+      ? rows.map((r) => {
+          if (typeof r !== "object" || r === null || Array.isArray(r) || !("names" in r)) return r;
+          const { names: _names, ...rest } = r as Record<string, unknown>;
+          return rest;
+        })
+      : rows;
+  if (Array.isArray(document)) return strip(document) as object;
+  const d = document as Record<string, unknown>;
+  return {
+    ...d,
+    ...("vehicles" in d ? { vehicles: strip(d.vehicles) } : {}),
+    ...("extras" in d ? { extras: strip(d.extras) } : {}),
   };
 }
 

@@ -165,6 +165,11 @@ describe("rentctl mcp (read-only by default)", () => {
     expect(zero.isError).toBe(true);
     const none = await ro.call("plan_changes", { where: ["price_per_day>1000"], changes: { price_per_day: 1 } });
     expect(none.text).toMatch(/no vehicle matches the selection/);
+    // a record as get_vehicle gives it (with its names) goes back as a document row
+    const v = (await ro.call("get_vehicle", { id: 2 })).data.vehicle;
+    const back = await ro.call("plan_changes", { document: { vehicles: [{ ...v, price_per_day: 78 }] } });
+    expect(back.isError, back.text).toBe(false);
+    expect(back.data.counts.vehicles_change).toBe(1);
     const prune = await ro.call("plan_changes", { document: { extras: [] }, prune: true });
     expect(prune.isError).toBe(true);
     expect(prune.text).toMatch(/would remove every vehicle/);
