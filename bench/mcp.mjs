@@ -2,6 +2,7 @@
 // `rentctl sandbox serve`: the server from spawn to `initialize` answered plus one list_vehicles call
 // (the SDK's own Client over stdio), against `rentctl vehicle list -o json` from spawn to exit.
 // Goal: ≤ 1.2× the CLI's own time. Prints medians and the ratio with PASS/MISS; exits 0 either way.
+// Also: a further call on the running server (what each question after the first costs an assistant).
 //   npm run build && node bench/mcp.mjs [runs]
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -36,8 +37,11 @@ async function mcpOnce() {
   const r = await client.callTool({ name: "list_vehicles", arguments: { limit: 20 } });
   if (r.isError) throw new Error(r.content[0].text);
   const call = performance.now() - t;
+  const t2 = performance.now();
+  await client.callTool({ name: "list_vehicles", arguments: { limit: 20 } });
+  const again = performance.now() - t2;
   await client.close();
-  return { init, call };
+  return { init, call, again };
 }
 
 function cliOnce(args) {
@@ -63,6 +67,7 @@ for (let i = 0; i < runs; i++) {
 }
 const init = median(mcp.map((m) => m.init));
 const call = median(mcp.map((m) => m.call));
+const again = median(mcp.map((m) => m.again));
 const t = median(table);
 const j = median(json);
 const ratio = call / t;
@@ -71,6 +76,7 @@ console.log(`  CLI: vehicle list (table, names resolved), spawn to exit: ${t.toF
 console.log(`  CLI: vehicle list -o json (ids only), spawn to exit:      ${j.toFixed(1)} ms`);
 console.log(`  mcp: spawn to initialize answered:                        ${init.toFixed(1)} ms`);
 console.log(`  mcp: spawn to initialize + one list_vehicles call:        ${call.toFixed(1)} ms`);
+console.log(`  mcp: a further list_vehicles call on the running server:  ${again.toFixed(1)} ms`);
 console.log(
   `  ratio ${ratio.toFixed(2)}× the CLI's table (goal ≤ 1.2×): ${ratio <= 1.2 ? "PASS" : "MISS"}; ${(call / j).toFixed(2)}× its json`,
 );
