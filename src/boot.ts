@@ -136,8 +136,8 @@ function saveCodeCache(file: string, script: Script): void {
     const base = file.slice(dir.length + 1);
     const prefix = base.slice(0, base.indexOf("-v")); // the bundle's version
     for (const old of readdirSync(dir)) {
-      // other builds or Node versions: never read again
-      if (old.endsWith(".bin") && !old.startsWith(`${prefix}-${process.version}-`))
+      // other builds or Node versions: never read again (the MCP SDK's cache is its loader's to keep)
+      if (old.endsWith(".bin") && !old.startsWith("mcp-sdk-") && !old.startsWith(`${prefix}-${process.version}-`))
         rmSync(join(dir, old), { force: true });
     }
     const tmp = `${file}.${process.pid}.tmp`;
