@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
 import type { AccountApplyRun } from "../../jobs/account-apply.js";
 import { flag } from "../flags.js";
-import { concurrencyFlag, DEFAULT_CONCURRENCY, noDedupeFlag } from "../vehicle/concurrency.js";
+import { applyRunFlags, DEFAULT_CONCURRENCY } from "../vehicle/concurrency.js";
 import { planColors } from "../vehicle/diff.js";
 import { defineVerb } from "../verb.js";
 import { accountFileFlags, planAccountFile } from "./diff.js";
@@ -16,14 +16,7 @@ export const verb = defineVerb({
     ...accountFileFlags,
     file: flag.string("-f, --file <file>", "account file (.yaml or .json; a fleet file manages vehicles only)"),
     plan: flag.string("--plan <file>", "apply exactly the plan `account diff --out FILE` saved (refused when stale)"),
-    allowMassDelete: flag.bool(
-      "--allow-mass-delete",
-      "let --prune remove more than half of the vehicles, or more than 20",
-    ),
-    concurrency: concurrencyFlag("requests in flight at once, 1-16 (default 4)"),
-    restart: flag.bool("--restart", "ignore the row log of an interrupted run of the same file"),
-    report: flag.string("--report <file>", "write per-row results to FILE (format by extension)"),
-    dedupe: noDedupeFlag(),
+    ...applyRunFlags(),
   },
   examples: [
     "rentctl account apply -f account.yaml",

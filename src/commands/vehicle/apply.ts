@@ -7,7 +7,7 @@ import type { PlanChange, PlanCreate, PlanRemove } from "../../fleet/plan.js";
 import type { UndoScope } from "../../gateway/undo.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
-import { concurrencyFlag, DEFAULT_CONCURRENCY, noDedupeFlag } from "./concurrency.js";
+import { applyRunFlags, DEFAULT_CONCURRENCY } from "./concurrency.js";
 import { fleetFileFlags, planColors } from "./diff.js";
 
 export const verb = defineVerb({
@@ -17,14 +17,7 @@ export const verb = defineVerb({
     ...fleetFileFlags,
     file: flag.string("-f, --file <file>", "fleet file (.json, .ndjson, .yaml, .csv), or - for stdin with --format"),
     plan: flag.string("--plan <file>", "apply exactly the plan `vehicle diff --out FILE` saved (refused when stale)"),
-    allowMassDelete: flag.bool(
-      "--allow-mass-delete",
-      "let --prune remove more than half of the vehicles, or more than 20",
-    ),
-    concurrency: concurrencyFlag("requests in flight at once, 1-16 (default 4)"),
-    restart: flag.bool("--restart", "ignore the row log of an interrupted run of the same file"),
-    report: flag.string("--report <file>", "write per-row results to FILE (format by extension)"),
-    dedupe: noDedupeFlag(),
+    ...applyRunFlags(),
   },
   examples: [
     "rentctl vehicle apply -f fleet.yaml",

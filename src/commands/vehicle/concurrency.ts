@@ -15,3 +15,15 @@ export const noDedupeFlag = () =>
     "--no-dedupe",
     "skip the identity check after the creates (for accounts where one registration number is meant to exist twice)",
   );
+
+/** The run flags of `vehicle apply` and `account apply` (the one bulk job's options), declared once. */
+export const applyRunFlags = () => ({
+  allowMassDelete: flag.bool(
+    "--allow-mass-delete",
+    "let --prune remove more than half of the vehicles, or more than 20",
+  ),
+  concurrency: concurrencyFlag("requests in flight at once, 1-16 (default 4)"),
+  restart: flag.bool("--restart", "ignore the row log of an interrupted run of the same file"),
+  report: flag.string("--report <file>", "write per-row results to FILE (format by extension)"),
+  dedupe: noDedupeFlag(),
+});
