@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { InputError } from "../errors.js";
 import type { FleetFormat } from "../fleet/format.js";
 import type { RawRow } from "../fleet/read.js";
+import { parseYamlBlock } from "../fleet/yaml-block.js";
 
 /**
  * An account file: a yaml or json document `{extras: [...], vehicles: [...]}`.
@@ -116,7 +117,10 @@ export async function readAccountDocument(path: string, format: FleetFormat): Pr
     if (!isPlainObject(v))
       throw new InputError(`row ${n}: expected an object of fields, got ${Array.isArray(v) ? "a list" : typeof v}`);
     if ("extras" in v) {
-      const { extras: given, ...rest } = v;
+      // taken out of the row itself (the parsed document is ours: no copy of every row)
+      const given = v.extras;
+      delete v.extras;
+      const rest = v;
       const reg = typeof v.vehicle_reg_number === "string" ? v.vehicle_reg_number.trim() : "";
       if ("vehicle_extras" in v && v.vehicle_extras !== null && v.vehicle_extras !== undefined)
         problems.push({
@@ -147,7 +151,8 @@ export function parseSectioned(text: string, parse: (src: string) => unknown): R
   let item: string[] | undefined;
   const flush = () => {
     if (!item || !list) return true;
-    const v = parse(item.join("\n"));
+    const text = item.join("\n");
+    const v = (parseYamlBlock(text) ?? { value: parse(text) }).value;
     item = undefined;
     if (!Array.isArray(v) || v.length !== 1) return false;
     list.push(v[0]);

@@ -3,11 +3,20 @@ import type { WireValue } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
 import { catalogPort, listExtras } from "../fleet/adapters.js";
-import { currentInput, type Plan } from "../fleet/plan.js";
+import { currentInput, type Plan, type PlanChange, type PlanCreate, type PlanUnchanged } from "../fleet/plan.js";
+import { readRows } from "../fleet/read.js";
 import type { CatalogPort } from "../fleet/resolver.js";
 import { fingerprint, type Touched, touchedVehicles } from "../fleet/saved-plan.js";
 import type { FleetSource } from "../fleet/source.js";
-import { type ExtraRefsHook, type FleetRow, listAccount, planFleet, readFleet, type SyncPlan } from "../fleet/sync.js";
+import {
+  accountStream,
+  type ExtraRefsHook,
+  type FleetRow,
+  mapRows,
+  planAgainstListing,
+  type RowTally,
+  type SyncPlan,
+} from "../fleet/sync.js";
 import {
   catalogValue,
   type ExtraPlan,
@@ -20,7 +29,7 @@ import {
   planExtras,
   readExtraRows,
 } from "./extras.js";
-import { type ExtraRef, parseRefs, readAccountDocument } from "./file.js";
+import { type AccountDocument, type ExtraRef, parseRefs, readAccountDocument } from "./file.js";
 
 /**
  * The plan of `account diff` / `account apply`: the extras section planned
@@ -48,8 +57,8 @@ export interface AccountPlan {
   extraLabels: Map<number, string>;
   /** The account's extras as listed. */
   accountExtras: ExtraState[];
-  /** The account's vehicles as listed. */
-  accountVehicles: JsonObject[];
+  /** With `fingerprints`: per vehicle id listed, the fingerprint of its input fields (a saved plan's). */
+  vehicleFingerprints?: Record<string, string>;
 }
 
 type Problems = Array<{ field: string; message: string }>;
@@ -109,13 +118,13 @@ async function resolveRefs(
       continue;
     }
     const found = pool.filter((p) => p.option_id === option && (ref.period === undefined || p.period === ref.period));
-    const what =
-      ref.period === undefined ? `${label(option, 0).replace(/ \(period 0\)$/, "")}` : label(option, ref.period);
     const alive = found.filter((p) => !p.pruned);
     if (alive.length === 1) {
       ids.push(alive[0]!.id);
       continue;
     }
+    const what =
+      ref.period === undefined ? `${label(option, 0).replace(/ \(period 0\)$/, "")}` : label(option, ref.period);
     if (alive.length > 1) {
       problems.push({
         field: at,
@@ -188,28 +197,30 @@ function* releasing<T>(list: Array<T | undefined>): Generator<T> {
   }
 }
 
-/** Plan an account (or fleet) file against the account. Every problem of the file is one InputError (exit 2), nothing sent. */
-export async function planAccount(deps: Deps, source: FleetSource, opts: AccountPlanOptions): Promise<AccountPlan> {
-  // The account is listed while the file is read (a file error still wins: it is awaited first).
-  const vehiclesListing = listAccount(deps);
-  vehiclesListing.catch(() => {});
+/**
+ * Plan an account (or fleet) file against the account. Every problem of the
+ * file is one InputError (exit 2), nothing sent. The vehicles are planned as
+ * the file and the listing stream (src/fleet/sync.ts streamPlan): memory
+ * stays flat with the fleet. `fingerprints`: keep a fingerprint of every
+ * vehicle and extra read, for a saved plan (accountFingerprints).
+ */
+export async function planAccount(
+  deps: Deps,
+  source: FleetSource,
+  opts: AccountPlanOptions & { fingerprints?: boolean },
+): Promise<AccountPlan> {
   const extrasListing = listExtras(deps, { warn: (m) => deps.msg.warn(m) });
   extrasListing.catch(() => {});
+  const vehicleFingerprints: Record<string, string> | undefined = opts.fingerprints ? {} : undefined;
+  // The listing starts now, while the file is read (a file error still wins: it is awaited first).
+  const listing = accountStream(deps, vehicleFingerprints);
 
-  const doc = await readAccountDocument(source.path, source.format);
+  let doc = await readAccountDocument(source.path, source.format);
   const port = await catalogPort(deps);
   const cache = new Map<string, Promise<JsonObject[]>>();
   const problems: Problems = [...doc.problems];
   const extraRows = await readExtraRows(port, doc.extras ?? [], cache);
   problems.push(...extraRows.problems);
-  let rows: FleetRow[] = [];
-  try {
-    // each raw row is let go once it is mapped (the file's objects and the mapped rows are not held together)
-    rows = await readFleet(deps, source, doc.streamed ? undefined : releasing(doc.vehicles));
-  } catch (e) {
-    if (!(e instanceof InputError) || !e.details.length) throw e;
-    problems.push(...e.details);
-  }
   const fail = () =>
     new InputError(
       `${source.label}: ${problems.length} problem${problems.length === 1 ? "" : "s"} (nothing was sent)`,
@@ -218,7 +229,6 @@ export async function planAccount(deps: Deps, source: FleetSource, opts: Account
         hint: "fix the file and run the command again",
       },
     );
-  if (problems.length) throw fail();
 
   const accountExtras: ExtraState[] = [];
   for (const r of await extrasListing) {
@@ -232,12 +242,11 @@ export async function planAccount(deps: Deps, source: FleetSource, opts: Account
   for (const e of accountExtras) extraLabels.set(e.id, label(e.option_id, e.period));
 
   let extras: ExtraPlan = emptyExtraPlan(false);
-  if (doc.extras) {
+  if (doc.extras && !problems.length) {
     const planned = planExtras(extraRows.rows, accountExtras, { prune: opts.prune, label });
     problems.push(...planned.problems);
     extras = planned.plan;
   }
-  if (problems.length) throw fail();
 
   // The extras as they will be: the file's rows (created ones as placeholders) and the account's others.
   const pool: PoolEntry[] = [];
@@ -251,38 +260,91 @@ export async function planAccount(deps: Deps, source: FleetSource, opts: Account
   const inFile = new Set(pool.map((p) => p.id));
   for (const e of accountExtras)
     if (!inFile.has(e.id)) pool.push({ option_id: e.option_id, period: e.period, id: e.id, pruned: deleted.has(e.id) });
+  // the extras section has problems: the vehicles are still read for theirs, but not planned
+  const extrasOk = !problems.length;
 
-  for (const row of rows) {
-    const refs = doc.refs.get(row.row);
-    if (!refs) continue;
-    const reg = typeof row.values.vehicle_reg_number === "string" ? ` (${row.values.vehicle_reg_number.trim()})` : "";
-    const ids = await resolveRefs(port, cache, `row ${row.row}${reg} extras`, refs, pool, label, problems);
-    row.values.vehicle_extras = ids.length ? ids : null;
+  // A reference that resolved, by its option and period: the same id for every row that gives it
+  // (most rows of a fleet name the same few extras).
+  const resolved = new Map<string, number>();
+  const refKey = (r: ExtraRef) => `${typeof r.option}:${r.option}|${r.period ?? ""}`;
+  /** The vehicle rows as they are read: mapped, their references resolved; rows with problems are listed, not handed out. */
+  async function* vehicleRows(d: AccountDocument, tally: RowTally): AsyncGenerator<FleetRow> {
+    const raws = d.streamed ? readRows(source.path, source.format, source.label) : releasing(d.vehicles);
+    for await (const row of mapRows(deps, source, raws, tally)) {
+      const refs = d.refs.get(row.row);
+      if (refs && extrasOk) {
+        let ids: number[] | undefined = [];
+        for (const r of refs) {
+          const id = resolved.get(refKey(r));
+          if (id === undefined) {
+            ids = undefined;
+            break;
+          }
+          ids.push(id);
+        }
+        if (!ids) {
+          const reg =
+            typeof row.values.vehicle_reg_number === "string" ? ` (${row.values.vehicle_reg_number.trim()})` : "";
+          const before = problems.length;
+          ids = await resolveRefs(port, cache, `row ${row.row}${reg} extras`, refs, pool, label, problems);
+          if (problems.length > before) continue;
+          for (const [i, r] of refs.entries()) resolved.set(refKey(r), ids[i]!);
+        }
+        row.values.vehicle_extras = ids.length ? ids : null;
+      }
+      if (extrasOk) yield row;
+    }
   }
-  if (problems.length) throw fail();
-
-  const accountVehicles = await vehiclesListing;
-  const vehicles = await planFleet(deps, source.label, rows, accountVehicles, opts);
 
   // A vehicle of the file left using an extra that --prune deletes: the file is inconsistent.
-  if (deleted.size) {
-    const byId = new Map(accountVehicles.map((r) => [Number(r.id), r]));
-    const check = (row: number | undefined, reg: string, extrasOf: unknown) => {
-      const used = Array.isArray(extrasOf) ? extrasOf.map(Number).filter((id) => deleted.has(id)) : [];
-      if (used.length)
-        problems.push({
-          field: `row ${row ?? "?"} (${reg}) extras`,
-          message: `keeps ${used.map((id) => `${extraLabels.get(id) ?? "extra"} (extra ${id})`).join(", ")}, which --prune removes: the file is inconsistent`,
-        });
-    };
-    for (const c of vehicles.plan.change) check(c.row, c.reg, c.after.vehicle_extras);
-    for (const u of vehicles.plan.unchangedList) {
-      const rec = byId.get(u.vehicle_id);
-      if (rec) check(u.row, u.reg, currentInput(rec).vehicle_extras);
-    }
+  const checkDeleted = (row: number | undefined, reg: string, extrasOf: unknown) => {
+    const used = Array.isArray(extrasOf) ? extrasOf.map(Number).filter((id) => deleted.has(id)) : [];
+    if (used.length)
+      problems.push({
+        field: `row ${row ?? "?"} (${reg}) extras`,
+        message: `keeps ${used.map((id) => `${extraLabels.get(id) ?? "extra"} (extra ${id})`).join(", ")}, which --prune removes: the file is inconsistent`,
+      });
+  };
+  const onPlanned = deleted.size
+    ? (entry: PlanCreate | PlanChange | PlanUnchanged, _row: FleetRow, record: JsonObject | undefined) => {
+        if ("after" in entry) checkDeleted(entry.row, entry.reg, entry.after.vehicle_extras);
+        else if ("vehicle_id" in entry && record)
+          checkDeleted(entry.row, entry.reg, currentInput(record).vehicle_extras);
+      }
+    : undefined;
+
+  let vehicles: SyncPlan;
+  let reads = 0;
+  const fileProblems = problems.length;
+  try {
+    vehicles = await planAgainstListing(
+      deps,
+      source.label,
+      async (tally) => {
+        // a second read (the whole account listed first, see ReplanWholly) reads the file again
+        if (reads++ > 0) {
+          doc = await readAccountDocument(source.path, source.format);
+          problems.length = fileProblems; // the rows' problems are found again
+        }
+        return vehicleRows(doc, tally);
+      },
+      { ...opts, listing, fingerprints: vehicleFingerprints, onPlanned },
+    );
+  } catch (e) {
+    // the rows' own problems (mapping, names, image files, creates) join the file's others in one error
+    if (e instanceof InputError && e.details.length) problems.push(...e.details);
     if (problems.length) throw fail();
+    throw e;
   }
-  return { label: source.label, extras, vehicles, extraLabels, accountExtras, accountVehicles };
+  if (problems.length) throw fail();
+  return {
+    label: source.label,
+    extras,
+    vehicles,
+    extraLabels,
+    accountExtras,
+    ...(vehicleFingerprints ? { vehicleFingerprints } : {}),
+  };
 }
 
 export function accountPlanIsEmpty(p: AccountPlan): boolean {
@@ -313,7 +375,8 @@ export { extraKey };
 /** Fingerprints of every record an account plan read (vehicles: the input fields; extras: the members compared). */
 export function accountFingerprints(plan: AccountPlan): Record<string, Record<string, string>> {
   const vehicle: Record<string, string> = {};
-  for (const r of plan.accountVehicles) vehicle[String(r.id)] = fingerprint(currentInput(r));
+  if (!plan.vehicleFingerprints) throw new Error("accountFingerprints: the plan was made without fingerprints");
+  Object.assign(vehicle, plan.vehicleFingerprints);
   const extra: Record<string, string> = {};
   for (const e of plan.accountExtras) {
     const { record: _r, optionName: _n, ...members } = e;

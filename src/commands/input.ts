@@ -36,8 +36,8 @@ export async function readRecordFile(deps: Deps, file: string): Promise<Record<s
     if (/^\s*[[{]/.test(text)) {
       // the same guards as fleet files: no nesting deeper than 64, no member named twice
       const { checkJson } = await import("../fleet/input-limits.js");
-      checkJson(text, () => `--from-file ${file === "-" ? "stdin" : file}`);
-      parsed = JSON.parse(text);
+      parsed = (checkJson(text, () => `--from-file ${file === "-" ? "stdin" : file}`) ?? { value: JSON.parse(text) })
+        .value;
     } else {
       parsed = await (await import("../output/yaml.js")).parseYaml(text);
     }

@@ -18,10 +18,28 @@ export function humanToWire(field: string, value: unknown): unknown {
 
 /** Every member of a record in wire form (see humanToWire), in place. */
 export function recordToWire(values: Record<string, unknown>): void {
-  for (const [k, v] of Object.entries(values)) {
+  // humanToWire changes only these (this runs for every row of a fleet file)
+  for (const k of HUMAN_FIELDS) {
+    if (!(k in values)) continue;
+    const v = values[k];
     const w = humanToWire(k, v);
     if (w !== v) values[k] = w;
   }
+}
+
+/** The fields humanToWire converts. */
+const HUMAN_FIELDS = ["vehicle_availability_calendar"] as const;
+
+const INTEGER_SPECS = new WeakMap<readonly ParamSpec[], Map<string, ParamSpec>>();
+
+/** The integer fields of a field table by name (built once per table). */
+function integerSpecs(specs: readonly ParamSpec[]): Map<string, ParamSpec> {
+  let m = INTEGER_SPECS.get(specs);
+  if (!m) {
+    m = new Map(specs.filter((s) => s.type === "integer" || s.type === "integer[]").map((s) => [s.name, s]));
+    INTEGER_SPECS.set(specs, m);
+  }
+  return m;
 }
 
 /** `+5`, `*1.1`, `10%`: a relative form, which only the field flags of `vehicle edit` take. */
@@ -36,10 +54,17 @@ export function relativeFormProblems(
   specs: readonly ParamSpec[],
 ): Array<{ field: string; message: string }> {
   const out: Array<{ field: string; message: string }> = [];
-  for (const spec of specs) {
-    if (spec.type !== "integer" && spec.type !== "integer[]") continue;
-    const v = values[spec.name];
-    const bad = (Array.isArray(v) ? v : [v]).find((m) => typeof m === "string" && RELATIVE_FORM.test(m));
+  // the row's members (a few) rather than every field of the table: this runs for every row of a fleet file
+  const integers = integerSpecs(specs);
+  for (const name in values) {
+    const spec = integers.get(name);
+    if (!spec) continue;
+    const v = values[name];
+    const bad = Array.isArray(v)
+      ? v.find((m) => typeof m === "string" && RELATIVE_FORM.test(m))
+      : typeof v === "string" && RELATIVE_FORM.test(v)
+        ? v
+        : undefined;
     if (bad !== undefined)
       out.push({
         field: spec.name,

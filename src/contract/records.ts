@@ -55,6 +55,11 @@ export function recordId(record: unknown, kind: "vehicle" | "extra" | "image"): 
 export function normalizeRecord(record: JsonObject, kind: "vehicle" | "extra"): JsonObject {
   const id = recordId(record, kind);
   if (id === undefined) return record;
+  // already so (every record of a listing, as a rule): no copy
+  for (const first in record) {
+    if (first === "id" && record.id === id) return record;
+    break;
+  }
   const { id: _drop, ...rest } = record;
   return { id, ...rest };
 }

@@ -19,6 +19,9 @@ export type WireValue = WireScalar | WireScalar[];
 export type WireRecord = Record<string, WireValue>;
 
 const INTEGER = /^[+-]?\d+$/;
+/** Any surrogate (cheap to look for), and an unpaired one. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+const UNPAIRED = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** One-line identifiers: a control character in them is an error, not data. */
 const IDENTIFIERS = new Set(["vehicle_reg_number", "vehicle_vin"]);
 
@@ -41,14 +44,48 @@ function coerceScalar(spec: ParamSpec, raw: unknown): { value?: WireScalar; prob
     return { problem: `must be text, got ${JSON.stringify(raw)}` };
   const s = String(raw);
   // an unpaired surrogate (from a broken file or a \uD800 escape) has no UTF-8 form: not text
-  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s))
-    return { problem: "is not valid text (an unpaired UTF-16 surrogate)" };
+  if (SURROGATE.test(s) && UNPAIRED.test(s)) return { problem: "is not valid text (an unpaired UTF-16 surrogate)" };
   // a NUL (written \u0000 in JSON) ends strings in many systems downstream: never text
   if (s.includes("\u0000")) return { problem: "contains a NUL character (U+0000)" };
-  if (spec.maxLength !== undefined && [...s].length > spec.maxLength) {
+  // (the code points are counted only when the UTF-16 length is over: it is never below them)
+  if (spec.maxLength !== undefined && s.length > spec.maxLength && [...s].length > spec.maxLength) {
     return { problem: `must be at most ${spec.maxLength} characters, got ${[...s].length}` };
   }
   return { value: s };
+}
+
+/** Fields coerce checks beyond their type (never answered by wireAsIs). */
+const SPECIAL = new Set(["vehicle_reg_number", "vehicle_vin", "vehicle_availability_calendar"]);
+
+function scalarAsIs(spec: ParamSpec, isInt: boolean, v: unknown): boolean {
+  if (isInt) {
+    if (typeof v !== "number" || !Number.isSafeInteger(v)) return false;
+    if (spec.type === "flag" && v !== 0 && v !== 1) return false;
+    return (spec.min === undefined || v >= spec.min) && (spec.max === undefined || v <= spec.max);
+  }
+  return (
+    typeof v === "string" &&
+    (spec.maxLength === undefined || v.length <= spec.maxLength) &&
+    !SURROGATE.test(v) &&
+    !v.includes("\u0000")
+  );
+}
+
+/**
+ * The value itself when it already has its wire type and passes every check
+ * coerce makes (what coerce would answer, without the objects it builds:
+ * this runs for every field of every row of a fleet file); undefined when
+ * coerce must look (a conversion, a problem, a field with checks of its own).
+ */
+export function wireAsIs(spec: ParamSpec, raw: unknown): WireValue | undefined {
+  if (SPECIAL.has(spec.name)) return undefined;
+  const isInt = spec.type === "integer" || spec.type === "integer[]" || spec.type === "flag";
+  if (spec.type.endsWith("[]")) {
+    if (!Array.isArray(raw)) return undefined;
+    for (const m of raw) if (!scalarAsIs(spec, isInt, m)) return undefined;
+    return raw as WireScalar[];
+  }
+  return scalarAsIs(spec, isInt, raw) ? (raw as WireScalar) : undefined;
 }
 
 /** No problems (shared: coerce runs for every field of every row of a fleet file). */

@@ -121,8 +121,55 @@ export function rowTooLarge(what: string, row: number): InputError {
  * MAX_DEPTH and a member named twice in one object are InputErrors naming
  * the row (`rowOf` maps the top-level element or line to the row users see).
  * Malformed JSON is left to JSON.parse (its message names the position).
+ * Returns the parsed value when it parsed it (the caller need not parse again).
  */
-export function checkJson(text: string, where: (topIndex: number) => string): void {
+export function checkJson(text: string, where: (topIndex: number) => string): { value: unknown } | undefined {
+  // The common case without allocating: count the members written (a colon outside a string separates
+  // exactly one) and the deepest nesting; when the depth is within bounds and JSON.parse keeps as many
+  // members, no member was given twice. Otherwise the precise pass below names the problem.
+  let colons = 0;
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 58 /* : */) colons++;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  if (deepest <= MAX_DEPTH) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return undefined; // malformed: JSON.parse says where, for the caller
+    }
+    if (countMembers(parsed) === colons) return { value: parsed };
+  }
+  checkJsonPrecisely(text, where);
+  return undefined;
+}
+
+/** Members of every object in a parsed JSON value (its depth is bounded by the caller). */
+function countMembers(v: unknown): number {
+  if (typeof v !== "object" || v === null) return 0;
+  let n = 0;
+  if (Array.isArray(v)) for (const m of v) n += countMembers(m);
+  else
+    for (const k in v) {
+      n++;
+      n += countMembers((v as Record<string, unknown>)[k]);
+    }
+  return n;
+}
+
+function checkJsonPrecisely(text: string, where: (topIndex: number) => string): void {
   // per open container: its kind, and for objects the keys seen
   const stack: Array<Set<string> | null> = [];
   let top = 0; // index of the current element of a top-level array

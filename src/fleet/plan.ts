@@ -1,7 +1,7 @@
 import { regKey } from "../contract/identity.js";
 import { inputMember, type JsonObject, recordId, recordToInput } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
-import { coerce, isEmpty, type WireRecord, type WireValue } from "../contract/validate.js";
+import { coerce, isEmpty, type WireRecord, type WireValue, wireAsIs } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import { InputError, UsageError } from "../errors.js";
 import { normalizeCalendarValue } from "./calendar.js";
@@ -200,15 +200,22 @@ export function currentInput(record: JsonObject): WireRecord {
 export function rowFields(row: Record<string, unknown>, rowNumber: number, emptyIsAbsent = false) {
   const out: Record<string, WireValue | null> = {};
   const problems: { field: string; message: string }[] = [];
-  for (const [key, raw] of Object.entries(row)) {
+  for (const key in row) {
+    const raw = row[key];
     if (NON_FIELD_ROW_KEYS.has(key)) continue;
-    const spec = lookupField(key, PLAN_FIELDS);
+    // mapped rows are keyed by wire name already; other names go through the aliases
+    const spec = SPEC_BY_NAME.get(key) ?? lookupField(key, PLAN_FIELDS);
     if (!spec) {
       problems.push({ field: key, message: "unknown field" });
       continue;
     }
     if (isEmpty(raw)) {
       if (!emptyIsAbsent) out[spec.name] = null;
+      continue;
+    }
+    const asIs = wireAsIs(spec, raw);
+    if (asIs !== undefined) {
+      out[spec.name] = asIs;
       continue;
     }
     const r = coerce(spec, raw);
@@ -273,7 +280,125 @@ function fieldChanges(before: WireRecord, desired: Record<string, WireValue | nu
   return fields;
 }
 
-/** Plan the rows of a fleet file against the account's listed records. */
+/**
+ * The plan of a file's rows, one row at a time: the row's fields compared
+ * with the account vehicle it matches (or a create), only what changes kept
+ * whole. computePlan feeds it a listed account; src/fleet/sync.ts feeds it
+ * rows as the file streams and vehicles as the listing does.
+ */
+export class PlanBuilder {
+  readonly plan: Plan = { create: [], change: [], remove: [], unchanged: 0, unchangedList: [] };
+  readonly #seen = new Map<string, number>();
+  readonly #opts: Pick<PlanOptions, "exact" | "emptyIsAbsent">;
+
+  constructor(opts: Pick<PlanOptions, "exact" | "emptyIsAbsent">) {
+    this.#opts = opts;
+  }
+
+  /** A row's managed fields, wire-typed (null: must be empty); an InputError names the row. */
+  desired(row: Record<string, unknown>, n: number): Record<string, WireValue | null> {
+    return rowFields(row, n, this.#opts.emptyIsAbsent);
+  }
+
+  /** Plan row `n` (its desired fields) under identity `key`, against `record` (undefined: a create). */
+  add(
+    n: number,
+    desired: Record<string, WireValue | null>,
+    key: string | undefined,
+    record: JsonObject | undefined,
+  ): PlanCreate | PlanChange | PlanUnchanged {
+    const plan = this.plan;
+    if (key === undefined) {
+      throw new InputError(`row ${n}: no vehicle_reg_number`, {
+        details: [{ field: "vehicle_reg_number", message: "required to match the row with a vehicle" }],
+      });
+    }
+    const first = this.#seen.get(key);
+    if (first !== undefined) {
+      throw new InputError(
+        `row ${Math.max(n, first)}: the same vehicle as row ${Math.min(n, first)} (${regOf(desired)})`,
+        {
+          hint: "each vehicle may appear once in a file",
+        },
+      );
+    }
+    this.#seen.set(key, n);
+    if (!record) {
+      const create: WireRecord = {};
+      for (const [k, v] of Object.entries(desired)) if (v !== null) create[k] = v;
+      const c = { row: n, reg: regOf(desired), identity: key, record: create };
+      plan.create.push(c);
+      return c;
+    }
+    const id = vehicleIdOf(record);
+    if (this.#opts.exact) {
+      for (const spec of PLAN_FIELDS) {
+        if (spec.required === true || EXACT_KEEPS.has(spec.name) || spec.name in desired) continue;
+        desired[spec.name] = null;
+      }
+    }
+    const fields = recordChanges(record, desired);
+    if (Object.keys(fields).length === 0) {
+      const u = { vehicle_id: id, reg: regOf(record), row: n };
+      plan.unchanged++;
+      plan.unchangedList.push(u);
+      return u;
+    }
+    const before = currentInput(record);
+    const c = {
+      vehicle_id: id,
+      reg: regOf(record),
+      row: n,
+      fields,
+      before,
+      after: applyFieldValues(before, desired),
+      record,
+    };
+    plan.change.push(c);
+    return c;
+  }
+
+  /** An unchanged row made a change (the command adds a field the plan did not compare: image files to attach). */
+  unchangedToChange(u: PlanUnchanged, before: WireRecord, record: JsonObject): PlanChange {
+    const i = this.plan.unchangedList.lastIndexOf(u);
+    if (i >= 0) this.plan.unchangedList.splice(i, 1);
+    this.plan.unchanged--;
+    const c: PlanChange = {
+      vehicle_id: u.vehicle_id,
+      reg: u.reg,
+      row: u.row,
+      fields: {},
+      before,
+      after: { ...before },
+      record,
+    };
+    this.plan.change.push(c);
+    return c;
+  }
+
+  /** The vehicles no row matched, removed (in id order) when pruning. */
+  prune(records: Iterable<JsonObject>): void {
+    const out: PlanRemove[] = [];
+    for (const r of records) out.push({ vehicle_id: vehicleIdOf(r), reg: regOf(r), record: r });
+    out.sort((a, b) => a.vehicle_id - b.vehicle_id);
+    this.plan.remove.push(...out);
+  }
+
+  /** The plan, its lists in file order (rows planned out of order, e.g. waiting for the listing, are put back in place). */
+  finish(): Plan {
+    const byRow = (a: { row?: number }, b: { row?: number }) => (a.row ?? 0) - (b.row ?? 0);
+    this.plan.create.sort(byRow);
+    this.plan.change.sort(byRow);
+    this.plan.unchangedList.sort(byRow);
+    return this.plan;
+  }
+}
+
+/**
+ * Plan the rows of a fleet file against the account's listed records. A row
+ * matches the vehicle of its identity with the lowest id (the one rule,
+ * shared with the streaming planner of src/fleet/sync.ts).
+ */
 export function computePlan(
   rows: readonly Record<string, unknown>[],
   accountRecords: readonly JsonObject[],
@@ -285,64 +410,18 @@ export function computePlan(
     const key = opts.identity(r);
     if (key !== undefined && !byIdentity.has(key)) byIdentity.set(key, r);
   }
-  const plan: Plan = { create: [], change: [], remove: [], unchanged: 0, unchangedList: [] };
-  const seen = new Map<string, number>();
-  const matched = new Set<number>();
+  const builder = new PlanBuilder(opts);
+  const matched = new Set<JsonObject>();
   rows.forEach((row, i) => {
     const n = i + 1;
-    const desired = rowFields(row, n, opts.emptyIsAbsent);
+    const desired = builder.desired(row, n);
     const key = opts.identity(desired);
-    if (key === undefined) {
-      throw new InputError(`row ${n}: no vehicle_reg_number`, {
-        details: [{ field: "vehicle_reg_number", message: "required to match the row with a vehicle" }],
-      });
-    }
-    const first = seen.get(key);
-    if (first !== undefined) {
-      throw new InputError(`row ${n}: the same vehicle as row ${first} (${regOf(desired)})`, {
-        hint: "each vehicle may appear once in a file",
-      });
-    }
-    seen.set(key, n);
-    const record = byIdentity.get(key);
-    if (!record) {
-      const create: WireRecord = {};
-      for (const [k, v] of Object.entries(desired)) if (v !== null) create[k] = v;
-      plan.create.push({ row: n, reg: regOf(desired), identity: key, record: create });
-      return;
-    }
-    const id = vehicleIdOf(record);
-    matched.add(id);
-    if (opts.exact) {
-      for (const spec of PLAN_FIELDS) {
-        if (spec.required === true || EXACT_KEEPS.has(spec.name) || spec.name in desired) continue;
-        desired[spec.name] = null;
-      }
-    }
-    const fields = recordChanges(record, desired);
-    if (Object.keys(fields).length === 0) {
-      plan.unchanged++;
-      plan.unchangedList.push({ vehicle_id: id, reg: regOf(record), row: n });
-      return;
-    }
-    const before = currentInput(record);
-    plan.change.push({
-      vehicle_id: id,
-      reg: regOf(record),
-      row: n,
-      fields,
-      before,
-      after: applyFieldValues(before, desired),
-      record,
-    });
+    const record = key === undefined ? undefined : byIdentity.get(key);
+    builder.add(n, desired, key, record);
+    if (record) matched.add(record);
   });
-  if (opts.prune) {
-    for (const r of records) {
-      const id = vehicleIdOf(r);
-      if (!matched.has(id)) plan.remove.push({ vehicle_id: id, reg: regOf(r), record: r });
-    }
-  }
-  return plan;
+  if (opts.prune) builder.prune(accountRecords.filter((r) => !matched.has(r)));
+  return builder.finish();
 }
 
 /**

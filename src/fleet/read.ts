@@ -64,8 +64,7 @@ async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow
       n++;
       let v: unknown;
       try {
-        checkJson(t, () => `line ${line}`);
-        v = JSON.parse(t);
+        v = (checkJson(t, () => `line ${line}`) ?? { value: JSON.parse(t) }).value;
       } catch (e) {
         if (e instanceof InputError) throw e;
         throw new InputError(`line ${line}: not JSON: ${(e as Error).message}`);
@@ -136,8 +135,9 @@ async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow
   let doc: unknown;
   try {
     if (format === "json") {
-      checkJson(text, (i) => (/^\s*\[/.test(text) ? `row ${i + 1}` : "the document"));
-      doc = JSON.parse(text);
+      doc = (
+        checkJson(text, (i) => (/^\s*\[/.test(text) ? `row ${i + 1}` : "the document")) ?? { value: JSON.parse(text) }
+      ).value;
     } else {
       doc = await (await import("../output/yaml.js")).parseYaml(text);
     }

@@ -182,7 +182,8 @@ export async function resolveRowNames(resolver: NameResolver, values: Record<str
   for (const field of names) {
     const namesFrom = fieldSpec(field)?.namesFrom;
     // one member (a scalar field, or each member of a list: `benefits: [Unlimited mileage, 3]`)
-    const one = async (given: unknown): Promise<unknown> => {
+    // the member itself, or a promise of the id its name stands for (only a name waits: this runs per row)
+    const one = (given: unknown): unknown => {
       let v = given;
       if (typeof v === "number" && namesFrom !== undefined) v = String(v);
       if (typeof v !== "string") return given;
@@ -195,7 +196,13 @@ export async function resolveRowNames(resolver: NameResolver, values: Record<str
     };
     try {
       const v = values[field];
-      values[field] = Array.isArray(v) ? await Promise.all(v.map(one)) : await one(v);
+      if (Array.isArray(v)) {
+        const members = v.map(one);
+        values[field] = members.some((m) => m instanceof Promise) ? await Promise.all(members) : members;
+      } else {
+        const m = one(v);
+        values[field] = m instanceof Promise ? await m : m;
+      }
     } catch (e) {
       if (!(e instanceof RentctlError)) throw e;
       problems.push({ field, message: e.message.replace(/^[a-z_]+: /, "") + (e.hint ? ` (${e.hint})` : "") });

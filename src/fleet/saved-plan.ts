@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import type { Json, JsonObject } from "../contract/records.js";
@@ -59,6 +58,13 @@ export interface SavedPlan {
 }
 
 /** A record's fingerprint: a short hash of the members given (sorted keys, canonical JSON). */
+/**
+ * node:crypto when a plan is saved or checked, not when this module loads:
+ * every diff and apply imports it, and crypto takes ~13 ms to load.
+ */
+const createHash: typeof import("node:crypto").createHash = (...args) =>
+  process.getBuiltinModule("node:crypto").createHash(...args);
+
 export function fingerprint(members: Record<string, unknown>): string {
   const keys = Object.keys(members).sort();
   const canon = JSON.stringify(keys.map((k) => [k, members[k]]));

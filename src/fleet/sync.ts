@@ -1,16 +1,26 @@
 import { stat } from "node:fs/promises";
 import { basename, isAbsolute, resolve } from "node:path";
 import type { EncodableRecord } from "../api/encode.js";
-import { IdentityIndex, identityOf } from "../contract/identity.js";
+import { type Identity, IdentityIndex, identityOf } from "../contract/identity.js";
 import type { JsonObject } from "../contract/records.js";
+import type { WireValue } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
 import { settleHeap } from "../memory.js";
 import { catalogPort, checkVehicle, listVehicles } from "./adapters.js";
 import { IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "./fields.js";
-import { computePlan, currentInput, type IdentityFn, type Plan, type PlanChange } from "./plan.js";
+import {
+  currentInput,
+  type IdentityFn,
+  type Plan,
+  PlanBuilder,
+  type PlanChange,
+  type PlanCreate,
+  type PlanUnchanged,
+} from "./plan.js";
 import { type RawRow, readRows } from "./read.js";
 import { createNameResolver, resolveRowNames } from "./resolver.js";
+import { fingerprint } from "./saved-plan.js";
 import type { FleetSource } from "./source.js";
 import { lookupField } from "./where.js";
 
@@ -95,25 +105,40 @@ export type ExtraRefsHook = (
   given: unknown,
 ) => Promise<{ ids: number[]; problems: RowProblem[] }>;
 
+/** What mapping a file's rows found: every row's problems (named by row), how many rows were bad, how many there were. */
+export interface RowTally {
+  problems: Array<{ field: string; message: string }>;
+  bad: number;
+  total: number;
+  /** Some value was given by name (a catalog was read to resolve it). */
+  named: boolean;
+}
+
+export const newTally = (): RowTally => ({ problems: [], bad: 0, total: 0, named: false });
+
+/** The InputError (exit 2, nothing sent) of the rows a tally found bad; undefined when none was. */
+export function tallyError(label: string, tally: RowTally): InputError | undefined {
+  return tally.bad ? problemsError(label, tally.problems, tally.bad, tally.total) : undefined;
+}
+
 /**
- * Every row of the file, mapped to wire names with catalog names resolved.
- * All problems (unknown keys, unknown names, missing image files) are listed
- * together: an InputError (exit 2), nothing sent.
+ * The rows of a file, one at a time, mapped to wire names with catalog names
+ * resolved, `extras:` references resolved (extraRefs) and image files
+ * checked. A row with problems is not handed out: its problems go to the
+ * tally (all of them, every row, so that one error lists them together).
  */
-export async function readFleet(
+export async function* mapRows(
   deps: Deps,
   source: FleetSource,
-  /** The rows, when the caller read the file itself (an account file's vehicles section). */
-  given?: Iterable<RawRow>,
+  raws: AsyncIterable<RawRow> | Iterable<RawRow>,
+  tally: RowTally,
   /** Resolve the rows' `extras:` references (without it, `extras` is an unknown key). */
   extraRefs?: ExtraRefsHook,
-): Promise<FleetRows> {
+): AsyncGenerator<FleetRow> {
   const resolver = createNameResolver(await catalogPort(deps));
-  const rows: FleetRow[] = [];
-  const problems: Array<{ field: string; message: string }> = [];
-  let bad = 0;
-  for await (const raw of given ?? readRows(source.path, source.format, source.label)) {
+  for await (const raw of raws) {
     settleHeap();
+    tally.total++;
     let data = raw.data;
     let refs: unknown;
     const hasRefs = extraRefs !== undefined && !raw.textual && "extras" in data;
@@ -126,14 +151,18 @@ export async function readFleet(
     const values = mapped.values;
     // A member given empty in json / ndjson / yaml means "must be empty" (an empty csv cell stays absent).
     if (!raw.textual) {
-      for (const [k, v] of Object.entries(data)) {
+      for (const k in data) {
+        const v = data[k];
+        if (!isEmptyValue(v)) continue;
         const key = k.trim();
-        if (IGNORED_KEYS.has(key) || key === IMAGES_KEY || !isEmptyValue(v)) continue;
+        if (IGNORED_KEYS.has(key) || key === IMAGES_KEY) continue;
         const spec = lookupField(key, ROW_FIELDS);
         if (spec && !(spec.name in values)) values[spec.name] = null;
       }
     }
-    const found = [...mapped.problems, ...(await resolveRowNames(resolver, values))];
+    const found = mapped.problems;
+    const named = await resolveRowNames(resolver, values);
+    if (named.length) found.push(...named);
     if (hasRefs) {
       if (values.vehicle_extras !== undefined && values.vehicle_extras !== null)
         found.push({
@@ -148,15 +177,43 @@ export async function readFleet(
       }
     }
     const images = mapped.images.map((p) => (isAbsolute(p) ? p : resolve(source.baseDir, p)));
-    found.push(...(await imageProblems(images)));
+    if (images.length) found.push(...(await imageProblems(images)));
+    if (resolver.fetches > 0) tally.named = true;
     if (found.length) {
-      bad++;
-      for (const p of found) problems.push({ field: `${rowLabel(raw.row, values)} ${p.field}`, message: p.message });
+      tally.bad++;
+      for (const p of found)
+        tally.problems.push({ field: `${rowLabel(raw.row, values)} ${p.field}`, message: p.message });
+      continue;
     }
-    rows.push({ row: raw.row, values, images });
+    yield { row: raw.row, values, images };
   }
-  if (bad) throw problemsError(source.label, problems, bad, rows.length);
-  return Object.assign(rows, { named: resolver.fetches > 0 }) as FleetRows;
+}
+
+/**
+ * Every row of the file, mapped (mapRows). All problems (unknown keys,
+ * unknown names, missing image files) are listed together: an InputError
+ * (exit 2), nothing sent.
+ */
+export async function readFleet(
+  deps: Deps,
+  source: FleetSource,
+  /** The rows, when the caller read the file itself (an account file's vehicles section). */
+  given?: Iterable<RawRow>,
+  extraRefs?: ExtraRefsHook,
+): Promise<FleetRows> {
+  const tally = newTally();
+  const rows: FleetRow[] = [];
+  for await (const row of mapRows(
+    deps,
+    source,
+    given ?? readRows(source.path, source.format, source.label),
+    tally,
+    extraRefs,
+  ))
+    rows.push(row);
+  const bad = tallyError(source.label, tally);
+  if (bad) throw bad;
+  return Object.assign(rows, { named: tally.named }) as FleetRows;
 }
 
 /** Every vehicle of the account (input fields and ids), listed once. */
@@ -172,7 +229,6 @@ export async function listAccount(deps: Deps): Promise<JsonObject[]> {
  * vehicle it matches (as import matches identities).
  */
 export function identityKeys(records: readonly JsonObject[]): IdentityFn {
-  const keyOf = (id: { reg: string; country?: number }) => `${id.reg}|${id.country ?? ""}`;
   const index = new IdentityIndex<string>();
   for (const r of records) {
     const id = identityOf(r);
@@ -186,7 +242,262 @@ export function identityKeys(records: readonly JsonObject[]): IdentityFn {
   };
 }
 
-/** Plan the rows against the account; creates are checked as `vehicle create` checks them. */
+/** The key of an identity in a plan: registration number and country. */
+const keyOf = (id: Identity) => `${id.reg}|${id.country ?? ""}`;
+
+/**
+ * Thrown by AccountStream when the listing brings, after a row took the
+ * vehicle of an identity, another vehicle of that identity with a lower id
+ * (a server that does not list in id order, and an account with two vehicles
+ * of one identity): the plan is made again with the whole account listed
+ * first, so that the row matches the lowest id as computePlan's rule says.
+ */
+export class ReplanWholly extends Error {}
+
+/**
+ * The account's vehicles as the listing streams in, for a plan that reads
+ * the file at the same time: a vehicle is held only until a row takes it
+ * (a file in the listing's order, as `export` writes it, holds a page or so),
+ * so memory stays flat with the fleet. A row matches as computePlan matches:
+ * the first listed vehicle its identity matches (IdentityIndex), and of the
+ * vehicles with that key the lowest id.
+ */
+export class AccountStream {
+  readonly #pages: AsyncIterator<JsonObject[]>;
+  #next: Promise<IteratorResult<JsonObject[]>> | undefined;
+  #done = false;
+  /** The key of every identity listed, in listing order (first per key). */
+  readonly #index = new IdentityIndex<string>();
+  /** Per key: the listed vehicle of that key with the lowest id, until a row takes it. */
+  readonly #open = new Map<string, JsonObject>();
+  /** Per key a row took: the id it took. */
+  readonly #taken = new Map<string, number>();
+  /** Vehicles no row can take: no identity, or a second vehicle of one key. */
+  readonly #others: JsonObject[] = [];
+  /** Vehicles listed. */
+  size = 0;
+
+  /** `onRecord` sees every vehicle once, as it is listed (fingerprints of a saved plan). */
+  constructor(
+    pages: AsyncIterable<JsonObject[]>,
+    private readonly onRecord?: (record: JsonObject) => void,
+  ) {
+    this.#pages = pages[Symbol.asyncIterator]();
+    // the first page is asked for now: it comes while the file is opened and read
+    this.#next = this.#pages.next();
+    this.#next.catch(() => {});
+  }
+
+  /** An account already listed. */
+  static of(records: readonly JsonObject[], onRecord?: (record: JsonObject) => void): AccountStream {
+    return new AccountStream(
+      (async function* () {
+        yield [...records];
+      })(),
+      onRecord,
+    );
+  }
+
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** The next page into the index; false when the listing has ended. */
+  async pull(): Promise<boolean> {
+    if (this.#done) return false;
+    const r = await (this.#next ?? this.#pages.next());
+    this.#next = undefined;
+    if (r.done) {
+      this.#done = true;
+      return false;
+    }
+    for (const record of r.value) this.#add(record);
+    return true;
+  }
+
+  async pullAll(): Promise<void> {
+    while (await this.pull()) settleHeap();
+  }
+
+  #add(record: JsonObject): void {
+    this.size++;
+    this.onRecord?.(record);
+    const identity = identityOf(record);
+    if (!identity) {
+      this.#others.push(record);
+      return;
+    }
+    const key = keyOf(identity);
+    const id = Number(record.id);
+    const taken = this.#taken.get(key);
+    if (taken !== undefined) {
+      if (id < taken) throw new ReplanWholly();
+      this.#others.push(record);
+      return;
+    }
+    const open = this.#open.get(key);
+    if (!open) {
+      this.#index.add(identity, key);
+      this.#open.set(key, record);
+    } else if (id < Number(open.id)) {
+      this.#others.push(open);
+      this.#open.set(key, record);
+    } else this.#others.push(record);
+  }
+
+  /** The key a row's identity matches among the vehicles listed so far (undefined: none yet). */
+  keyFor(identity: Identity): string | undefined {
+    return this.#index.find(identity)[0];
+  }
+
+  /** The vehicle of a key, for the one row that takes it (undefined: none, or taken). */
+  take(key: string): JsonObject | undefined {
+    const record = this.#open.get(key);
+    if (record) {
+      this.#open.delete(key);
+      this.#taken.set(key, Number(record.id));
+    }
+    return record;
+  }
+
+  /** Every vehicle no row took (once the listing has ended). */
+  untaken(): JsonObject[] {
+    return [...this.#open.values(), ...this.#others];
+  }
+}
+
+export interface StreamPlanOptions extends SyncOptions {
+  /** The rows' tally (mapRows): its problems are thrown at the end, before any error of the plan. */
+  tally?: RowTally;
+  /** Every planned row, with its plan entry and the vehicle it matched (an account plan checks the extras still used). */
+  onPlanned?: (entry: PlanCreate | PlanChange | PlanUnchanged, row: FleetRow, record: JsonObject | undefined) => void;
+}
+
+/**
+ * Plan a file's rows against the account as both stream: each row is
+ * compared with its vehicle as it is read and let go unless it changes
+ * something. A row whose vehicle is not listed yet waits for one more page,
+ * then is put aside until the listing ends (a create, or a file in another
+ * order). Creates are checked as `vehicle create` checks them.
+ */
+export async function streamPlan(
+  deps: Deps,
+  label: string,
+  rows: AsyncIterable<FleetRow> | Iterable<FleetRow>,
+  account: AccountStream,
+  opts: StreamPlanOptions,
+): Promise<SyncPlan> {
+  const builder = new PlanBuilder(opts);
+  const uploads = new Map<number, string[]>();
+  const createRecords = new Map<number, EncodableRecord>();
+  const problems: Array<{ field: string; message: string }> = [];
+  let bad = 0;
+  let rowCount = 0;
+  let failed: unknown;
+  const settle = async (row: FleetRow, desired: Record<string, WireValue | null>, key: string | undefined) => {
+    const record = key === undefined ? undefined : account.take(key);
+    let entry = builder.add(row.row, desired, key, record);
+    if ("identity" in entry) {
+      // a create
+      if (row.images.length) uploads.set(row.row, row.images);
+      const checked = await checkVehicle(deps, entry.record);
+      if (checked.problems.length || !checked.record) {
+        bad++;
+        for (const p of checked.problems)
+          problems.push({ field: `row ${entry.row} (${entry.reg}) ${p.field}`, message: p.message });
+      } else createRecords.set(row.row, checked.record);
+    } else if (record && row.images.length) {
+      // image files for a vehicle with no images yet: attach them (a change of vehicle_images)
+      const before = "fields" in entry ? entry.before : currentInput(record);
+      if (wantsImages(row, before) && !("fields" in entry && "vehicle_images" in entry.fields)) {
+        const change = "fields" in entry ? entry : builder.unchangedToChange(entry, before, record);
+        uploads.set(row.row, row.images);
+        change.fields.vehicle_images = { from: null, to: row.images.map((f) => `file ${basename(f)}`) };
+        entry = change;
+      }
+    }
+    opts.onPlanned?.(entry, row, record);
+  };
+  const deferred: Array<{ row: FleetRow; desired: Record<string, WireValue | null>; identity: Identity }> = [];
+  for await (const row of rows) {
+    rowCount++;
+    if (failed !== undefined) continue; // the rest of the file is still read: its problems come first
+    try {
+      const desired = builder.desired(row.values, row.row);
+      const identity = identityOf(desired);
+      let key = identity && account.keyFor(identity);
+      if (identity && key === undefined && !account.done) {
+        await account.pull();
+        key = account.keyFor(identity);
+      }
+      if (identity && key === undefined && !account.done) deferred.push({ row, desired, identity });
+      else await settle(row, desired, key ?? (identity && keyOf(identity)));
+    } catch (e) {
+      if (e instanceof ReplanWholly) throw e;
+      failed = e;
+    }
+  }
+  const rowsBad = opts.tally && tallyError(label, opts.tally);
+  if (rowsBad) throw rowsBad;
+  try {
+    if (failed !== undefined) throw failed;
+    await account.pullAll();
+    for (const d of deferred) await settle(d.row, d.desired, account.keyFor(d.identity) ?? keyOf(d.identity));
+  } catch (e) {
+    if (e instanceof RentctlError && !(e instanceof ReplanWholly))
+      e.message = `${label}: ${e.message} (nothing was sent)`;
+    throw e;
+  }
+  if (bad) throw problemsError(label, problems, bad, rowCount);
+  if (opts.prune) builder.prune(account.untaken());
+  return {
+    plan: builder.finish(),
+    rows: opts.tally?.total ?? rowCount,
+    accountSize: account.size,
+    uploads,
+    createRecords,
+    named: opts.tally?.named === true,
+  };
+}
+
+/** The account's listing as an AccountStream; `fingerprints` (when given) gets each vehicle's, as it is listed (a saved plan's). */
+export function accountStream(deps: Deps, fingerprints?: Record<string, string>): AccountStream {
+  return new AccountStream(
+    listVehicles(deps, { warn: (m) => deps.msg.warn(m) }),
+    fingerprints &&
+      ((r) => {
+        fingerprints[String(r.id)] = fingerprint(currentInput(r));
+      }),
+  );
+}
+
+/**
+ * streamPlan of a file against the account's listing, with its one retry
+ * (ReplanWholly: the whole account listed first, the file read again).
+ * `rows` reads the file, its problems going to the tally it is given.
+ * `listing`: one started earlier (while the caller read something else).
+ */
+export async function planAgainstListing(
+  deps: Deps,
+  label: string,
+  rows: (tally: RowTally) => AsyncIterable<FleetRow> | Promise<AsyncIterable<FleetRow>>,
+  opts: Omit<StreamPlanOptions, "tally"> & { fingerprints?: Record<string, string>; listing?: AccountStream },
+): Promise<SyncPlan> {
+  let stream = opts.listing ?? accountStream(deps, opts.fingerprints);
+  for (let attempt = 0; ; attempt++) {
+    const tally = newTally();
+    try {
+      return await streamPlan(deps, label, await rows(tally), stream, { ...opts, tally });
+    } catch (e) {
+      if (!(e instanceof ReplanWholly) || attempt > 0) throw e;
+      if (opts.fingerprints) for (const k of Object.keys(opts.fingerprints)) delete opts.fingerprints[k];
+      stream = accountStream(deps, opts.fingerprints);
+      await stream.pullAll();
+    }
+  }
+}
+
+/** Plan the rows against the account (listed); creates are checked as `vehicle create` checks them. */
 export async function planFleet(
   deps: Deps,
   label: string,
@@ -194,69 +505,8 @@ export async function planFleet(
   account: JsonObject[],
   opts: SyncOptions,
 ): Promise<SyncPlan> {
-  let plan: Plan;
-  try {
-    plan = computePlan(
-      rows.map((r) => r.values),
-      account,
-      { identity: identityKeys(account), exact: opts.exact, prune: opts.prune },
-    );
-  } catch (e) {
-    if (e instanceof RentctlError) e.message = `${label}: ${e.message} (nothing was sent)`;
-    throw e;
-  }
-  const byRow = new Map(rows.map((r, i) => [i + 1, r]));
-  const uploads = new Map<number, string[]>();
-  const createRecords = new Map<number, EncodableRecord>();
-  const problems: Array<{ field: string; message: string }> = [];
-  let bad = 0;
-  for (const c of plan.create) {
-    const r = byRow.get(c.row);
-    if (r?.images.length) uploads.set(c.row, r.images);
-    const checked = await checkVehicle(deps, c.record);
-    if (checked.problems.length || !checked.record) {
-      bad++;
-      for (const p of checked.problems)
-        problems.push({ field: `row ${c.row} (${c.reg}) ${p.field}`, message: p.message });
-    } else createRecords.set(c.row, checked.record);
-  }
-  if (bad) throw problemsError(label, problems, bad, rows.length);
-
-  // Rows with image files whose vehicle has no images yet: attach them (a change of vehicle_images).
-  const changeByRow = new Map(plan.change.map((c) => [c.row, c]));
-  const byId = new Map(account.map((r) => [Number(r.id), r]));
-  const unchanged = [];
-  for (const u of plan.unchangedList) {
-    const r = u.row === undefined ? undefined : byRow.get(u.row);
-    const record = byId.get(u.vehicle_id);
-    // (a row without image files attaches none: its record's input is not needed)
-    if (!r || !record || r.images.length === 0 || !wantsImages(r, currentInput(record))) {
-      unchanged.push(u);
-      continue;
-    }
-    const before = currentInput(record);
-    const change: PlanChange = {
-      vehicle_id: u.vehicle_id,
-      reg: u.reg,
-      row: u.row,
-      fields: {},
-      before,
-      after: { ...before },
-      record,
-    };
-    plan.change.push(change);
-    changeByRow.set(u.row, change);
-  }
-  plan.unchangedList = unchanged;
-  plan.unchanged = unchanged.length;
-  plan.change.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
-  for (const [row, change] of changeByRow) {
-    const r = row === undefined ? undefined : byRow.get(row);
-    if (!r || row === undefined || !wantsImages(r, change.before) || "vehicle_images" in change.fields) continue;
-    uploads.set(row, r.images);
-    change.fields.vehicle_images = { from: null, to: r.images.map((f) => `file ${basename(f)}`) };
-  }
-  return { plan, rows: rows.length, accountSize: account.length, uploads, createRecords, named: rows.named === true };
+  const sync = await streamPlan(deps, label, rows, AccountStream.of(account), opts);
+  return { ...sync, rows: rows.length, named: rows.named === true };
 }
 
 /** A row attaches its image files when it gives some, gives no ids, and the vehicle has none. */

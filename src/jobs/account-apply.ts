@@ -95,7 +95,7 @@ export async function applySavedAccountPlan(
     });
     try {
       await job.settle();
-      const plan = await planAccount(deps, source, o);
+      const plan = await planAccount(deps, source, { ...o, fingerprints: true });
       const json = accountPlanJson(plan);
       sp.checkStale(saved, {
         plan: json,

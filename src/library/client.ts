@@ -435,7 +435,7 @@ async function plan(deps: OwnedDeps, input: string | FleetDocument, opts: PlanOp
   } else throw new InputError("fleet.plan takes a file path or an account document");
   try {
     const text = await sp.inputText(source);
-    const made: AccountPlan = await planAccount(deps, source, opts);
+    const made: AccountPlan = await planAccount(deps, source, { ...opts, fingerprints: true });
     const saved = await sp.makeSavedPlan(deps, {
       kind: "account",
       source,

@@ -628,7 +628,7 @@ async function planDocument(
     text,
   });
   try {
-    const plan = await planAccount(captured(deps).deps, source, { prune });
+    const plan = await planAccount(captured(deps).deps, source, { prune, fingerprints: true });
     const saved = await sp.makeSavedPlan(deps, {
       kind: "account",
       source,

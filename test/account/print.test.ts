@@ -64,7 +64,6 @@ function samplePlan(): AccountPlan {
     vehicles: { plan: vehicles, rows: 3, accountSize: 3, uploads: new Map(), createRecords: new Map() },
     extraLabels,
     accountExtras: account,
-    accountVehicles: records,
   };
 }
 

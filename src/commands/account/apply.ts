@@ -132,7 +132,12 @@ async function runSaved(
     await sp.checkPlanTarget(deps, saved);
     const source = await sp.savedInput(deps, saved);
     try {
-      const plan = await planAccount(deps, source, { ...opts, prune: saved.input.prune, exact: saved.input.exact });
+      const plan = await planAccount(deps, source, {
+        ...opts,
+        prune: saved.input.prune,
+        exact: saved.input.exact,
+        fingerprints: true,
+      });
       sp.checkStale(saved, {
         plan: accountPlanJson(plan),
         fingerprints: accountFingerprints(plan),

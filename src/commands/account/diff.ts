@@ -70,7 +70,7 @@ export async function planAccountSource(
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
   try {
     const text = opts.out ? await (await import("../../fleet/saved-plan.js")).inputText(source) : undefined;
-    return { plan: await planAccount(deps, source, opts), source, text };
+    return { plan: await planAccount(deps, source, { ...opts, fingerprints: Boolean(opts.out) }), source, text };
   } finally {
     await source.cleanup();
   }

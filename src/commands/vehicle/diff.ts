@@ -54,31 +54,41 @@ export interface DiffOptions extends SyncOptions {
   markdown?: boolean;
 }
 
-/** Read the file, list the account once and plan; shared by diff and apply. */
+/**
+ * Plan the file against the account as both stream (src/fleet/sync.ts
+ * streamPlan: memory stays flat with the fleet). `fingerprints`: per vehicle
+ * listed, the fingerprint of its input (a saved plan's), when `--out` asks.
+ */
 export async function planFromFile(
   deps: Deps,
   opts: DiffOptions,
-): Promise<{ sync: SyncPlan; label: string; account: JsonObject[]; source: FleetSource; text?: string }> {
+): Promise<{
+  sync: SyncPlan;
+  label: string;
+  fingerprints: Record<string, string>;
+  source: FleetSource;
+  text?: string;
+}> {
   if (!opts.file) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format)");
   const { formatFor } = await import("../../fleet/format.js");
   const { openSource } = await import("../../fleet/source.js");
-  const { readFleet, listAccount, planFleet } = await import("../../fleet/sync.js");
+  const { mapRows, planAgainstListing, accountStream } = await import("../../fleet/sync.js");
+  const { readRows } = await import("../../fleet/read.js");
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
+  const fingerprints: Record<string, string> = {};
   try {
-    // The account is listed while the file is read (a file error still wins: it is awaited first).
-    const listing = listAccount(deps);
-    listing.catch(() => {});
+    // The account is listed while the file is read (a file error still wins: rows come first).
+    const listing = accountStream(deps, opts.out ? fingerprints : undefined);
     const { existingExtrasRefs } = await import("../../account/plan.js");
-    const rows = await readFleet(deps, source, undefined, existingExtrasRefs(deps));
-    const account = await listing;
     const text = opts.out ? await (await import("../../fleet/saved-plan.js")).inputText(source) : undefined;
-    return {
-      sync: await planFleet(deps, source.label, rows, account, opts),
-      label: source.label,
-      account,
-      source,
-      text,
-    };
+    const sync = await planAgainstListing(
+      deps,
+      source.label,
+      (tally) =>
+        mapRows(deps, source, readRows(source.path, source.format, source.label), tally, existingExtrasRefs(deps)),
+      { ...opts, listing, fingerprints: opts.out ? fingerprints : undefined },
+    );
+    return { sync, label: source.label, fingerprints, source, text };
   } finally {
     await source.cleanup();
   }
@@ -121,7 +131,7 @@ export function planColors(c: Deps["outColor"]): PlanColors {
  */
 export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
   if (opts.out) await (await import("../../fleet/write.js")).checkTargetDir(opts.out, "--out");
-  const { sync, account, source, text } = await planFromFile(deps, opts);
+  const { sync, fingerprints, source, text } = await planFromFile(deps, opts);
   const { planIsEmpty } = await import("../../fleet/plan.js");
   const { planJson, planLines } = await import("../../fleet/plan-print.js");
   const format = deps.settings().output;
@@ -139,7 +149,6 @@ export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
           vehicles: sync,
           extraLabels: new Map(),
           accountExtras: [],
-          accountVehicles: account,
         },
         label,
       ),
@@ -158,7 +167,7 @@ export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
       prune: opts.prune,
       exact: opts.exact,
       text: text ?? "",
-      fingerprints: { vehicle: saved.vehicleFingerprints(account, currentInput) },
+      fingerprints: { vehicle: fingerprints },
       plan: planJson(sync.plan),
     });
     deps.msg.info(`plan saved to ${opts.out}: apply it with \`rentctl vehicle apply --plan ${opts.out}\``);
