@@ -1,6 +1,7 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { InputError } from "../errors.js";
 import type { FleetFormat } from "../fleet/format.js";
+import { checkJson, decodeUtf8 } from "../fleet/input-limits.js";
 import type { RawRow } from "../fleet/read.js";
 import { parseYamlBlock } from "../fleet/yaml-block.js";
 
@@ -24,8 +25,8 @@ export interface ExtraRef {
 export interface AccountDocument {
   /** undefined: the file has no extras section (a fleet file). */
   extras?: Record<string, unknown>[];
-  /** The vehicle rows, without their `extras` member (none when `streamed`). */
-  vehicles: RawRow[];
+  /** The vehicle rows, without their `extras` member, each let go once handed out (none when `streamed`). */
+  vehicles: Iterable<RawRow> | AsyncIterable<RawRow>;
   /** csv / ndjson: the rows are not read here; read them from the file as it streams (readRows). */
   streamed?: boolean;
   /** Per vehicle row number: its `extras` references (only rows that give the member). */
@@ -69,21 +70,40 @@ export function parseRefs(row: number, reg: string, v: unknown, problems: Accoun
   return out;
 }
 
-/** Read an account (or fleet) file. json and yaml are parsed whole; csv and ndjson are fleet files, read as such. */
-export async function readAccountDocument(path: string, format: FleetFormat): Promise<AccountDocument> {
-  const problems: AccountDocument["problems"] = [];
+/**
+ * Files up to this size are parsed whole (one parse is the fastest read);
+ * larger ones are streamed item by item (src/fleet/doc-stream.ts), so that
+ * memory stays bounded whatever the size of the account.
+ */
+export const WHOLE_FILE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Read an account (or fleet) file: the extras section, and the vehicle rows
+ * one at a time (each let go once handed out; a row's references are in
+ * `refs` by the time it is). csv and ndjson are fleet files, streamed by the
+ * fleet reader; json and yaml up to WHOLE_FILE_BYTES are parsed whole, larger
+ * ones streamed. A streamed file should list its extras before its vehicles,
+ * as `account export` writes it: vehicles listed first are held until the end
+ * of the file (the extras after them may be the ones they use).
+ */
+export async function readAccountDocument(
+  path: string,
+  format: FleetFormat,
+  /** Where the rows' problems go (those of a streamed row arrive as it is read). */
+  problems: AccountDocument["problems"] = [],
+): Promise<AccountDocument> {
   const refs = new Map<number, ExtraRef[]>();
-  // csv and ndjson are fleet files, streamed row by row by the reader of the rows (src/fleet/sync.ts readFleet)
+  // csv and ndjson are fleet files, streamed row by row by the reader of the rows (src/fleet/sync.ts mapRows)
   if (format === "csv" || format === "ndjson") return { vehicles: [], streamed: true, refs, problems };
-  const text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
+  const row = vehicleRow(refs, problems);
+  if ((await stat(path)).size > WHOLE_FILE_BYTES) return streamedDocument(path, format, row, refs, problems);
+  const text = decodeUtf8(await readFile(path), format).replace(/^\uFEFF/, "");
   let doc: unknown;
   try {
-    if (format === "json") doc = JSON.parse(text);
-    else {
-      const { parse } = await (await import("../output/yaml.js")).loadYaml();
-      doc = parseSectioned(text, parse) ?? parse(text);
-    }
+    if (format === "json") doc = (checkJson(text, () => "the document") ?? { value: JSON.parse(text) }).value;
+    else doc = await parseYamlAccount(text);
   } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new InputError(`not valid ${format}: ${(e as Error).message}`);
   }
   if (doc === null || doc === undefined) doc = [];
@@ -91,47 +111,151 @@ export async function readAccountDocument(path: string, format: FleetFormat): Pr
   let list: unknown[];
   if (Array.isArray(doc)) list = doc;
   else if (isPlainObject(doc)) {
-    const unknown = Object.keys(doc).filter((k) => !TOP_KEYS.has(k));
-    if (unknown.length)
-      throw new InputError(`unknown top-level key ${unknown.map((k) => JSON.stringify(k)).join(", ")}`, {
-        hint: "an account file has `extras:` and `vehicles:` (and may have `$schema`)",
-      });
+    checkTopKeys(Object.keys(doc));
     const v = doc.vehicles ?? [];
     if (!Array.isArray(v)) throw new InputError("`vehicles:` must be a list");
     list = v;
-    if ("extras" in doc) {
-      const e = doc.extras ?? [];
-      if (!Array.isArray(e)) throw new InputError("`extras:` must be a list");
-      extras = e.map((x, i) => {
-        if (!isPlainObject(x))
-          throw new InputError(
-            `extras row ${i + 1}: expected an object of members, got ${Array.isArray(x) ? "a list" : typeof x}`,
-          );
-        return x;
-      });
-    }
+    if ("extras" in doc) extras = extrasList(doc.extras);
   } else throw new InputError("expected `{extras: [...], vehicles: [...]}` or a list of vehicles");
-  const vehicles: RawRow[] = [];
-  list.forEach((v, i) => {
-    const n = i + 1;
+  // every row is checked now (a row that is not an object ends the read before anything is planned)
+  const vehicles: Array<RawRow | undefined> = list.map((v, i) => row(i + 1, v));
+  return { extras, vehicles: releasing(vehicles), refs, problems };
+}
+
+/** The rows of a list, each dropped from it as it is handed out. */
+function* releasing<T>(list: Array<T | undefined>): Generator<T> {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    list[i] = undefined;
+    if (item !== undefined) yield item;
+  }
+}
+
+function checkTopKeys(keys: Iterable<string>): void {
+  const unknown = [...keys].filter((k) => !TOP_KEYS.has(k));
+  if (unknown.length)
+    throw new InputError(`unknown top-level key ${unknown.map((k) => JSON.stringify(k)).join(", ")}`, {
+      hint: "an account file has `extras:` and `vehicles:` (and may have `$schema`)",
+    });
+}
+
+function extrasRow(x: unknown, i: number): Record<string, unknown> {
+  if (!isPlainObject(x))
+    throw new InputError(
+      `extras row ${i + 1}: expected an object of members, got ${Array.isArray(x) ? "a list" : typeof x}`,
+    );
+  return x;
+}
+
+function extrasList(e: unknown): Record<string, unknown>[] {
+  const list = e ?? [];
+  if (!Array.isArray(list)) throw new InputError("`extras:` must be a list");
+  return list.map(extrasRow);
+}
+
+/** Row `n` of the vehicles section as a raw row: its `extras` references taken out into `refs`. */
+function vehicleRow(refs: Map<number, ExtraRef[]>, problems: AccountDocument["problems"]) {
+  return (n: number, v: unknown): RawRow => {
     if (!isPlainObject(v))
       throw new InputError(`row ${n}: expected an object of fields, got ${Array.isArray(v) ? "a list" : typeof v}`);
-    if ("extras" in v) {
-      // taken out of the row itself (the parsed document is ours: no copy of every row)
-      const given = v.extras;
-      delete v.extras;
-      const rest = v;
-      const reg = typeof v.vehicle_reg_number === "string" ? v.vehicle_reg_number.trim() : "";
-      if ("vehicle_extras" in v && v.vehicle_extras !== null && v.vehicle_extras !== undefined)
-        problems.push({
-          field: `row ${n}${reg ? ` (${reg})` : ""} extras`,
-          message: "give extras by identity (extras:) or by id (vehicle_extras:), not both",
-        });
-      refs.set(n, parseRefs(n, reg, given, problems));
-      vehicles.push({ row: n, data: rest, textual: false });
-    } else vehicles.push({ row: n, data: v, textual: false });
-  });
-  return { extras, vehicles, refs, problems };
+    if (!("extras" in v)) return { row: n, data: v, textual: false };
+    // taken out of the row itself (the parsed document is ours: no copy of every row)
+    const given = v.extras;
+    delete v.extras;
+    const reg = typeof v.vehicle_reg_number === "string" ? v.vehicle_reg_number.trim() : "";
+    if ("vehicle_extras" in v && v.vehicle_extras !== null && v.vehicle_extras !== undefined)
+      problems.push({
+        field: `row ${n}${reg ? ` (${reg})` : ""} extras`,
+        message: "give extras by identity (extras:) or by id (vehicle_extras:), not both",
+      });
+    refs.set(n, parseRefs(n, reg, given, problems));
+    return { row: n, data: v, textual: false };
+  };
+}
+
+/** A yaml account file's value: item by item where parseYamlBlock can (the yaml package loaded only when it cannot). */
+async function parseYamlAccount(text: string): Promise<unknown> {
+  const needsYaml = Symbol("yaml");
+  try {
+    return (
+      parseSectioned(text, () => {
+        throw needsYaml;
+      }) ?? (await yamlParse())(text)
+    );
+  } catch (e) {
+    if (e !== needsYaml) throw e;
+  }
+  const parse = await yamlParse();
+  return parseSectioned(text, parse) ?? parse(text);
+}
+
+async function yamlParse(): Promise<(text: string) => unknown> {
+  const { parse } = await (await import("../output/yaml.js")).loadYaml();
+  return (text) => parse(text, { logLevel: "error" });
+}
+
+/**
+ * A large json or yaml file, read as it streams: the extras section (small)
+ * and the top-level members up to the vehicles list, then the vehicle rows
+ * one at a time as they are read.
+ */
+async function streamedDocument(
+  path: string,
+  format: "json" | "yaml",
+  row: (n: number, v: unknown) => RawRow,
+  refs: Map<number, ExtraRef[]>,
+  problems: AccountDocument["problems"],
+): Promise<AccountDocument> {
+  const { readDocument } = await import("../fleet/doc-stream.js");
+  const parse = format === "yaml" ? await yamlParse() : undefined;
+  const events = readDocument(path, format, ["extras", "vehicles"], {
+    parseYamlItem: parse && ((t) => (parseYamlBlock(t) ?? { value: parse(t) }).value),
+  })[Symbol.asyncIterator]();
+  let extras: Record<string, unknown>[] | undefined;
+  const keys: string[] = [];
+  /** Vehicle rows read before the extras section could be known complete (a file that lists vehicles first). */
+  const held: RawRow[] = [];
+  let vehiclesOpen = false;
+  let shape: string | undefined;
+  for (let e = await events.next(); !e.done; e = await events.next()) {
+    const ev = e.value;
+    if (ev.type === "shape") shape = ev.shape;
+    else if (ev.type === "member") {
+      keys.push(ev.key);
+      checkTopKeys(keys);
+      if (ev.key === "extras") extras = extrasList(ev.value);
+      else if (ev.key === "vehicles" && ev.value !== null && ev.value !== undefined)
+        throw new InputError("`vehicles:` must be a list");
+    } else if (ev.type === "open") {
+      if (ev.key !== "") keys.push(ev.key);
+      checkTopKeys(keys);
+      if (ev.key === "extras") extras = [];
+      else {
+        vehiclesOpen = true;
+        // the extras are known (listed first, or the file is a plain list): the rows stream from here
+        if (extras !== undefined || ev.key === "" || shape === "list") break;
+      }
+    } else if (ev.type === "item") {
+      if (ev.key === "extras") extras!.push(extrasRow(ev.value, ev.index - 1));
+      else held.push(row(ev.index, ev.value));
+    } else if (ev.type === "close" && ev.key === "vehicles") vehiclesOpen = false;
+  }
+  async function* rest(): AsyncGenerator<RawRow> {
+    yield* held.splice(0);
+    if (!vehiclesOpen) return;
+    for (let e = await events.next(); !e.done; e = await events.next()) {
+      const ev = e.value;
+      if (ev.type === "item") yield row(ev.index, ev.value);
+      else if (ev.type === "member" || ev.type === "open") {
+        // a member after the vehicles list: allowed keys only (extras after vehicles were read above, held)
+        keys.push(ev.key);
+        checkTopKeys(keys);
+        if (ev.key === "extras") throw new InputError("`extras:` after `vehicles:` in a streamed file");
+      }
+    }
+  }
+  if (shape === "empty") return { vehicles: [], refs, problems };
+  return { extras, vehicles: rest(), refs, problems };
 }
 
 /**

@@ -188,15 +188,6 @@ export function existingExtrasRefs(deps: Deps): ExtraRefsHook {
   };
 }
 
-/** The rows of a list, each dropped from it as it is handed out. */
-function* releasing<T>(list: Array<T | undefined>): Generator<T> {
-  for (let i = 0; i < list.length; i++) {
-    const item = list[i];
-    list[i] = undefined;
-    if (item !== undefined) yield item;
-  }
-}
-
 /**
  * Plan an account (or fleet) file against the account. Every problem of the
  * file is one InputError (exit 2), nothing sent. The vehicles are planned as
@@ -215,10 +206,10 @@ export async function planAccount(
   // The listing starts now, while the file is read (a file error still wins: it is awaited first).
   const listing = accountStream(deps, vehicleFingerprints);
 
-  let doc = await readAccountDocument(source.path, source.format);
+  const problems: Problems = [];
+  let doc = await readAccountDocument(source.path, source.format, problems);
   const port = await catalogPort(deps);
   const cache = new Map<string, Promise<JsonObject[]>>();
-  const problems: Problems = [...doc.problems];
   const extraRows = await readExtraRows(port, doc.extras ?? [], cache);
   problems.push(...extraRows.problems);
   const fail = () =>
@@ -269,9 +260,10 @@ export async function planAccount(
   const refKey = (r: ExtraRef) => `${typeof r.option}:${r.option}|${r.period ?? ""}`;
   /** The vehicle rows as they are read: mapped, their references resolved; rows with problems are listed, not handed out. */
   async function* vehicleRows(d: AccountDocument, tally: RowTally): AsyncGenerator<FleetRow> {
-    const raws = d.streamed ? readRows(source.path, source.format, source.label) : releasing(d.vehicles);
+    const raws = d.streamed ? readRows(source.path, source.format, source.label) : d.vehicles;
     for await (const row of mapRows(deps, source, raws, tally)) {
       const refs = d.refs.get(row.row);
+      d.refs.delete(row.row);
       if (refs && extrasOk) {
         let ids: number[] | undefined = [];
         for (const r of refs) {
@@ -315,7 +307,8 @@ export async function planAccount(
 
   let vehicles: SyncPlan;
   let reads = 0;
-  const fileProblems = problems.length;
+  // the extras section's problems (a second read of the file finds the rows' again)
+  const sectionProblems = problems.filter((p) => !p.field.startsWith("row "));
   try {
     vehicles = await planAgainstListing(
       deps,
@@ -323,8 +316,9 @@ export async function planAccount(
       async (tally) => {
         // a second read (the whole account listed first, see ReplanWholly) reads the file again
         if (reads++ > 0) {
-          doc = await readAccountDocument(source.path, source.format);
-          problems.length = fileProblems; // the rows' problems are found again
+          problems.length = 0;
+          doc = await readAccountDocument(source.path, source.format, problems);
+          problems.push(...sectionProblems);
         }
         return vehicleRows(doc, tally);
       },

@@ -398,11 +398,12 @@ class JsonScanner {
     const where = this.#where();
     const kind = this.#cap;
     this.#cap = CAP_NONE;
-    checkJson(text, () => where);
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      // checkJson parses the text when it finds nothing wrong (no second parse)
+      value = (checkJson(text, () => where) ?? { value: JSON.parse(text) }).value;
     } catch (e) {
+      if (e instanceof InputError) throw e;
       // the scanner has checked the grammar: not expected
       throw new InputError(`not valid json: ${where}: ${(e as Error).message}`);
     }

@@ -106,6 +106,35 @@ describe("account export → diff (every seeded owner)", () => {
   });
 });
 
+describe("a file over 2 MiB streams (src/fleet/doc-stream.ts) and plans as a small one does", () => {
+  // padded past WHOLE_FILE_BYTES with what both formats ignore (json whitespace, yaml comments)
+  const PAD = 2.2 * 1024 * 1024;
+  const padded = (ext: string, text: string) =>
+    ext === "json" ? `${text}${" ".repeat(PAD)}\n` : `${`# padding\n`.repeat(PAD / 10)}${text}`;
+  for (const ext of ["json", "yaml"])
+    it(`.${ext}: no changes; an edited price and a reference by name planned; vehicles before extras read too`, async () => {
+      const small = path(`stream-1001.${ext}`);
+      expect((await cli("1001", ["account", "export", small, "--names"])).code).toBe(0);
+      const text = readFileSync(small, "utf8");
+      const big = path(`stream-1001-big.${ext}`);
+      writeFileSync(big, padded(ext, text));
+      const same = await cli("1001", ["account", "diff", "-f", big, "--exact"]);
+      expect(same.stderr).toBe("");
+      expect(same.code, same.stdout).toBe(0);
+
+      const doc = (ext === "json" ? JSON.parse(text) : parse(text)) as Doc;
+      doc.vehicles[1]!.price_per_day = 777;
+      // vehicles first, extras after: held until the extras are read, then planned alike
+      const reordered = { vehicles: doc.vehicles, extras: doc.extras };
+      const edited = path(`stream-1001-edited.${ext}`);
+      writeFileSync(edited, padded(ext, ext === "json" ? JSON.stringify(reordered, null, 2) : stringify(reordered)));
+      const d = await cli("1001", ["account", "diff", "-f", edited, "-o", "json"]);
+      expect(d.code, d.stderr).toBe(8);
+      const plan = json<{ vehicles: { change: Array<{ fields: Record<string, { to: unknown }> }> } }>(d.stdout);
+      expect(plan.vehicles.change.map((c) => c.fields.price_per_day?.to)).toEqual([777]);
+    });
+});
+
 describe("-o markdown (the review summary) through the built CLI", () => {
   it("account diff and vehicle diff: golden files; --markdown is the same; other commands refuse it (exit 2)", async () => {
     const f = path("review.yaml");
