@@ -269,51 +269,57 @@ async function streamedDocument(
  */
 export function parseSectioned(text: string, parse: (src: string) => unknown): Record<string, unknown> | undefined {
   if (/^(---|\.\.\.|%)/m.test(text) || /(^|\s)[&*][A-Za-z0-9_-]/.test(text)) return undefined;
+  // CRLF files: the lines split as before; parseYamlBlock leaves items with a CR to the yaml package
+  if (text.includes("\r")) text = text.replace(/\r\n/g, "\n");
   const out: Record<string, unknown[]> = {};
   const scalars: string[] = [];
   let list: unknown[] | undefined;
-  let item: string[] | undefined;
-  const flush = () => {
-    if (!item || !list) return true;
-    const text = item.join("\n");
-    const v = (parseYamlBlock(text) ?? { value: parse(text) }).value;
-    item = undefined;
+  // An item is the file's own slice, from its `- ` line to the next top-level line (no string per line).
+  let itemStart = -1;
+  const flush = (end: number) => {
+    if (itemStart < 0 || !list) return true;
+    // without the newline that ends its last line (a trailing blank line or comment may stay)
+    const item = text.slice(itemStart, end > itemStart && text.charCodeAt(end - 1) === 10 ? end - 1 : end);
+    itemStart = -1;
+    const v = (parseYamlBlock(item) ?? { value: parse(item) }).value;
     if (!Array.isArray(v) || v.length !== 1) return false;
     list.push(v[0]);
     return true;
   };
-  for (const line of text.split(/\r?\n/)) {
-    if (line === "" || line.startsWith(" ") || line.startsWith("\t")) {
-      if (item) item.push(line);
-      else if (line.trim() !== "" && !line.trim().startsWith("#")) return undefined;
-      continue;
+  for (let pos = 0; pos <= text.length; ) {
+    let nl = text.indexOf("\n", pos);
+    if (nl < 0) nl = text.length;
+    const c = text.charCodeAt(pos);
+    if (nl === pos || c === 32 /* space */ || c === 9 /* tab */) {
+      if (itemStart < 0) {
+        const t = text.slice(pos, nl).trim();
+        if (t !== "" && !t.startsWith("#")) return undefined;
+      }
+    } else if (c === 35 /* # */) {
+      // a comment: inside the item it follows, or between sections
+    } else if (c === 45 /* - */ && (nl === pos + 1 || text.charCodeAt(pos + 1) === 32)) {
+      if (!list || !flush(pos)) return undefined;
+      itemStart = pos;
+    } else {
+      if (!flush(pos)) return undefined;
+      const line = text.slice(pos, nl);
+      const key = /^(extras|vehicles):\s*(#.*)?$/.exec(line);
+      if (key) {
+        if (key[1]! in out) return undefined;
+        list = out[key[1]!] = [];
+      } else if (/^\$schema:/.test(line)) {
+        scalars.push(line);
+        list = undefined;
+      } else return undefined;
     }
-    if (line.startsWith("#")) {
-      if (item) item.push(line);
-      continue;
-    }
-    if (line.startsWith("- ") || line === "-") {
-      if (!list || !flush()) return undefined;
-      item = [line];
-      continue;
-    }
-    if (!flush()) return undefined;
-    const key = /^(extras|vehicles):\s*(#.*)?$/.exec(line);
-    if (key) {
-      if (key[1]! in out) return undefined;
-      list = out[key[1]!] = [];
-      continue;
-    }
-    if (/^\$schema:/.test(line)) {
-      scalars.push(line);
-      list = undefined;
-      continue;
-    }
-    return undefined;
+    pos = nl + 1;
   }
-  if (!flush()) return undefined;
+  if (!flush(text.length)) return undefined;
   const doc: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(out)) doc[k] = v.length ? v : null; // `key:` with nothing under it is null
-  if (scalars.length) Object.assign(doc, parse(scalars.join("\n")) as object);
+  if (scalars.length) {
+    const members = scalars.join("\n");
+    Object.assign(doc, (parseYamlBlock(members) ?? { value: parse(members) }).value as object);
+  }
   return doc;
 }

@@ -22,8 +22,14 @@ const SPACES = /[\s\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]+/g;
  * identity check all compare through here).
  */
 export function regKey(raw: unknown): string {
-  return String(raw).normalize("NFC").replace(ZERO_WIDTH, "").replace(SPACES, " ").trim().toLowerCase();
+  const s = String(raw);
+  // printable ASCII words single-spaced (nearly every number): NFC, zero-width and spacing change nothing
+  if (PLAIN_ASCII.test(s)) return s.toLowerCase();
+  return s.normalize("NFC").replace(ZERO_WIDTH, "").replace(SPACES, " ").trim().toLowerCase();
 }
+
+/** Printable ASCII words separated by single spaces, no space at either end. */
+const PLAIN_ASCII = /^[\x21-\x7E]+(?: [\x21-\x7E]+)*$/;
 
 export function identityOf(values: Record<string, unknown>): Identity | undefined {
   const raw = values.vehicle_reg_number;
@@ -65,6 +71,17 @@ export class IdentityIndex<V> {
       if (country === undefined || id.country === undefined || country === id.country) out.push(list[i + 1] as V);
     }
     return out;
+  }
+
+  /** The first entry the identity matches (find(id)[0], without the list). */
+  first(id: Identity): V | undefined {
+    const list = this.#byReg.get(id.reg);
+    if (!list) return undefined;
+    for (let i = 0; i < list.length; i += 2) {
+      const country = list[i] as number | undefined;
+      if (country === undefined || id.country === undefined || country === id.country) return list[i + 1] as V;
+    }
+    return undefined;
   }
 
   add(id: Identity, value: V): void {

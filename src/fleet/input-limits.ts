@@ -124,47 +124,46 @@ export function rowTooLarge(what: string, row: number): InputError {
  * Returns the parsed value when it parsed it (the caller need not parse again).
  */
 export function checkJson(text: string, where: (topIndex: number) => string): { value: unknown } | undefined {
-  // The common case without allocating: count the members written (a colon outside a string separates
-  // exactly one) and the deepest nesting; when the depth is within bounds and JSON.parse keeps as many
-  // members, no member was given twice. Otherwise the precise pass below names the problem.
-  let colons = 0;
-  let depth = 0;
-  let deepest = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34 /* " */) {
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 92 /* \ */) i++;
-        else if (d === 34) break;
-      }
-    } else if (c === 58 /* : */) colons++;
-    else if (c === 123 /* { */ || c === 91 /* [ */) {
-      if (++depth > deepest) deepest = depth;
-    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  // The common case, in native code and without an object per member: parse, count the members kept
+  // and the depth; the colons outside strings (each separates exactly one member written) must be as
+  // many. Otherwise (a member given twice, nesting too deep) the precise pass below names the problem.
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    if (e instanceof RangeError) checkJsonPrecisely(text, where); // a nesting bomb: named by depth
+    return undefined; // malformed: JSON.parse says where, for the caller
   }
-  if (deepest <= MAX_DEPTH) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return undefined; // malformed: JSON.parse says where, for the caller
-    }
-    if (countMembers(parsed) === colons) return { value: parsed };
+  const members = countMembers(parsed, 1);
+  if (members >= 0) {
+    const outside = text.replace(JSON_STRING, "");
+    let colons = 0;
+    for (let i = outside.indexOf(":"); i >= 0; i = outside.indexOf(":", i + 1)) colons++;
+    if (colons === members) return { value: parsed };
   }
   checkJsonPrecisely(text, where);
   return undefined;
 }
 
-/** Members of every object in a parsed JSON value (its depth is bounded by the caller). */
-function countMembers(v: unknown): number {
+/** A JSON string literal (in valid JSON, every `"` outside one starts one). */
+const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
+
+/** Members of every object in a parsed JSON value; -1 when it nests deeper than MAX_DEPTH. */
+function countMembers(v: unknown, depth: number): number {
   if (typeof v !== "object" || v === null) return 0;
+  if (depth > MAX_DEPTH) return -1;
   let n = 0;
-  if (Array.isArray(v)) for (const m of v) n += countMembers(m);
+  if (Array.isArray(v))
+    for (const m of v) {
+      const c = countMembers(m, depth + 1);
+      if (c < 0) return -1;
+      n += c;
+    }
   else
     for (const k in v) {
-      n++;
-      n += countMembers((v as Record<string, unknown>)[k]);
+      const c = countMembers((v as Record<string, unknown>)[k], depth + 1);
+      if (c < 0) return -1;
+      n += 1 + c;
     }
   return n;
 }

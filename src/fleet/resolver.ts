@@ -92,7 +92,16 @@ export function createNameResolver(port: CatalogPort): NameResolver {
     }
     return p;
   };
-  const resolvable = (field: string) => sourceOf(field) !== undefined;
+  // asked for every member of every row: looked up once per field
+  const known = new Map<string, boolean>();
+  const resolvable = (field: string) => {
+    let r = known.get(field);
+    if (r === undefined) {
+      r = sourceOf(field) !== undefined;
+      known.set(field, r);
+    }
+    return r;
+  };
   const modelId = async (value: string, row: Record<string, unknown>): Promise<number> => {
     const segment = segmentOf(row);
     const found = (await models(segment)).byLabel.get(labelKey(value)) ?? [];

@@ -3,12 +3,13 @@ import { basename, isAbsolute, resolve } from "node:path";
 import type { EncodableRecord } from "../api/encode.js";
 import { type Identity, IdentityIndex, identityOf } from "../contract/identity.js";
 import type { JsonObject } from "../contract/records.js";
-import type { WireValue } from "../contract/validate.js";
+import type { ParamSpec } from "../contract/types.js";
+import { coerce, type WireValue, wireAsIs } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
 import { settleHeap } from "../memory.js";
 import { catalogPort, checkVehicle, listVehicles } from "./adapters.js";
-import { IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "./fields.js";
+import { fieldSpec, IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "./fields.js";
 import {
   currentInput,
   type IdentityFn,
@@ -47,6 +48,8 @@ export interface FleetRow {
   values: Record<string, unknown>;
   /** Absolute image file paths. */
   images: string[];
+  /** `values` are in wire form as written (inWireForm): the plan takes them as they are. */
+  wire?: boolean;
 }
 
 export interface SyncPlan {
@@ -121,6 +124,45 @@ export function tallyError(label: string, tally: RowTally): InputError | undefin
   return tally.bad ? problemsError(label, tally.problems, tally.bad, tally.total) : undefined;
 }
 
+/** Fields the person's forms change (recordToWire): never taken as written. */
+const CONVERTED = new Set(["vehicle_availability_calendar"]);
+
+/** A member that coerce keeps exactly as written, with no problem (wireAsIs; or, for the identifiers, coerce itself). */
+function asWritten(spec: ParamSpec, v: unknown): boolean {
+  if (wireAsIs(spec, v) !== undefined) return true;
+  if (spec.type !== "string" || typeof v !== "string" || CONVERTED.has(spec.name)) return false;
+  const r = coerce(spec, v);
+  return r.problems.length === 0 && r.value === v;
+}
+
+/** A member resolveRowNames would change: a name to look up, an `id: N` form, a number read as a name (a year). */
+function namedMember(spec: ParamSpec, v: unknown, resolvable: boolean): boolean {
+  if (typeof v === "number") return spec.namesFrom !== undefined && v >= spec.namesFrom;
+  if (typeof v !== "string") return false;
+  if (/^\s*id:/i.test(v)) return true;
+  return resolvable && !/^\s*\d+\s*$/.test(v);
+}
+
+/**
+ * Whether a row is already what mapping would make of it: every member a
+ * field under its wire name, given (not empty), of its wire type and valid as
+ * written, with nothing to resolve or convert. Such a row (an export without
+ * `--names`, as a rule) is used as it is: mapRow, resolveRowNames and rowFields
+ * would hand back the same members, one by one (test/fleet/stream-plan.test.ts
+ * checks it).
+ */
+export function inWireForm(data: Record<string, unknown>, resolvable: (field: string) => boolean): boolean {
+  for (const key in data) {
+    const spec = fieldSpec(key);
+    if (!spec || spec.name !== key) return false; // an alias, a non-field (images, ids), an unknown key
+    const v = data[key];
+    if (isEmptyValue(v) || !asWritten(spec, v)) return false;
+    const r = resolvable(key);
+    if (Array.isArray(v) ? v.some((m) => namedMember(spec, m, r)) : namedMember(spec, v, r)) return false;
+  }
+  return true;
+}
+
 /**
  * The rows of a file, one at a time, mapped to wire names with catalog names
  * resolved, `extras:` references resolved (extraRefs) and image files
@@ -146,6 +188,24 @@ export async function* mapRows(
       const { extras, ...rest } = data;
       refs = extras;
       data = rest;
+    }
+    // (a row giving both `extras:` and `vehicle_extras` takes the long way: it is a problem)
+    if (!raw.textual && !(hasRefs && "vehicle_extras" in data) && inWireForm(data, resolver.resolvable)) {
+      // already in wire form (an export): its members as they are, no copy
+      const values: Record<string, unknown> = data;
+      if (hasRefs) {
+        const reg = typeof values.vehicle_reg_number === "string" ? values.vehicle_reg_number.trim() : "";
+        const r = await extraRefs!(raw.row, reg, refs);
+        if (r.problems.length) {
+          tally.bad++;
+          for (const p of r.problems)
+            tally.problems.push({ field: `${rowLabel(raw.row, values)} ${p.field}`, message: p.message });
+          continue;
+        }
+        values.vehicle_extras = r.ids.length ? r.ids : null;
+      }
+      yield { row: raw.row, values, images: [], wire: true };
+      continue;
     }
     const mapped = mapRow(data, raw.textual);
     const values = mapped.values;
@@ -347,7 +407,7 @@ export class AccountStream {
 
   /** The key a row's identity matches among the vehicles listed so far (undefined: none yet). */
   keyFor(identity: Identity): string | undefined {
-    return this.#index.find(identity)[0];
+    return this.#index.first(identity);
   }
 
   /** The vehicle of a key, for the one row that takes it (undefined: none, or taken). */
@@ -423,7 +483,9 @@ export async function streamPlan(
     rowCount++;
     if (failed !== undefined) continue; // the rest of the file is still read: its problems come first
     try {
-      const desired = builder.desired(row.values, row.row);
+      const desired = row.wire
+        ? (row.values as Record<string, WireValue | null>)
+        : builder.desired(row.values, row.row);
       const identity = identityOf(desired);
       let key = identity && account.keyFor(identity);
       if (identity && key === undefined && !account.done) {

@@ -119,6 +119,15 @@ function isIndicator(c: number): boolean {
 /** A plain scalar's value under the YAML 1.2 core schema, as yaml v2 resolves it; bails on the rarer number forms. */
 function resolvePlain(str: string): unknown {
   const c = str.charCodeAt(0);
+  if (c >= 48 && c <= 57 && str.length <= 15) {
+    // digits only (an id, a price: most values of a row), read without the regexes below
+    let i = 1;
+    for (; i < str.length; i++) {
+      const d = str.charCodeAt(i);
+      if (d < 48 || d > 57) break;
+    }
+    if (i === str.length) return Number(str);
+  }
   if ((c >= 48 && c <= 57) || c === DASH || c === 43 /* + */ || c === DOT) {
     if (INT_OCT.test(str)) throw BAIL;
     if (INT.test(str)) {

@@ -2,8 +2,17 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/contract/records.js";
 import type { Deps } from "../../src/deps.js";
-import { computePlan, type Plan } from "../../src/fleet/plan.js";
-import { AccountStream, type FleetRow, identityKeys, ReplanWholly, streamPlan } from "../../src/fleet/sync.js";
+import { mapRow, ROW_FIELDS } from "../../src/fleet/fields.js";
+import { computePlan, type Plan, rowFields } from "../../src/fleet/plan.js";
+import { type CatalogPort, createNameResolver, resolveRowNames } from "../../src/fleet/resolver.js";
+import {
+  AccountStream,
+  type FleetRow,
+  identityKeys,
+  inWireForm,
+  ReplanWholly,
+  streamPlan,
+} from "../../src/fleet/sync.js";
 import { sampleVehicleInput } from "../../src/sandbox/seed.js";
 
 // The streaming planner (rows planned as the file is read, vehicles held only until a row takes them)
@@ -134,5 +143,40 @@ describe("streamPlan", () => {
     expect(sync.accountSize).toBe(500);
     // never more than about a page listed ahead of the rows
     expect(most).toBeLessThanOrEqual(50);
+  });
+});
+
+describe("inWireForm: a row taken as written is what mapping would make of it", () => {
+  // mapRows' long way, as it runs for a row not in wire form: mapRow, the empty members, names, rowFields
+  const resolver = createNameResolver({
+    items: async () => {
+      throw new Error("no catalog read: a row in wire form has no names");
+    },
+  } as unknown as CatalogPort);
+  const longWay = async (data: Record<string, unknown>) => {
+    const mapped = mapRow(data, false);
+    const problems = [...mapped.problems, ...(await resolveRowNames(resolver, mapped.values))];
+    return { problems, desired: problems.length ? undefined : rowFields(mapped.values, 1) };
+  };
+  const numbers = fc.oneof(fc.integer({ min: -2, max: 3000 }), fc.constantFrom(0, 1, 16, 1999, 2024, 2 ** 53, 1.5));
+  const strings = fc.constantFrom("", " ", "Compact", "id: 4", "16", "AB-1", "ab\ncd", "\uD800", "x".repeat(300), "+5");
+  const value = fc.oneof(numbers, strings, fc.array(fc.oneof(numbers, strings), { maxLength: 3 }), fc.constant(null));
+  const key = fc.constantFrom(...ROW_FIELDS.map((f) => f.name), "price-per-day", "id", "user_id", "images", "colour");
+  it("(property) every row inWireForm accepts maps, the long way, to itself with no problem", async () => {
+    let accepted = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(key, value, { maxKeys: 6 }), async (data) => {
+        if (!inWireForm(data, resolver.resolvable)) return;
+        accepted++;
+        const r = await longWay(structuredClone(data));
+        expect(r.problems).toEqual([]);
+        expect(r.desired).toEqual(data);
+      }),
+      { numRuns: 3000 },
+    );
+    // rows of an export are taken as written (a test where nothing qualified would prove nothing)
+    expect(accepted).toBeGreaterThan(100);
+    const exported = { ...base, vehicle_reg_number: "B-SC 1001", vehicle_reg_number_country: 1 };
+    expect(inWireForm(exported, resolver.resolvable)).toBe(true);
   });
 });

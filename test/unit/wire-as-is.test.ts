@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { regKey } from "../../src/contract/identity.js";
 import { coerce, wireAsIs } from "../../src/contract/validate.js";
 import { VEHICLE_FIELDS } from "../../src/contract/vehicle-fields.js";
 
@@ -61,5 +63,40 @@ describe("wireAsIs", () => {
       }
     // the fast path is taken (a test that always declined would prove nothing)
     expect(answered).toBeGreaterThan(VEHICLE_FIELDS.length);
+  });
+});
+
+describe("regKey's ASCII fast path", () => {
+  // the rule, as written before the fast path: every input must read the same through it
+  const slow = (raw: unknown) =>
+    String(raw)
+      .normalize("NFC")
+      .replace(/[\u00AD\u200B-\u200D\u2060\uFEFF]/g, "")
+      .replace(/[\s\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]+/g, " ")
+      .trim()
+      .toLowerCase();
+  it("reads every registration number as the full rule does (property)", () => {
+    const unit = fc.constantFrom(
+      "A",
+      "b",
+      "1",
+      "-",
+      " ",
+      "  ",
+      "\t",
+      "\u00A0",
+      "\u200B",
+      "e\u0301",
+      "é",
+      "ß",
+      "İ",
+      "~",
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit }), fc.string()), (s) => {
+        expect(regKey(s)).toBe(slow(s));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
