@@ -101,7 +101,12 @@ export async function readAccountDocument(
   let doc: unknown;
   try {
     if (format === "json") doc = (checkJson(text, () => "the document") ?? { value: JSON.parse(text) }).value;
-    else doc = await parseYamlAccount(text);
+    else {
+      // laid out as the export writes it: the vehicles are parsed one by one as they are read
+      const sections = yamlSections(text);
+      if (sections) return await sectionedDocument(sections, row, refs, problems);
+      doc = (await yamlParse())(text);
+    }
   } catch (e) {
     if (e instanceof InputError) throw e;
     throw new InputError(`not valid ${format}: ${(e as Error).message}`);
@@ -173,21 +178,67 @@ function vehicleRow(refs: Map<number, ExtraRef[]>, problems: AccountDocument["pr
   };
 }
 
-/** A yaml account file's value: item by item where parseYamlBlock can (the yaml package loaded only when it cannot). */
-async function parseYamlAccount(text: string): Promise<unknown> {
-  const needsYaml = Symbol("yaml");
-  try {
-    return (
-      parseSectioned(text, () => {
-        throw needsYaml;
-      }) ?? (await yamlParse())(text)
-    );
-  } catch (e) {
-    if (e !== needsYaml) throw e;
-  }
-  const parse = await yamlParse();
-  return parseSectioned(text, parse) ?? parse(text);
+/** One item of a yaml list section (its text starts with `- `): parseYamlBlock, else the yaml package. */
+function yamlItem(item: string, parse: (src: string) => unknown): unknown {
+  const v = (parseYamlBlock(item) ?? { value: parse(item) }).value;
+  // an item's text is one `- ` entry at the first column and what is indented under it: one element
+  if (!Array.isArray(v) || v.length !== 1) throw new InputError("not valid yaml: a list item that is not one entry");
+  return v[0];
 }
+
+/**
+ * A yaml account file in the export's layout: the extras section and the
+ * other members parsed now, the vehicles one at a time as they are read (the
+ * yaml package loaded only when parseYamlBlock cannot read an item).
+ */
+async function sectionedDocument(
+  sections: YamlSections,
+  row: (n: number, v: unknown) => RawRow,
+  refs: Map<number, ExtraRef[]>,
+  problems: AccountDocument["problems"],
+): Promise<AccountDocument> {
+  let loaded: ((src: string) => unknown) | undefined;
+  const parse = (src: string) => {
+    if (!loaded) throw NEEDS_YAML;
+    return loaded(src);
+  };
+  const read = async <T>(f: () => T): Promise<T> => {
+    try {
+      return f();
+    } catch (e) {
+      if (e !== NEEDS_YAML) throw e;
+      loaded = await yamlParse();
+      return f();
+    }
+  };
+  const yamlError = (e: unknown) =>
+    e instanceof InputError ? e : new InputError(`not valid yaml: ${(e as Error).message}`);
+  const { lists, scalars } = sections;
+  try {
+    if (scalars.length)
+      await read(() => (parseYamlBlock(scalars.join("\n")) ?? { value: parse(scalars.join("\n")) }).value);
+    const extras = lists.extras && (await read(() => lists.extras!.map((t, i) => extrasRow(yamlItem(t, parse), i))));
+    const vehicles = lists.vehicles ?? [];
+    async function* rows(): AsyncGenerator<RawRow> {
+      for (let i = 0; i < vehicles.length; i++) {
+        const item = vehicles[i]!;
+        vehicles[i] = ""; // let go of its text once read
+        let v: unknown;
+        try {
+          v = await read(() => yamlItem(item, parse));
+        } catch (e) {
+          throw yamlError(e);
+        }
+        yield row(i + 1, v);
+      }
+    }
+    return { extras: lists.extras === undefined ? undefined : (extras ?? []), vehicles: rows(), refs, problems };
+  } catch (e) {
+    throw yamlError(e);
+  }
+}
+
+const NEEDS_YAML = Symbol("yaml package");
 
 async function yamlParse(): Promise<(text: string) => unknown> {
   const { parse } = await (await import("../output/yaml.js")).loadYaml();
@@ -267,24 +318,41 @@ async function streamedDocument(
  * layout (flow lists, indented items, anchors, several documents) returns
  * undefined and is parsed whole.
  */
+interface YamlSections {
+  /** Per list section (`extras:`, `vehicles:`), its items' text; undefined: `key:` with nothing under it. */
+  lists: { extras?: string[]; vehicles?: string[] };
+  /** The other members' lines (`$schema: ...`). */
+  scalars: string[];
+}
+
 export function parseSectioned(text: string, parse: (src: string) => unknown): Record<string, unknown> | undefined {
+  const sections = yamlSections(text);
+  if (!sections) return undefined;
+  const doc: Record<string, unknown> = {};
+  for (const [k, items] of Object.entries(sections.lists))
+    doc[k] = items?.length ? items.map((item) => yamlItem(item, parse)) : null; // `key:` with nothing under it is null
+  if (sections.scalars.length) {
+    const members = sections.scalars.join("\n");
+    Object.assign(doc, (parseYamlBlock(members) ?? { value: parse(members) }).value as object);
+  }
+  return doc;
+}
+
+/** The sections of a yaml account file laid out as the export writes it (see parseSectioned); undefined: another layout. */
+function yamlSections(text: string): YamlSections | undefined {
   if (/^(---|\.\.\.|%)/m.test(text) || /(^|\s)[&*][A-Za-z0-9_-]/.test(text)) return undefined;
   // CRLF files: the lines split as before; parseYamlBlock leaves items with a CR to the yaml package
   if (text.includes("\r")) text = text.replace(/\r\n/g, "\n");
-  const out: Record<string, unknown[]> = {};
+  const lists: Record<string, string[]> = {};
   const scalars: string[] = [];
-  let list: unknown[] | undefined;
+  let list: string[] | undefined;
   // An item is the file's own slice, from its `- ` line to the next top-level line (no string per line).
   let itemStart = -1;
   const flush = (end: number) => {
-    if (itemStart < 0 || !list) return true;
+    if (itemStart < 0 || !list) return;
     // without the newline that ends its last line (a trailing blank line or comment may stay)
-    const item = text.slice(itemStart, end > itemStart && text.charCodeAt(end - 1) === 10 ? end - 1 : end);
+    list.push(text.slice(itemStart, end > itemStart && text.charCodeAt(end - 1) === 10 ? end - 1 : end));
     itemStart = -1;
-    const v = (parseYamlBlock(item) ?? { value: parse(item) }).value;
-    if (!Array.isArray(v) || v.length !== 1) return false;
-    list.push(v[0]);
-    return true;
   };
   for (let pos = 0; pos <= text.length; ) {
     let nl = text.indexOf("\n", pos);
@@ -298,15 +366,16 @@ export function parseSectioned(text: string, parse: (src: string) => unknown): R
     } else if (c === 35 /* # */) {
       // a comment: inside the item it follows, or between sections
     } else if (c === 45 /* - */ && (nl === pos + 1 || text.charCodeAt(pos + 1) === 32)) {
-      if (!list || !flush(pos)) return undefined;
+      if (!list) return undefined;
+      flush(pos);
       itemStart = pos;
     } else {
-      if (!flush(pos)) return undefined;
+      flush(pos);
       const line = text.slice(pos, nl);
       const key = /^(extras|vehicles):\s*(#.*)?$/.exec(line);
       if (key) {
-        if (key[1]! in out) return undefined;
-        list = out[key[1]!] = [];
+        if (key[1]! in lists) return undefined;
+        list = lists[key[1]!] = [];
       } else if (/^\$schema:/.test(line)) {
         scalars.push(line);
         list = undefined;
@@ -314,12 +383,6 @@ export function parseSectioned(text: string, parse: (src: string) => unknown): R
     }
     pos = nl + 1;
   }
-  if (!flush(text.length)) return undefined;
-  const doc: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(out)) doc[k] = v.length ? v : null; // `key:` with nothing under it is null
-  if (scalars.length) {
-    const members = scalars.join("\n");
-    Object.assign(doc, (parseYamlBlock(members) ?? { value: parse(members) }).value as object);
-  }
-  return doc;
+  flush(text.length);
+  return { lists, scalars };
 }

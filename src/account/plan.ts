@@ -322,7 +322,8 @@ export async function planAccount(
         }
         return vehicleRows(doc, tally);
       },
-      { ...opts, listing, fingerprints: vehicleFingerprints, onPlanned },
+      // the unchanged are listed only for -v (memory stays flat)
+      { ...opts, listing, fingerprints: vehicleFingerprints, onPlanned, listUnchanged: Boolean(deps.flags.verbose) },
     );
   } catch (e) {
     // the rows' own problems (mapping, names, image files, creates) join the file's others in one error

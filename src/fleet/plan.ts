@@ -128,6 +128,8 @@ export interface PlanOptions {
   prune?: boolean;
   /** Treat empty values in rows as absent rather than "must be empty". */
   emptyIsAbsent?: boolean;
+  /** false: count the unchanged rows without listing them (only `-v` prints them; memory stays flat). */
+  listUnchanged?: boolean;
 }
 
 const SPEC_BY_NAME = new Map(PLAN_FIELDS.map((f) => [f.name, f]));
@@ -259,10 +261,12 @@ export function applyFieldValues(base: WireRecord, changes: Record<string, unkno
 function recordChanges(record: JsonObject, desired: Record<string, WireValue | null>): Record<string, FieldChange> {
   let fields: Record<string, FieldChange> | undefined;
   for (const name in desired) {
-    const spec = SPEC_BY_NAME.get(name);
     const v = inputMember(record, name);
-    const from = v === undefined ? null : typed(spec, v);
     const to = desired[name];
+    // the same value, as a row from an export has it: equal whatever the type (sameValue's first test)
+    if (v === to && v !== undefined) continue;
+    const spec = SPEC_BY_NAME.get(name);
+    const from = v === undefined ? null : typed(spec, v);
     if (sameValue(spec, from, to)) continue;
     fields ??= {};
     fields[name] = { from, to: isEmpty(to) ? null : (to as WireValue) };
@@ -289,9 +293,9 @@ function fieldChanges(before: WireRecord, desired: Record<string, WireValue | nu
 export class PlanBuilder {
   readonly plan: Plan = { create: [], change: [], remove: [], unchanged: 0, unchangedList: [] };
   readonly #seen = new Map<string, number>();
-  readonly #opts: Pick<PlanOptions, "exact" | "emptyIsAbsent">;
+  readonly #opts: Pick<PlanOptions, "exact" | "emptyIsAbsent" | "listUnchanged">;
 
-  constructor(opts: Pick<PlanOptions, "exact" | "emptyIsAbsent">) {
+  constructor(opts: Pick<PlanOptions, "exact" | "emptyIsAbsent" | "listUnchanged">) {
     this.#opts = opts;
   }
 
@@ -341,7 +345,7 @@ export class PlanBuilder {
     if (Object.keys(fields).length === 0) {
       const u = { vehicle_id: id, reg: regOf(record), row: n };
       plan.unchanged++;
-      plan.unchangedList.push(u);
+      if (this.#opts.listUnchanged !== false) plan.unchangedList.push(u);
       return u;
     }
     const before = currentInput(record);

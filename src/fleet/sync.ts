@@ -40,6 +40,8 @@ import { lookupField } from "./where.js";
 export interface SyncOptions {
   prune?: boolean;
   exact?: boolean;
+  /** false: the plan counts unchanged rows without listing them (see PlanOptions). */
+  listUnchanged?: boolean;
 }
 
 export interface FleetRow {
@@ -328,10 +330,8 @@ export class AccountStream {
   #done = false;
   /** The key of every identity listed, in listing order (first per key). */
   readonly #index = new IdentityIndex<string>();
-  /** Per key: the listed vehicle of that key with the lowest id, until a row takes it. */
-  readonly #open = new Map<string, JsonObject>();
-  /** Per key a row took: the id it took. */
-  readonly #taken = new Map<string, number>();
+  /** Per key: the listed vehicle of that key with the lowest id until a row takes it, then the id it took. */
+  readonly #open = new Map<string, JsonObject | number>();
   /** Vehicles no row can take: no identity, or a second vehicle of one key. */
   readonly #others: JsonObject[] = [];
   /** Vehicles listed. */
@@ -389,13 +389,13 @@ export class AccountStream {
     }
     const key = keyOf(identity);
     const id = Number(record.id);
-    const taken = this.#taken.get(key);
-    if (taken !== undefined) {
-      if (id < taken) throw new ReplanWholly();
+    const open = this.#open.get(key);
+    if (typeof open === "number") {
+      // taken: a lower id listed now would have been the one to take
+      if (id < open) throw new ReplanWholly();
       this.#others.push(record);
       return;
     }
-    const open = this.#open.get(key);
     if (!open) {
       this.#index.add(identity, key);
       this.#open.set(key, record);
@@ -413,16 +413,16 @@ export class AccountStream {
   /** The vehicle of a key, for the one row that takes it (undefined: none, or taken). */
   take(key: string): JsonObject | undefined {
     const record = this.#open.get(key);
-    if (record) {
-      this.#open.delete(key);
-      this.#taken.set(key, Number(record.id));
-    }
+    if (record === undefined || typeof record === "number") return undefined;
+    this.#open.set(key, Number(record.id));
     return record;
   }
 
   /** Every vehicle no row took (once the listing has ended). */
   untaken(): JsonObject[] {
-    return [...this.#open.values(), ...this.#others];
+    const out: JsonObject[] = [];
+    for (const r of this.#open.values()) if (typeof r !== "number") out.push(r);
+    return out.concat(this.#others);
   }
 }
 

@@ -86,7 +86,12 @@ export async function planFromFile(
       source.label,
       (tally) =>
         mapRows(deps, source, readRows(source.path, source.format, source.label), tally, existingExtrasRefs(deps)),
-      { ...opts, listing, fingerprints: opts.out ? fingerprints : undefined },
+      {
+        ...opts,
+        listing,
+        fingerprints: opts.out ? fingerprints : undefined,
+        listUnchanged: Boolean(deps.flags.verbose),
+      },
     );
     return { sync, label: source.label, fingerprints, source, text };
   } finally {
