@@ -1,5 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { InputError } from "../errors.js";
+import type { DocEvent } from "../fleet/doc-stream.js";
 import type { FleetFormat } from "../fleet/format.js";
 import { checkJson, decodeUtf8 } from "../fleet/input-limits.js";
 import type { RawRow } from "../fleet/read.js";
@@ -258,17 +259,50 @@ async function streamedDocument(
   problems: AccountDocument["problems"],
 ): Promise<AccountDocument> {
   const { readDocument } = await import("../fleet/doc-stream.js");
-  const parse = format === "yaml" ? await yamlParse() : undefined;
-  const events = readDocument(path, format, ["extras", "vehicles"], {
-    parseYamlItem: parse && ((t) => (parseYamlBlock(t) ?? { value: parse(t) }).value),
-  })[Symbol.asyncIterator]();
+  // The yaml package is loaded only when parseYamlBlock cannot read an item: then the file is read
+  // again from its start, with it, skipping what was handed out already (NEEDS_YAML).
+  let parse: ((src: string) => unknown) | undefined;
+  const open = () =>
+    readDocument(path, format, ["extras", "vehicles"], {
+      parseYamlItem:
+        format === "yaml"
+          ? (t) => {
+              const fast = parseYamlBlock(t);
+              if (fast) return fast.value;
+              if (!parse) throw NEEDS_YAML;
+              return parse(t);
+            }
+          : undefined,
+    })[Symbol.asyncIterator]();
+  let events = open();
+  /** The next event; a first item only the yaml package reads reopens the file with it. */
+  const next = async (skip: (ev: DocEvent) => boolean): Promise<IteratorResult<DocEvent>> => {
+    for (;;)
+      try {
+        return await events.next();
+      } catch (e) {
+        if (e !== NEEDS_YAML || parse) throw e;
+        parse = await yamlParse();
+        events = open();
+        // what was already handed out, again: skipped
+        for (let r = await events.next(); !r.done; r = await events.next()) if (!skip(r.value)) return r;
+        return { done: true, value: undefined };
+      }
+  };
   let extras: Record<string, unknown>[] | undefined;
   const keys: string[] = [];
   /** Vehicle rows read before the extras section could be known complete (a file that lists vehicles first). */
   const held: RawRow[] = [];
   let vehiclesOpen = false;
   let shape: string | undefined;
-  for (let e = await events.next(); !e.done; e = await events.next()) {
+  /** Events handed out so far (a reopened file skips as many). */
+  let seen = 0;
+  const skipSeen = () => {
+    let n = 0;
+    return () => ++n <= seen;
+  };
+  for (let e = await next(skipSeen()); !e.done; e = await next(skipSeen())) {
+    seen++;
     const ev = e.value;
     if (ev.type === "shape") shape = ev.shape;
     else if (ev.type === "member") {
@@ -294,7 +328,8 @@ async function streamedDocument(
   async function* rest(): AsyncGenerator<RawRow> {
     yield* held.splice(0);
     if (!vehiclesOpen) return;
-    for (let e = await events.next(); !e.done; e = await events.next()) {
+    for (let e = await next(skipSeen()); !e.done; e = await next(skipSeen())) {
+      seen++;
       const ev = e.value;
       if (ev.type === "item") yield row(ev.index, ev.value);
       else if (ev.type === "member" || ev.type === "open") {

@@ -899,6 +899,8 @@ function parseWith(parse: (text: string) => unknown, text: string, line: number)
   try {
     return parse(text);
   } catch (e) {
+    // a symbol is the caller's own signal (src/account/file.ts: load the yaml package, read again)
+    if (typeof e === "symbol") throw e;
     throw yamlError(e, line);
   }
 }

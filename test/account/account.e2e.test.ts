@@ -124,6 +124,8 @@ describe("a file over 2 MiB streams (src/fleet/doc-stream.ts) and plans as a sma
 
       const doc = (ext === "json" ? JSON.parse(text) : parse(text)) as Doc;
       doc.vehicles[1]!.price_per_day = 777;
+      // a block scalar: an item only the yaml package reads, after items read without it (the file is read again)
+      doc.vehicles[2]!.vehicle_description = "two\nlines";
       // vehicles first, extras after: held until the extras are read, then planned alike
       const reordered = { vehicles: doc.vehicles, extras: doc.extras };
       const edited = path(`stream-1001-edited.${ext}`);
@@ -131,7 +133,8 @@ describe("a file over 2 MiB streams (src/fleet/doc-stream.ts) and plans as a sma
       const d = await cli("1001", ["account", "diff", "-f", edited, "-o", "json"]);
       expect(d.code, d.stderr).toBe(8);
       const plan = json<{ vehicles: { change: Array<{ fields: Record<string, { to: unknown }> }> } }>(d.stdout);
-      expect(plan.vehicles.change.map((c) => c.fields.price_per_day?.to)).toEqual([777]);
+      expect(plan.vehicles.change.map((c) => c.fields.price_per_day?.to)).toEqual([777, undefined]);
+      expect(plan.vehicles.change[1]?.fields.vehicle_description?.to).toBe("two\nlines");
     });
 });
 
