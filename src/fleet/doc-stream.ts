@@ -633,6 +633,16 @@ class YamlLayout {
   #inItem = false;
   #item: string[] = [];
   #itemLen = 0;
+  /**
+   * Blank and comment lines after an item's last content line: they join the
+   * item if more of its content follows (or, at its end, if they fit), and
+   * are dropped otherwise, so that a long run of comments between items is no
+   * "row larger than the limit". (What is dropped is trivia, except the
+   * trailing blank lines of a keep-chomped `|+` scalar over 1 MiB of them.)
+   */
+  #trivia: string[] = [];
+  #triviaLen = 0;
+  #triviaOver = false;
   #itemLine = 0;
 
   constructor(
@@ -715,7 +725,7 @@ class YamlLayout {
         const key = this.#listOpen ?? this.#pending ?? "";
         throw tooLarge(key, this.#listOpen === undefined ? 1 : this.#index + 1, this.#lineNo + 1);
       }
-      if (this.#inItem && (c === 0x20 || c === 0x09 || c === 0x23 || c === 0x0d) && this.#itemLen + len > MAX_ROW_BYTES)
+      if (this.#inItem && (c === 0x20 || c === 0x09 || c === 0x0d) && this.#itemLen + len > MAX_ROW_BYTES)
         throw tooLarge(this.#listOpen ?? "", this.#index, this.#itemLine);
     }
     return len > MAX_ROW_BYTES;
@@ -735,7 +745,9 @@ class YamlLayout {
     const c = content.charCodeAt(0);
     if (content === "" || c === 0x20 || c === 0x09 || c === 0x23 /* # */) {
       if (this.#inItem) {
-        this.#append(text);
+        const t = content.trimStart();
+        if (t === "" || t.charCodeAt(0) === 0x23) this.#appendTrivia(text);
+        else this.#append(text);
         return;
       }
       if (c === 0x23) return;
@@ -780,8 +792,31 @@ class YamlLayout {
     if (this.#emit && value !== "") this.#keyValue(key, text);
   }
 
+  #appendTrivia(text: string): void {
+    if (!this.#emit || this.#triviaOver) return;
+    this.#triviaLen += text.length;
+    if (this.#triviaLen > MAX_ROW_BYTES) {
+      this.#triviaOver = true;
+      this.#trivia = [];
+    } else this.#trivia.push(text);
+  }
+
+  /** The trivia before a content line of the item: part of it. */
+  #takeTrivia(): void {
+    if (this.#triviaOver) throw tooLarge(this.#listOpen ?? "", this.#index, this.#itemLine);
+    const lines = this.#trivia;
+    this.#trivia = [];
+    this.#triviaLen = 0;
+    for (const t of lines) {
+      this.#itemLen += t.length;
+      if (this.#itemLen > MAX_ROW_BYTES) throw tooLarge(this.#listOpen ?? "", this.#index, this.#itemLine);
+      this.#item.push(t);
+    }
+  }
+
   #append(text: string): void {
     if (!this.#emit) return;
+    if (this.#trivia.length || this.#triviaOver) this.#takeTrivia();
     this.#itemLen += text.length;
     if (this.#itemLen > MAX_ROW_BYTES) throw tooLarge(this.#listOpen ?? "", this.#index, this.#itemLine);
     this.#item.push(text);
@@ -805,6 +840,11 @@ class YamlLayout {
   #finishItem(): void {
     if (!this.#inItem || !this.#emit) return;
     this.#inItem = false;
+    // trailing trivia: kept when it fits (the item's text as written), else dropped
+    if (!this.#triviaOver && this.#itemLen + this.#triviaLen <= MAX_ROW_BYTES) this.#item.push(...this.#trivia);
+    this.#trivia = [];
+    this.#triviaLen = 0;
+    this.#triviaOver = false;
     const text = this.#item.length === 1 ? this.#item[0]! : this.#item.join("");
     this.#item = [];
     const deep = yamlTooDeep(text);

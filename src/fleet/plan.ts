@@ -130,6 +130,13 @@ export interface PlanOptions {
   emptyIsAbsent?: boolean;
   /** false: count the unchanged rows without listing them (only `-v` prints them; memory stays flat). */
   listUnchanged?: boolean;
+  /**
+   * `exact` leaves `vehicle_extras` alone too (a fleet file's: `vehicle export`
+   * writes those account-bound ids only with --with-ids, as `vehicle_images`).
+   * An account file gives extras by identity (`extras:`), so there `--exact`
+   * clears the extras of a row that leaves them out.
+   */
+  keepExtras?: boolean;
 }
 
 const SPEC_BY_NAME = new Map(PLAN_FIELDS.map((f) => [f.name, f]));
@@ -293,9 +300,9 @@ function fieldChanges(before: WireRecord, desired: Record<string, WireValue | nu
 export class PlanBuilder {
   readonly plan: Plan = { create: [], change: [], remove: [], unchanged: 0, unchangedList: [] };
   readonly #seen = new Map<string, number>();
-  readonly #opts: Pick<PlanOptions, "exact" | "emptyIsAbsent" | "listUnchanged">;
+  readonly #opts: Pick<PlanOptions, "exact" | "emptyIsAbsent" | "listUnchanged" | "keepExtras">;
 
-  constructor(opts: Pick<PlanOptions, "exact" | "emptyIsAbsent" | "listUnchanged">) {
+  constructor(opts: Pick<PlanOptions, "exact" | "emptyIsAbsent" | "listUnchanged" | "keepExtras">) {
     this.#opts = opts;
   }
 
@@ -338,6 +345,7 @@ export class PlanBuilder {
     if (this.#opts.exact) {
       for (const spec of PLAN_FIELDS) {
         if (spec.required === true || EXACT_KEEPS.has(spec.name) || spec.name in desired) continue;
+        if (this.#opts.keepExtras && spec.name === "vehicle_extras") continue;
         desired[spec.name] = null;
       }
     }

@@ -42,6 +42,8 @@ export interface SyncOptions {
   exact?: boolean;
   /** false: the plan counts unchanged rows without listing them (see PlanOptions). */
   listUnchanged?: boolean;
+  /** `exact` leaves vehicle_extras alone (a fleet file's; see PlanOptions). */
+  keepExtras?: boolean;
 }
 
 export interface FleetRow {

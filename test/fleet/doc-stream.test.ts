@@ -593,6 +593,25 @@ describe("readDocument: broken and hostile files", () => {
     expect(rebuild(await events(file(`- a: ${under}\n- 2\n`, "yaml"), "yaml"))).toStrictEqual([{ a: under }, 2]);
   });
 
+  it("a long run of comments or blank lines between items is no row over the limit (and a short one is kept)", async () => {
+    const comments = "# a comment\n".repeat(150_000); // 1.8 MiB
+    const blanks = "\n".repeat(1_500_000);
+    for (const run of [comments, blanks, `  # indented\n${comments}`]) {
+      const text = `extras:\n- option: 1\n  period: 1\n${run}vehicles:\n- a: 1\n  b: x\n${run}- a: 2\n${run}`;
+      const evs = await events(file(text, "yaml"), "yaml");
+      expect(rebuild(evs)).toStrictEqual({
+        extras: [{ option: 1, period: 1 }],
+        vehicles: [{ a: 1, b: "x" }, { a: 2 }],
+      });
+    }
+    // a short run stays part of its item, as written (a keep-chomped scalar keeps its trailing blank lines)
+    await differential("vehicles:\n- a: 1\n  b: |+\n    kept\n\n\n# c\n- a: 2\n", "yaml");
+    // content after such a run is part of the item: then the item is over the limit
+    expect(await refused(file(`vehicles:\n- a: 1\n${comments}  b: 2\n`, "yaml"), "yaml")).toBe(
+      "line 2: row 1 is larger than the limit (1 MiB per row); nothing was sent",
+    );
+  });
+
   it("a bad yaml item: the error names its line in the file", async () => {
     const items = (k: number) =>
       Array.from({ length: k }, (_, i) => `- vehicle_reg_number: A-${i}\n  price: 1\n  x: 2\n`).join("");

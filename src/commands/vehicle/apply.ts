@@ -116,7 +116,8 @@ async function runApply(
   const rows = await sync.readFleet(deps, source, undefined, existingExtrasRefs(deps));
   const planFrom = async () => {
     const account = await (early ?? sync.listAccount(deps));
-    const planned = await sync.planFleet(deps, source.label, rows, account, opts);
+    // a fleet file: --exact leaves the account-bound extras ids alone, as images
+    const planned = await sync.planFleet(deps, source.label, rows, account, { ...opts, keepExtras: true });
     if (saved) {
       // A saved plan runs only as it was reviewed: the records it touches unchanged, the plan made now the same.
       const sp = await import("../../fleet/saved-plan.js");

@@ -91,6 +91,8 @@ export async function planFromFile(
         listing,
         fingerprints: opts.out ? fingerprints : undefined,
         listUnchanged: Boolean(deps.flags.verbose),
+        // a fleet file: --exact leaves the account-bound extras ids alone, as images
+        keepExtras: true,
       },
     );
     return { sync, label: source.label, fingerprints, source, text };
