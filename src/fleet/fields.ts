@@ -90,7 +90,7 @@ function splitText(v: string): string[] {
 }
 
 /** A raw row's members by wire name; unknown keys are problems with a hint. */
-export function mapRow(data: Record<string, unknown>, textual: boolean): MappedRow {
+export function mapRow(data: Record<string, unknown>): MappedRow {
   const values: Record<string, unknown> = {};
   const images: string[] = [];
   const problems: RowProblem[] = [];
@@ -124,8 +124,7 @@ export function mapRow(data: Record<string, unknown>, textual: boolean): MappedR
       else if (typeof v === "string") values[wire] = splitText(v);
       else values[wire] = [v];
       if ((values[wire] as unknown[]).length === 0) delete values[wire];
-    } else if (textual && typeof v === "string") values[wire] = v.trim();
-    else values[wire] = v;
+    } else values[wire] = v; // a csv cell comes trimmed unless it was quoted (src/fleet/read.ts)
   }
   return { values, images, problems };
 }

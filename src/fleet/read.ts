@@ -111,6 +111,9 @@ async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow
       trim: false,
       delimiter,
       max_record_size: MAX_ROW_BYTES,
+      // an unquoted cell is trimmed (`AB-1, 50` as people type it); a quoted one is kept as written
+      // (the export quotes a value with whitespace at either end, so it reads back the same)
+      cast: (value, ctx) => (ctx.header || ctx.quoting ? value : value.trim()),
     });
     pipeline(createReadStream(path), new Utf8Check("csv"), parser).catch(() => {
       // the parser is destroyed with the error: the loop below reports it

@@ -78,7 +78,7 @@ export async function* checkedRows(
     // Checking rows is all CPU: let I/O in now and then, so that work running
     // beside it (import lists the account meanwhile) keeps its requests going.
     if (++n % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    const mapped = mapRow(raw.data, raw.textual);
+    const mapped = mapRow(raw.data);
     const problems = [...mapped.problems];
     problems.push(...(await resolveRowNames(resolver, mapped.values)));
     const images = mapped.images.map((p) => (isAbsolute(p) ? p : resolve(source.baseDir, p)));

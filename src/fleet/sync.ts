@@ -211,7 +211,7 @@ export async function* mapRows(
       yield { row: raw.row, values, images: [], wire: true };
       continue;
     }
-    const mapped = mapRow(data, raw.textual);
+    const mapped = mapRow(data);
     const values = mapped.values;
     // A member given empty in json / ndjson / yaml means "must be empty" (an empty csv cell stays absent).
     if (!raw.textual) {

@@ -46,6 +46,7 @@ export async function createRecordWriter(
     };
   }
   const { stringify } = await import("csv-stringify/sync");
+  const EDGE_SPACE = /^\s|\s$/;
   let header = false;
   return {
     write: (r) => {
@@ -54,7 +55,8 @@ export async function createRecordWriter(
         if (v === undefined || v === null) return "";
         return Array.isArray(v) ? v.join("|") : String(v);
       });
-      const text = stringify(header ? [cells] : [columns as string[], cells]);
+      // a cell with whitespace at either end is quoted: the reader keeps a quoted cell as written
+      const text = stringify(header ? [cells] : [columns as string[], cells], { quoted_match: EDGE_SPACE });
       header = true;
       return put(out, text);
     },

@@ -23,7 +23,12 @@ const file = (name: string, rows: Record<string, unknown>[]) => {
 beforeAll(async () => {
   sandbox = await sandboxEnv();
   const seed = Array.from({ length: 4 }, (_, i) =>
-    vehicleRow(`DF-${i}`, { price_per_day: 50 + i, vehicle_benefits_id: [1, 2], vehicle_description: `car ${i}` }),
+    // (the last description ends in a space: a csv export must keep it)
+    vehicleRow(`DF-${i}`, {
+      price_per_day: 50 + i,
+      vehicle_benefits_id: [1, 2],
+      vehicle_description: `car ${i}${i === 3 ? " " : ""}`,
+    }),
   );
   const imp = await cli(["vehicle", "import", file("seed.ndjson", seed)]);
   expect(imp.code).toBe(0);
@@ -52,6 +57,13 @@ describe("vehicle diff (built CLI, sandbox)", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe(`Plan: 0 to create, 0 to change, 0 to remove, ${base.length} unchanged.\n`);
     expect(r.code).toBe(0);
+    // every format of `vehicle export`, --exact too (a value with a space at its end survives csv)
+    for (const ext of ["csv", "json", "yaml", "ndjson"]) {
+      const f = join(dir, `own.${ext}`);
+      expect((await cli(["vehicle", "export", f])).code).toBe(0);
+      const d = await cli(["vehicle", "diff", "-f", f, "--exact"]);
+      expect(d.code, `${ext}: ${d.stdout}${d.stderr}`).toBe(0);
+    }
   });
 
   it("create / change / unchanged: the exact lines, exit 8; -v lists the unchanged; --prune lists removals", async () => {

@@ -154,7 +154,7 @@ describe("inWireForm: a row taken as written is what mapping would make of it", 
     },
   } as unknown as CatalogPort);
   const longWay = async (data: Record<string, unknown>) => {
-    const mapped = mapRow(data, false);
+    const mapped = mapRow(data);
     const problems = [...mapped.problems, ...(await resolveRowNames(resolver, mapped.values))];
     return { problems, desired: problems.length ? undefined : rowFields(mapped.values, 1) };
   };
