@@ -27,8 +27,8 @@ export function recordToWire(values: Record<string, unknown>): void {
   }
 }
 
-/** The fields humanToWire converts. */
-const HUMAN_FIELDS = ["vehicle_availability_calendar"] as const;
+/** The fields humanToWire converts (never taken as written). */
+export const HUMAN_FIELDS: ReadonlySet<string> = new Set(["vehicle_availability_calendar"]);
 
 const INTEGER_SPECS = new WeakMap<readonly ParamSpec[], Map<string, ParamSpec>>();
 

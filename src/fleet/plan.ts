@@ -117,11 +117,7 @@ export interface Plan {
   unchangedList: PlanUnchanged[];
 }
 
-/** The identity key of a record or row (wire names), undefined when it has none. */
-export type IdentityFn = (record: Record<string, unknown>) => string | undefined;
-
 export interface PlanOptions {
-  identity: IdentityFn;
   /** Absent optional fields must be empty. */
   exact?: boolean;
   /** Remove account vehicles that no row lists. */
@@ -294,8 +290,8 @@ function fieldChanges(before: WireRecord, desired: Record<string, WireValue | nu
 /**
  * The plan of a file's rows, one row at a time: the row's fields compared
  * with the account vehicle it matches (or a create), only what changes kept
- * whole. computePlan feeds it a listed account; src/fleet/sync.ts feeds it
- * rows as the file streams and vehicles as the listing does.
+ * whole. src/fleet/sync.ts streamPlan feeds it rows as the file streams and
+ * vehicles as the listing does.
  */
 export class PlanBuilder {
   readonly plan: Plan = { create: [], change: [], remove: [], unchanged: 0, unchangedList: [] };
@@ -407,39 +403,9 @@ export class PlanBuilder {
 }
 
 /**
- * Plan the rows of a fleet file against the account's listed records. A row
- * matches the vehicle of its identity with the lowest id (the one rule,
- * shared with the streaming planner of src/fleet/sync.ts).
- */
-export function computePlan(
-  rows: readonly Record<string, unknown>[],
-  accountRecords: readonly JsonObject[],
-  opts: PlanOptions,
-): Plan {
-  const records = [...accountRecords].sort((a, b) => vehicleIdOf(a) - vehicleIdOf(b));
-  const byIdentity = new Map<string, JsonObject>();
-  for (const r of records) {
-    const key = opts.identity(r);
-    if (key !== undefined && !byIdentity.has(key)) byIdentity.set(key, r);
-  }
-  const builder = new PlanBuilder(opts);
-  const matched = new Set<JsonObject>();
-  rows.forEach((row, i) => {
-    const n = i + 1;
-    const desired = builder.desired(row, n);
-    const key = opts.identity(desired);
-    const record = key === undefined ? undefined : byIdentity.get(key);
-    builder.add(n, desired, key, record);
-    if (record) matched.add(record);
-  });
-  if (opts.prune) builder.prune(accountRecords.filter((r) => !matched.has(r)));
-  return builder.finish();
-}
-
-/**
  * A selection edit: `change(input, record)` returns the fields to set
  * (null / empty clears; values are coerced to wire types) or undefined for no
- * change. Produces the same change shape as `computePlan` (no creates or
+ * change. Produces the same change shape as a file's plan (no creates or
  * removals). Records keep their given order.
  */
 export function planEdit(

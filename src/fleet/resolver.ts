@@ -175,6 +175,28 @@ export function createNameResolver(port: CatalogPort): NameResolver {
 const SEGMENT = "vehicle_segment_id";
 const ROW_SPECS = VEHICLE_FIELDS;
 
+const ID_FORM = /^\s*id:\s*(\d+)\s*$/i;
+
+/**
+ * What resolveRowNames makes of one member of a field: undefined when it keeps
+ * it as it is; an `id: N` form read as N; or a name to look up in the field's
+ * catalog (`resolvable`). A number is an id, except where the catalog's names
+ * are numbers (a year: ParamSpec.namesFrom).
+ */
+export function memberChange(
+  given: unknown,
+  namesFrom: number | undefined,
+  resolvable: boolean,
+): { id: number } | { name: string } | undefined {
+  let v = given;
+  if (typeof v === "number" && namesFrom !== undefined) v = String(v);
+  if (typeof v !== "string") return undefined;
+  const id = ID_FORM.exec(v);
+  if (id) return { id: Number(id[1]) };
+  if (/^\s*\d+\s*$/.test(v) && !(namesFrom !== undefined && Number(v) >= namesFrom)) return undefined;
+  return resolvable ? { name: v } : undefined;
+}
+
 /** Replace the names of a row's catalog fields by ids (segment first: other catalogs depend on it). */
 export async function resolveRowNames(resolver: NameResolver, values: Record<string, unknown>): Promise<RowProblem[]> {
   const problems: RowProblem[] = [];
@@ -190,18 +212,13 @@ export async function resolveRowNames(resolver: NameResolver, values: Record<str
   }
   for (const field of names) {
     const namesFrom = fieldSpec(field)?.namesFrom;
-    // one member (a scalar field, or each member of a list: `benefits: [Unlimited mileage, 3]`)
-    // the member itself, or a promise of the id its name stands for (only a name waits: this runs per row)
+    const canResolve = resolvable(resolver, field);
+    // one member (a scalar field, or each member of a list: `benefits: [Unlimited mileage, 3]`): the member
+    // itself, or a promise of the id its name stands for (only a name waits: this runs per row)
     const one = (given: unknown): unknown => {
-      let v = given;
-      if (typeof v === "number" && namesFrom !== undefined) v = String(v);
-      if (typeof v !== "string") return given;
-      const id = /^\s*id:\s*(\d+)\s*$/i.exec(v);
-      if (id) return Number(id[1]);
-      // A number is an id, except where the catalog's names are numbers (a year; ParamSpec.namesFrom).
-      if (/^\s*\d+\s*$/.test(v) && !(namesFrom !== undefined && Number(v) >= namesFrom)) return given;
-      if (!resolvable(resolver, field)) return given;
-      return resolver.toId(field, v, values);
+      const change = memberChange(given, namesFrom, canResolve);
+      if (!change) return given;
+      return "id" in change ? change.id : resolver.toId(field, change.name, values);
     };
     try {
       const v = values[field];

@@ -5,6 +5,7 @@ import type { Deps } from "../deps.js";
 import { requireUser } from "../deps.js";
 import { InputError, StalePlanError, UsageError } from "../errors.js";
 import type { FleetFormat } from "./format.js";
+import { currentInput } from "./plan.js";
 import type { FleetSource } from "./source.js";
 import { writeFileAtomic } from "./write.js";
 
@@ -271,10 +272,15 @@ function planDifferences(a: JsonObject, b: JsonObject, subset = false): Array<{ 
   return out;
 }
 
-/** Fingerprints of listed vehicles: the input fields a plan compares. */
-export function vehicleFingerprints(records: readonly JsonObject[], input: (r: JsonObject) => Record<string, unknown>) {
+/** The fingerprint of a listed vehicle: the input fields a plan compares. */
+export function vehicleFingerprint(record: JsonObject): string {
+  return fingerprint(currentInput(record));
+}
+
+/** Fingerprints of listed vehicles, by id. */
+export function vehicleFingerprints(records: readonly JsonObject[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const r of records) out[String(r.id)] = fingerprint(input(r));
+  for (const r of records) out[String(r.id)] = vehicleFingerprint(r);
   return out;
 }
 

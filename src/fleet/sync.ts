@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { basename, isAbsolute, resolve } from "node:path";
 import type { EncodableRecord } from "../api/encode.js";
+import { HUMAN_FIELDS } from "../contract/human.js";
 import { type Identity, IdentityIndex, identityOf } from "../contract/identity.js";
 import type { JsonObject } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
@@ -10,18 +11,10 @@ import { InputError, RentctlError } from "../errors.js";
 import { settleHeap } from "../memory.js";
 import { catalogPort, checkVehicle, listVehicles } from "./adapters.js";
 import { fieldSpec, IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "./fields.js";
-import {
-  currentInput,
-  type IdentityFn,
-  type Plan,
-  PlanBuilder,
-  type PlanChange,
-  type PlanCreate,
-  type PlanUnchanged,
-} from "./plan.js";
+import { currentInput, type Plan, PlanBuilder, type PlanChange, type PlanCreate, type PlanUnchanged } from "./plan.js";
 import { type RawRow, readRows } from "./read.js";
-import { createNameResolver, resolveRowNames } from "./resolver.js";
-import { fingerprint } from "./saved-plan.js";
+import { createNameResolver, memberChange, resolveRowNames } from "./resolver.js";
+import { vehicleFingerprint } from "./saved-plan.js";
 import type { FleetSource } from "./source.js";
 import { lookupField } from "./where.js";
 
@@ -128,23 +121,12 @@ export function tallyError(label: string, tally: RowTally): InputError | undefin
   return tally.bad ? problemsError(label, tally.problems, tally.bad, tally.total) : undefined;
 }
 
-/** Fields the person's forms change (recordToWire): never taken as written. */
-const CONVERTED = new Set(["vehicle_availability_calendar"]);
-
 /** A member that coerce keeps exactly as written, with no problem (wireAsIs; or, for the identifiers, coerce itself). */
 function asWritten(spec: ParamSpec, v: unknown): boolean {
   if (wireAsIs(spec, v) !== undefined) return true;
-  if (spec.type !== "string" || typeof v !== "string" || CONVERTED.has(spec.name)) return false;
+  if (spec.type !== "string" || typeof v !== "string" || HUMAN_FIELDS.has(spec.name)) return false;
   const r = coerce(spec, v);
   return r.problems.length === 0 && r.value === v;
-}
-
-/** A member resolveRowNames would change: a name to look up, an `id: N` form, a number read as a name (a year). */
-function namedMember(spec: ParamSpec, v: unknown, resolvable: boolean): boolean {
-  if (typeof v === "number") return spec.namesFrom !== undefined && v >= spec.namesFrom;
-  if (typeof v !== "string") return false;
-  if (/^\s*id:/i.test(v)) return true;
-  return resolvable && !/^\s*\d+\s*$/.test(v);
 }
 
 /**
@@ -162,7 +144,8 @@ export function inWireForm(data: Record<string, unknown>, resolvable: (field: st
     const v = data[key];
     if (isEmptyValue(v) || !asWritten(spec, v)) return false;
     const r = resolvable(key);
-    if (Array.isArray(v) ? v.some((m) => namedMember(spec, m, r)) : namedMember(spec, v, r)) return false;
+    const changes = (m: unknown) => memberChange(m, spec.namesFrom, r) !== undefined;
+    if (Array.isArray(v) ? v.some(changes) : changes(v)) return false;
   }
   return true;
 }
@@ -287,34 +270,15 @@ export async function listAccount(deps: Deps): Promise<JsonObject[]> {
   return out;
 }
 
-/**
- * The identity key function of a plan: a record's key is its registration
- * number and country; a row without a country takes the key of the account
- * vehicle it matches (as import matches identities).
- */
-export function identityKeys(records: readonly JsonObject[]): IdentityFn {
-  const index = new IdentityIndex<string>();
-  for (const r of records) {
-    const id = identityOf(r);
-    if (id) index.add(id, keyOf(id));
-  }
-  return (r) => {
-    const id = identityOf(r);
-    if (!id) return undefined;
-    if ("id" in r) return keyOf(id);
-    return index.find(id)[0] ?? keyOf(id);
-  };
-}
-
 /** The key of an identity in a plan: registration number and country. */
-const keyOf = (id: Identity) => `${id.reg}|${id.country ?? ""}`;
+export const keyOf = (id: Identity) => `${id.reg}|${id.country ?? ""}`;
 
 /**
  * Thrown by AccountStream when the listing brings, after a row took the
  * vehicle of an identity, another vehicle of that identity with a lower id
  * (a server that does not list in id order, and an account with two vehicles
  * of one identity): the plan is made again with the whole account listed
- * first, so that the row matches the lowest id as computePlan's rule says.
+ * first, so that the row matches the lowest id, as the rule says (the vehicle of its identity with the lowest id).
  */
 export class ReplanWholly extends Error {}
 
@@ -322,7 +286,7 @@ export class ReplanWholly extends Error {}
  * The account's vehicles as the listing streams in, for a plan that reads
  * the file at the same time: a vehicle is held only until a row takes it
  * (a file in the listing's order, as `export` writes it, holds a page or so),
- * so memory stays flat with the fleet. A row matches as computePlan matches:
+ * so memory stays flat with the fleet. A row matches as a whole-list plan would:
  * the first listed vehicle its identity matches (IdentityIndex), and of the
  * vehicles with that key the lowest id.
  */
@@ -530,7 +494,7 @@ export function accountStream(deps: Deps, fingerprints?: Record<string, string>)
     listVehicles(deps, { warn: (m) => deps.msg.warn(m) }),
     fingerprints &&
       ((r) => {
-        fingerprints[String(r.id)] = fingerprint(currentInput(r));
+        fingerprints[String(r.id)] = vehicleFingerprint(r);
       }),
   );
 }

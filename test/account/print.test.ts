@@ -3,8 +3,7 @@ import { type ExtraState, planExtras } from "../../src/account/extras.js";
 import { type AccountPlan, displayVehicles, PLACEHOLDER_BASE } from "../../src/account/plan.js";
 import { accountPlanJson, accountPlanLines, accountPlanMarkdown } from "../../src/account/print.js";
 import type { JsonObject } from "../../src/contract/records.js";
-import { computePlan } from "../../src/fleet/plan.js";
-import { identityKeys } from "../../src/fleet/sync.js";
+import { computePlan, identityKeys } from "../fleet/compute-plan.js";
 import { expectGolden } from "../fleet/golden.js";
 
 /** The account plan as people read it (text, markdown review summary) and as programs read it (json): golden files. */

@@ -5,7 +5,6 @@ import { VEHICLE_FIELDS } from "../../src/contract/vehicle-fields.js";
 import { InputError } from "../../src/errors.js";
 import {
   ARRAY_ORDER,
-  computePlan,
   currentInput,
   MASS_REMOVAL_LIMIT,
   massRemovalRefusal,
@@ -15,6 +14,7 @@ import {
   sameValue,
 } from "../../src/fleet/plan.js";
 import { applyNumericEdit, parseNumericEdit } from "../../src/fleet/relative.js";
+import { computePlan } from "./compute-plan.js";
 
 /** Stand-in for the fleet identity module: reg trimmed, case-insensitive, plus country when given. */
 const identity = (r: Record<string, unknown>) => {

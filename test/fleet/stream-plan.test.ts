@@ -3,17 +3,11 @@ import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/contract/records.js";
 import type { Deps } from "../../src/deps.js";
 import { mapRow, ROW_FIELDS } from "../../src/fleet/fields.js";
-import { computePlan, type Plan, rowFields } from "../../src/fleet/plan.js";
+import { type Plan, rowFields } from "../../src/fleet/plan.js";
 import { type CatalogPort, createNameResolver, resolveRowNames } from "../../src/fleet/resolver.js";
-import {
-  AccountStream,
-  type FleetRow,
-  identityKeys,
-  inWireForm,
-  ReplanWholly,
-  streamPlan,
-} from "../../src/fleet/sync.js";
+import { AccountStream, type FleetRow, inWireForm, ReplanWholly, streamPlan } from "../../src/fleet/sync.js";
 import { sampleVehicleInput } from "../../src/sandbox/seed.js";
+import { computePlan, identityKeys } from "./compute-plan.js";
 
 // The streaming planner (rows planned as the file is read, vehicles held only until a row takes them)
 // must make exactly the plan computePlan makes from the whole file and the whole account, whatever the
@@ -80,12 +74,12 @@ describe("streamPlan", () => {
           if (c !== undefined) out.vehicle_reg_number_country = c;
           return out;
         });
-        // the listing in a random order (not by id)
-        const listed = [...records]
-          .sort(() => 0)
-          .map((r, i, a) => a[(i + (s.order.next().value % a.length)) % a.length]!);
-        const unique = [...new Set(listed)];
-        for (const r of records) if (!unique.includes(r)) unique.push(r);
+        // the listing in a random order (not by id): a shuffle drawn from the scenario
+        const unique = [...records];
+        for (let k = unique.length - 1; k > 0; k--) {
+          const m = s.order.next().value % (k + 1);
+          [unique[k], unique[m]] = [unique[m]!, unique[k]!];
+        }
         const rows = s.rows.map(values);
         const opts = { exact: s.exact, prune: s.prune };
         const expected = settled(() => computePlan(rows, unique, { identity: identityKeys(unique), ...opts }));

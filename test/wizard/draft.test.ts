@@ -5,7 +5,7 @@ import { AbortedError, InterruptedError } from "../../src/errors.js";
 import { run } from "../../src/wizard/command.js";
 import { draftFile } from "../../src/wizard/draft.js";
 import type { WizardPrompts } from "../../src/wizard/prompts.js";
-import { CTRL_C, DEFAULT, type Fake, fakeDeps, type Step, scripted } from "./helpers.js";
+import { COMPLETE_RECORD, CTRL_C, DEFAULT, type Fake, fakeDeps, type Step, scripted } from "./helpers.js";
 
 /**
  * The wizard's draft (issue 26, part 9): Ctrl-C keeps the answers so far,
@@ -57,41 +57,6 @@ function spy(p: WizardPrompts): { prompts: WizardPrompts; shown: Map<string, unk
     },
   };
 }
-
-/** A complete vehicle (the review comes at once): a file for --from-file. */
-const COMPLETE = {
-  vehicle_segment_id: 1,
-  vehicle_model_id: 1000,
-  vehicle_year_of_issue_id: 16,
-  vehicle_class_id: 1,
-  vehicle_reg_number_country: 1,
-  vehicle_reg_number: "B-SC 1234",
-  pickup_location: "Berlin, Alexanderplatz 1",
-  price_per_day: 45,
-  price_per_3days: 42,
-  price_per_week: 39,
-  price_per_14days: 35,
-  vehicle_currency_id: 1,
-  vehicle_protection_plans_no_deposit: 1,
-  vehicle_protection_plans_deposit_price: 300,
-  vehicle_protection_plans_deposit_pay_cash: 1,
-  vehicle_protection_plans_deposit_pay_debit_card: 0,
-  vehicle_protection_plans_deposit_pay_credit_card: 0,
-  vehicle_protection_plans_deposit_return_period_cash: 1,
-  vehicle_protection_plans_third_party_insurance: 1,
-  vehicle_distance_unit_id: 1,
-  vehicle_distance_included: 250,
-  vehicle_surcharge_for_excess: 1,
-  price_surcharge_over_time: 900,
-  vehicle_minimal_renting_period: 1,
-  vehicle_minimal_age_to_rent: 21,
-  vehicle_drivers_experience: 2,
-  vehicle_activity: 1,
-  vehicle_passenger_capacity: 5,
-  vehicle_luggage_capacity: 3,
-  vehicle_fuel_policy: 1,
-  vehicle_benefits_id: [1],
-};
 
 describe("vehicle wizard: the draft", () => {
   it("Ctrl-C after 3 answers keeps exactly those 3 in the data dir (0600), exit 130", async () => {
@@ -170,7 +135,7 @@ describe("vehicle wizard: the draft", () => {
     const f = setup();
     await run(f.deps, {}, scripted(THREE_ANSWERS).prompts).catch(() => {});
     const file = join(f.dir, "car.json");
-    writeFileSync(file, JSON.stringify(COMPLETE));
+    writeFileSync(file, JSON.stringify(COMPLETE_RECORD));
     // --from-file starts from the file: the draft is not offered (strict would fail on it), but a create ends it.
     await run(f.deps, { fromFile: file }, scripted([["What now?", "create"]]).prompts);
     expect(f.client.calls("vehicles.create")).toHaveLength(1);
@@ -178,7 +143,7 @@ describe("vehicle wizard: the draft", () => {
 
     // Ctrl-C at the review keeps every answer; resuming goes straight back to the review.
     await run(f.deps, { fromFile: file }, scripted([["What now?", CTRL_C]]).prompts).catch(() => {});
-    expect(readDraft(f).answers).toEqual(COMPLETE);
+    expect(readDraft(f).answers).toEqual(COMPLETE_RECORD);
     const err = await run(
       f.deps,
       {},
@@ -204,7 +169,7 @@ describe("vehicle wizard: the draft", () => {
 
 describe("vehicle wizard: saved files and account-bound ids", () => {
   const withImage = (f: Fake): { file: string; image: string } => {
-    const { vehicle_reg_number: _r, ...partial } = COMPLETE;
+    const { vehicle_reg_number: _r, ...partial } = COMPLETE_RECORD;
     const file = join(f.dir, "car.json");
     writeFileSync(file, JSON.stringify(partial));
     const image = join(f.dir, "front.png");

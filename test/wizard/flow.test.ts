@@ -5,7 +5,7 @@ import { ApiValidationError } from "../../src/api/errors.js";
 import { AbortedError, InterruptedError, UsageError } from "../../src/errors.js";
 import { run } from "../../src/wizard/command.js";
 import { setWizardPromptsFactory } from "../../src/wizard/prompts.js";
-import { CTRL_C, DEFAULT, type Fake, fakeDeps, type Step, scripted } from "./helpers.js";
+import { COMPLETE_RECORD, CTRL_C, DEFAULT, type Fake, fakeDeps, type Step, scripted } from "./helpers.js";
 
 let fake: Fake | undefined;
 afterEach(() => {
@@ -19,46 +19,11 @@ function setup(opts: Parameters<typeof fakeDeps>[0] = {}): Fake {
   return fake;
 }
 
-/** A complete vehicle, as a file for --from-file (wire names). */
-const FILE_RECORD = {
-  vehicle_segment_id: 1,
-  vehicle_model_id: 1000,
-  vehicle_year_of_issue_id: 16,
-  vehicle_class_id: 1,
-  vehicle_reg_number_country: 1,
-  vehicle_reg_number: "B-SC 1234",
-  pickup_location: "Berlin, Alexanderplatz 1",
-  price_per_day: 45,
-  price_per_3days: 42,
-  price_per_week: 39,
-  price_per_14days: 35,
-  vehicle_currency_id: 1,
-  vehicle_protection_plans_no_deposit: 1,
-  vehicle_protection_plans_deposit_price: 300,
-  vehicle_protection_plans_deposit_pay_cash: 1,
-  vehicle_protection_plans_deposit_pay_debit_card: 0,
-  vehicle_protection_plans_deposit_pay_credit_card: 0,
-  vehicle_protection_plans_deposit_return_period_cash: 1,
-  vehicle_protection_plans_third_party_insurance: 1,
-  vehicle_distance_unit_id: 1,
-  vehicle_distance_included: 250,
-  vehicle_surcharge_for_excess: 1,
-  price_surcharge_over_time: 900,
-  vehicle_minimal_renting_period: 1,
-  vehicle_minimal_age_to_rent: 21,
-  vehicle_drivers_experience: 2,
-  vehicle_activity: 1,
-  vehicle_passenger_capacity: 5,
-  vehicle_luggage_capacity: 3,
-  vehicle_fuel_policy: 1,
-  vehicle_benefits_id: [1],
-};
-
-/** FILE_RECORD but the registration number: the wizard walks the questions (a complete file goes straight to the review). */
-const { vehicle_reg_number: _reg, ...PARTIAL_RECORD } = FILE_RECORD;
+/** COMPLETE_RECORD but the registration number: the wizard walks the questions (a complete file goes straight to the review). */
+const { vehicle_reg_number: _reg, ...PARTIAL_RECORD } = COMPLETE_RECORD;
 const REG: Step = ["Registration number", "B-SC 1234"];
 
-function writeRecord(f: Fake, record: Record<string, unknown> = FILE_RECORD): string {
+function writeRecord(f: Fake, record: Record<string, unknown> = COMPLETE_RECORD): string {
   const file = join(f.dir, "car.json");
   writeFileSync(file, JSON.stringify(record));
   return file;
@@ -250,7 +215,7 @@ describe("vehicle wizard: the whole flow", () => {
     expect(s.log.some((c) => c.message.startsWith("Brand"))).toBe(false);
     const { user_id, locale_id, ...sent } = f.client.calls("vehicles.create")[0]!.params;
     expect({ user_id, locale_id }).toEqual({ user_id: 1001, locale_id: 40 });
-    expect(sent).toEqual(FILE_RECORD);
+    expect(sent).toEqual(COMPLETE_RECORD);
     expect(f.stdout()).toBe("501\n");
   });
 
@@ -277,7 +242,7 @@ describe("vehicle wizard: the whole flow", () => {
       expect(err).toMatch(/Registration country\s+Germany \(DE\)\s+id 1/);
       expect(err).toMatch(/Benefits\s+Free cancellation\s+id 1/);
       const { user_id: _u, locale_id: _l, ...sent } = again.client.calls("vehicles.create")[0]!.params;
-      expect(sent).toEqual(FILE_RECORD);
+      expect(sent).toEqual(COMPLETE_RECORD);
     } finally {
       again.cleanup();
     }
@@ -285,7 +250,7 @@ describe("vehicle wizard: the whole flow", () => {
 
   it("warns under the review when a deposit is taken with no way to pay it", async () => {
     const f = setup();
-    const record = { ...FILE_RECORD, vehicle_protection_plans_deposit_pay_cash: 0 };
+    const record = { ...COMPLETE_RECORD, vehicle_protection_plans_deposit_pay_cash: 0 };
     const s = scripted([["What now?", "cancel"]]);
     const err = await run(f.deps, { fromFile: writeRecord(f, record) }, s.prompts).catch((e) => e);
     expect(err).toBeInstanceOf(AbortedError);
@@ -366,14 +331,14 @@ describe("vehicle wizard: the review screen", () => {
       ],
       "lenient",
     );
-    const record = { ...FILE_RECORD, vehicle_model_id: undefined };
+    const record = { ...COMPLETE_RECORD, vehicle_model_id: undefined };
     const err = await run(f.deps, { fromFile: writeRecord(f, record) }, s.prompts).catch((e) => e);
     expect(err).toBeInstanceOf(AbortedError);
     expect(err.message).toMatch(/nothing was created/);
     expect(f.client.sent.filter((x) => !x.opId.startsWith("catalog."))).toEqual([]);
 
     const saved = JSON.parse(readFileSync(out, "utf8"));
-    expect(saved).toEqual({ ...FILE_RECORD, vehicle_model_id: 1100 });
+    expect(saved).toEqual({ ...COMPLETE_RECORD, vehicle_model_id: 1100 });
     expect(saved.user_id).toBeUndefined();
 
     // The non-interactive path takes the file as it is.
@@ -388,7 +353,7 @@ describe("vehicle wizard: the review screen", () => {
     const out = join(f.dir, "answers.json");
     const s = scripted([], "lenient");
     await run(f.deps, { fromFile: writeRecord(f), save: out }, s.prompts);
-    expect(JSON.parse(readFileSync(out, "utf8"))).toEqual(FILE_RECORD);
+    expect(JSON.parse(readFileSync(out, "utf8"))).toEqual(COMPLETE_RECORD);
     expect(f.client.calls("vehicles.create")).toHaveLength(1);
   });
 
@@ -450,7 +415,7 @@ describe("vehicle wizard: the review screen", () => {
     );
     const err = await run(
       f.deps,
-      { fromFile: writeRecord(f, { ...FILE_RECORD, vehicle_extras: ["x"] }) },
+      { fromFile: writeRecord(f, { ...COMPLETE_RECORD, vehicle_extras: ["x"] }) },
       s.prompts,
     ).catch((e) => e);
     expect(err).toBeInstanceOf(AbortedError);

@@ -378,3 +378,38 @@ export function fakeDeps(opts: { tty?: boolean; flags?: Record<string, unknown> 
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+/** A complete vehicle, as a file for --from-file (wire names): the review comes at once. */
+export const COMPLETE_RECORD = {
+  vehicle_segment_id: 1,
+  vehicle_model_id: 1000,
+  vehicle_year_of_issue_id: 16,
+  vehicle_class_id: 1,
+  vehicle_reg_number_country: 1,
+  vehicle_reg_number: "B-SC 1234",
+  pickup_location: "Berlin, Alexanderplatz 1",
+  price_per_day: 45,
+  price_per_3days: 42,
+  price_per_week: 39,
+  price_per_14days: 35,
+  vehicle_currency_id: 1,
+  vehicle_protection_plans_no_deposit: 1,
+  vehicle_protection_plans_deposit_price: 300,
+  vehicle_protection_plans_deposit_pay_cash: 1,
+  vehicle_protection_plans_deposit_pay_debit_card: 0,
+  vehicle_protection_plans_deposit_pay_credit_card: 0,
+  vehicle_protection_plans_deposit_return_period_cash: 1,
+  vehicle_protection_plans_third_party_insurance: 1,
+  vehicle_distance_unit_id: 1,
+  vehicle_distance_included: 250,
+  vehicle_surcharge_for_excess: 1,
+  price_surcharge_over_time: 900,
+  vehicle_minimal_renting_period: 1,
+  vehicle_minimal_age_to_rent: 21,
+  vehicle_drivers_experience: 2,
+  vehicle_activity: 1,
+  vehicle_passenger_capacity: 5,
+  vehicle_luggage_capacity: 3,
+  vehicle_fuel_policy: 1,
+  vehicle_benefits_id: [1],
+};

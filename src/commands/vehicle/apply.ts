@@ -91,7 +91,7 @@ async function runApply(
   const started = Date.now();
   const target = await deps.target();
   const sync = await import("../../fleet/sync.js");
-  const { planIsEmpty, massRemovalRefusal, currentInput } = await import("../../fleet/plan.js");
+  const { planIsEmpty, massRemovalRefusal } = await import("../../fleet/plan.js");
   const { planJson, planLines, planSummary } = await import("../../fleet/plan-print.js");
   const { openBulkJob, bulkJobKey } = await import("../../bulk/job.js");
   const { RowLog, hashFile } = await import("../../bulk/row-log.js");
@@ -124,7 +124,7 @@ async function runApply(
       const now = planJson(planned.plan);
       sp.checkStale(saved, {
         plan: now,
-        fingerprints: { vehicle: sp.vehicleFingerprints(account, currentInput) },
+        fingerprints: { vehicle: sp.vehicleFingerprints(account) },
         touched: sp.touchedVehicles(saved.plan),
       });
     }

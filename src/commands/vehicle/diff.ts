@@ -167,7 +167,6 @@ export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
   } else await deps.out.record(planJson(sync.plan));
   if (opts.out) {
     const saved = await import("../../fleet/saved-plan.js");
-    const { currentInput } = await import("../../fleet/plan.js");
     await saved.writeSavedPlan(deps, opts.out, {
       kind: "vehicle",
       source,
