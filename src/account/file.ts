@@ -4,7 +4,8 @@ import type { DocEvent } from "../fleet/doc-stream.js";
 import type { FleetFormat } from "../fleet/format.js";
 import { checkJson, decodeUtf8 } from "../fleet/input-limits.js";
 import type { RawRow } from "../fleet/read.js";
-import { parseYamlBlock } from "../fleet/yaml-block.js";
+import { parseYamlBlock } from "../output/yaml-block.js";
+import { parseYamlLines } from "../output/yaml-lines.js";
 
 /**
  * An account file: a yaml or json document `{extras: [...], vehicles: [...]}`.
@@ -103,10 +104,15 @@ export async function readAccountDocument(
   try {
     if (format === "json") doc = (checkJson(text, () => "the document") ?? { value: JSON.parse(text) }).value;
     else {
-      // laid out as the export writes it: the vehicles are parsed one by one as they are read
-      const sections = yamlSections(text);
-      if (sections) return await sectionedDocument(sections, row, refs, problems);
-      doc = (await yamlParse())(text);
+      // the export's own form, read whole a line at a time (the fastest read, as JSON.parse is for json)
+      const lines = parseYamlLines(text);
+      if (lines) doc = lines.value;
+      else {
+        // laid out as the export writes it: the vehicles are parsed one by one as they are read
+        const sections = yamlSections(text);
+        if (sections) return await sectionedDocument(sections, row, refs, problems);
+        doc = (await yamlParse())(text);
+      }
     }
   } catch (e) {
     if (e instanceof InputError) throw e;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { parseYamlBlock } from "../../src/fleet/yaml-block.js";
+import { parseYamlBlock, parseYamlDescent } from "../../src/output/yaml-block.js";
+import { parseYamlLines } from "../../src/output/yaml-lines.js";
 
 /** yaml's parse with its default options; logLevel "error" only keeps its warnings (tags, …) off the console. */
 function yamlParse(text: string): unknown {
@@ -36,12 +37,18 @@ function canon(v: unknown): string {
 
 type Outcome = "accepted" | "bailed" | "bailed-rejected";
 
+/** The line reader, the descent, and parseYamlBlock (the one, else the other): each is held to the contract on its own. */
+const PARSERS = { lines: parseYamlLines, descent: parseYamlDescent, block: parseYamlBlock };
+
+/** How many texts the line reader took (the differential tests report it). */
+const taken = { lines: 0 };
+
 /**
- * The contract on one text: accepted → the same value as yaml's parse (types,
- * key order, -0); a text yaml rejects is never accepted.
+ * The contract on one text, for each parser: accepted → the same value as
+ * yaml's parse (types, key order, -0); a text yaml rejects is never accepted.
+ * The outcome is parseYamlBlock's.
  */
 function check(text: string): Outcome {
-  const fast = parseYamlBlock(text);
   let expected: unknown;
   let rejected = false;
   try {
@@ -49,14 +56,23 @@ function check(text: string): Outcome {
   } catch {
     rejected = true;
   }
-  if (fast === undefined) return rejected ? "bailed-rejected" : "bailed";
-  if (rejected) throw new Error(`accepted a text yaml rejects: ${JSON.stringify(text)}`);
-  if (canon(fast.value) !== canon(expected)) {
-    throw new Error(
-      `differs from yaml on ${JSON.stringify(text)}:\n  fast ${canon(fast.value)}\n  yaml ${canon(expected)}`,
-    );
+  let outcome: Outcome = "bailed";
+  for (const [name, parser] of Object.entries(PARSERS)) {
+    const fast = parser(text);
+    if (fast === undefined) {
+      if (name === "block") outcome = rejected ? "bailed-rejected" : "bailed";
+      continue;
+    }
+    if (rejected) throw new Error(`${name} accepted a text yaml rejects: ${JSON.stringify(text)}`);
+    if (canon(fast.value) !== canon(expected)) {
+      throw new Error(
+        `${name} differs from yaml on ${JSON.stringify(text)}:\n  fast ${canon(fast.value)}\n  yaml ${canon(expected)}`,
+      );
+    }
+    if (name === "block") outcome = "accepted";
+    if (name === "lines") taken.lines++;
   }
-  return "accepted";
+  return outcome;
 }
 
 const TYPICAL = `- pickup_location: Berlin, Alexanderplatz 1
@@ -177,6 +193,8 @@ const ACCEPTED: string[] = [
   "constructor: 1\ntoString: 2\nhasOwnProperty: 3\n",
 ];
 
+const INDENTED_ROOT = "  a: 1\n  b: 2\n";
+
 const BAILS: string[] = [
   "a:\n\tb: 1\n", // tab indentation
   "a: b\tc\n", // a tab anywhere
@@ -212,7 +230,7 @@ const BAILS: string[] = [
   "- a: 1\n  - b\n",
   "a: 1\n- b\n",
   "- a\nb: 1\n",
-  "  a: 1\n  b: 2\n", // an indented root
+  INDENTED_ROOT,
   "a: 0x1F\n",
   "a: 0o17\n",
   "a: .inf\n",
@@ -282,9 +300,56 @@ describe("parseYamlBlock", () => {
 
   it("bails on everything outside the subset", () => {
     for (const text of BAILS) {
-      expect(parseYamlBlock(text), JSON.stringify(text)).toBeUndefined();
+      expect(parseYamlDescent(text), JSON.stringify(text)).toBeUndefined();
+      // the line reader takes an indented root (yaml reads it the same way); it bails on the rest
+      if (text !== INDENTED_ROOT) expect(parseYamlBlock(text), JSON.stringify(text)).toBeUndefined();
       check(text);
     }
+    expect(parseYamlLines(INDENTED_ROOT)?.value).toEqual({ a: 1, b: 2 });
+  });
+
+  it("reads an export with the line reader, and leaves the rest of the subset to the descent", () => {
+    const whole = `# yaml-language-server: $schema=rentctl-account.schema.json\nextras:\n${EXTRA}vehicles:\n${TYPICAL}${exportOf(20)}`;
+    for (const text of [TYPICAL, EXTRA, NAMES, exportOf(50), whole]) {
+      expect(parseYamlLines(text), text.slice(0, 80)).toBeDefined();
+      expect(check(text)).toBe("accepted");
+    }
+    // the subset the descent reads beyond the line reader: still read, with yaml's values
+    const descentOnly = [
+      "a: 1 # a comment after a value\n",
+      "a: 'single' # c\n",
+      "a: [1, 2]\n",
+      "a: ~\nb: Null\nc: TRUE\n",
+      "a: +5\nb: 007\nc: .5\nd: 5.\n",
+      "- - 1\n  - 2\n",
+      "-\n  a: 1\n",
+      '"q": 1\n',
+      "key  : v\n",
+      "-   a: 1\n    b: 2\n",
+      "a: b  \n",
+      "constructor: 1\n",
+      "a:\n  x\n",
+    ];
+    for (const text of descentOnly) {
+      expect(parseYamlLines(text), JSON.stringify(text)).toBeUndefined();
+      expect(check(text), JSON.stringify(text)).toBe("accepted");
+    }
+    // and what the line reader takes beyond the export: plain scalars with quotes or a backslash,
+    // a digit followed by words, compact and indented sequences, blank and comment lines
+    const more = [
+      "a: say \"hi\"\\n\nb: 12 Main Street\nc: it's\nd: 'it''s \"x\"'\n",
+      "a:\n- 1\n- x\nb:\n    - c: 1\n      d: 2\n\n# note\ne: {}\nf: []\n",
+      'a: "x\\u00e9\\n\\"y\\""\nb: -0\nc: -1.25\nd: 0\ne: null\nf: true\ng: false\n',
+    ];
+    for (const text of more) {
+      expect(parseYamlLines(text), JSON.stringify(text)).toBeDefined();
+      expect(check(text)).toBe("accepted");
+    }
+    // nesting: 50 levels are read, 150 are left to the descent
+    const nested = (depth: number) => Array.from({ length: depth }, (_, i) => `${" ".repeat(2 * i)}a:\n`).join("");
+    expect(parseYamlLines(nested(50))).toBeDefined();
+    expect(parseYamlLines(nested(150))).toBeUndefined();
+    expect(check(nested(150))).toBe("accepted");
   });
 
   it("never throws, whatever it is given", () => {
@@ -634,12 +699,14 @@ function mutate(text: string, g: ReturnType<typeof generator>): string {
 describe("parseYamlBlock against yaml", () => {
   it("on random values stringified by yaml: equal when accepted, accepted when ordinary", () => {
     const g = generator(0x5eed);
-    const tally = { texts: 0, accepted: 0, bailed: 0, ordinary: 0, ordinaryAccepted: 0 };
+    const tally = { texts: 0, accepted: 0, bailed: 0, ordinary: 0, ordinaryAccepted: 0, ordinaryByLines: 0 };
+    const linesBefore = taken.lines;
     for (let n = 0; n < 1200; n++) {
       const exotic = n % 5 !== 0;
       const v = g.rnd() < 0.8 ? g.record(0, exotic) : g.value(0, exotic);
       const all = texts(v);
       for (let t = 0; t < all.length; t++) {
+        const byLines = taken.lines;
         const outcome = check(all[t]!);
         tally.texts++;
         if (outcome === "accepted") tally.accepted++;
@@ -648,19 +715,23 @@ describe("parseYamlBlock against yaml", () => {
         if (!exotic && (t === 0 || t === 1 || t === 2 || t === BLOCK_OPTIONS.length + 1)) {
           tally.ordinary++;
           if (outcome === "accepted") tally.ordinaryAccepted++;
+          if (taken.lines > byLines) tally.ordinaryByLines++;
         }
       }
     }
     console.log(
-      `differential: ${tally.texts} texts, ${tally.accepted} accepted (${((100 * tally.accepted) / tally.texts).toFixed(1)}%); ordinary ${tally.ordinaryAccepted}/${tally.ordinary} accepted`,
+      `differential: ${tally.texts} texts, ${tally.accepted} accepted (${((100 * tally.accepted) / tally.texts).toFixed(1)}%), ${taken.lines - linesBefore} of them by the line reader; ordinary ${tally.ordinaryAccepted}/${tally.ordinary} accepted, ${tally.ordinaryByLines} by the line reader`,
     );
     expect(tally.accepted / tally.texts).toBeGreaterThan(0.4);
     expect(tally.ordinaryAccepted / tally.ordinary).toBeGreaterThan(0.97);
+    // the line reader takes most of them too (not a sequence written inline in another, `- - x`, nor a root scalar)
+    expect(tally.ordinaryByLines / tally.ordinary).toBeGreaterThan(0.5);
   }, 120_000);
 
   it("on small edits of accepted texts: equal when accepted, never accepting what yaml rejects", () => {
     const g = generator(0xb10c);
     const tally = { mutants: 0, accepted: 0, bailed: 0, rejectedByYaml: 0 };
+    const linesBefore = taken.lines;
     let sources = 0;
     for (let n = 0; sources < 1000 && n < 10000; n++) {
       const v = g.record(0, n % 3 === 0);
@@ -677,7 +748,7 @@ describe("parseYamlBlock against yaml", () => {
       }
     }
     console.log(
-      `mutations: ${tally.mutants} mutants of ${sources} texts, ${tally.accepted} accepted, ${tally.bailed} bailed (${tally.rejectedByYaml} of them rejected by yaml)`,
+      `mutations: ${tally.mutants} mutants of ${sources} texts, ${tally.accepted} accepted (${taken.lines - linesBefore} by the line reader), ${tally.bailed} bailed (${tally.rejectedByYaml} of them rejected by yaml)`,
     );
     expect(sources).toBe(1000);
     expect(tally.accepted).toBeGreaterThan(300);

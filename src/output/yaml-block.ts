@@ -1,18 +1,28 @@
 /**
- * A fast parser for the block-style YAML subset that rentctl's own exports
+ * Fast parsers for the block-style YAML subset that rentctl's own exports
  * write (`stringify(records, { lineWidth: 0 })` of the yaml package): block
  * mappings and sequences indented with spaces, single-line plain, single- and
  * double-quoted scalars, one-line flow sequences and `{}`, comments.
  *
- * It is a fast path only: for every text it accepts, the value deep-equals what
- * `parse(text)` of the yaml package (v2, YAML 1.2 core schema, unique keys)
- * returns; anything outside the subset, anything irregular and anything the
- * yaml package would reject makes it return undefined, and the caller then
- * parses the text with the yaml package. It never throws.
+ * parseYamlBlock tries the line reader first (src/fleet/yaml-lines.ts: an
+ * export's own form, a line at a time), then the descent below (the whole
+ * subset, a character at a time). Both are fast paths only: for every text
+ * they accept, the value deep-equals what `parse(text)` of the yaml package
+ * (v2, YAML 1.2 core schema, unique keys) returns; anything outside the
+ * subset, anything irregular and anything the yaml package would reject makes
+ * them return undefined, and the caller then parses the text with the yaml
+ * package. They never throw.
  */
+
+import { parseYamlLines } from "./yaml-lines.js";
 
 /** The value of a YAML text in the block subset, exactly as `yaml`'s parse(text) returns it; undefined when the text uses anything outside the subset (the caller then parses it with the yaml package). Never throws. */
 export function parseYamlBlock(text: string): { value: unknown } | undefined {
+  return parseYamlLines(text) ?? parseYamlDescent(text);
+}
+
+/** parseYamlBlock without the line reader: the whole subset, by recursive descent. */
+export function parseYamlDescent(text: string): { value: unknown } | undefined {
   if (typeof text !== "string" || FORBIDDEN.test(text)) return undefined;
   try {
     return { value: new BlockParser(text).document() };
