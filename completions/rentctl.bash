@@ -368,6 +368,10 @@ _rentctl_flag_values() {
     'vehicle edit|--vehicle-payment-types') _rentctl_dynamic 'catalog' 'payment-types' '--ids' ;;
     'vehicle create|--vehicle-fuel-policy' |\
     'vehicle edit|--vehicle-fuel-policy') _rentctl_dynamic 'catalog' 'fuel-policies' '--ids' ;;
+    'vehicle diff|-o' |\
+    'vehicle diff|--output' |\
+    'account diff|-o' |\
+    'account diff|--output') _rentctl_words 'table json ndjson csv yaml markdown' ;;
     'extra|--fields' |\
     'extra options|--fields' |\
     'extra list|--fields' |\

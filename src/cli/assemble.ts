@@ -62,6 +62,8 @@ export function verbCommand(ctx: CliContext, verb: Verb): Command {
   for (const a of verb.args) cmd.argument(argTerm(a), a.description);
   for (const d of verb.options) cmd.addOption(optionOf(d));
   addHelpAll(cmd);
+  // `-o` values only this verb prints (markdown): completion offers them here (src/completion/model.ts)
+  if (verb.outputs) (cmd as Command & { outputs?: readonly string[] }).outputs = verb.outputs;
   if (verb.examples.length > 0) cmd.addHelpText("after", examples(...verb.examples) + (verb.notes ?? ""));
   else if (verb.notes !== undefined) cmd.addHelpText("after", verb.notes);
   cmd.action(() =>

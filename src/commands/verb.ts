@@ -89,6 +89,8 @@ export interface Verb {
   readonly notes?: string;
   readonly usage?: string;
   readonly hidden: boolean;
+  /** `-o` values only this verb prints (VerbSpec.outputs), for completion. */
+  readonly outputs?: readonly string[];
   /** Read the flags and arguments (a UsageError for a bad value), build Deps, run. */
   invoke(call: VerbCall): Promise<void>;
 }
@@ -124,6 +126,7 @@ export function defineVerb<const A extends Args = NoArgs, const F extends Flags 
     notes: spec.notes,
     usage: spec.usage,
     hidden: spec.hidden ?? false,
+    outputs: spec.outputs && Object.keys(spec.outputs),
     async invoke(call) {
       let values = call.values;
       let globalValues = call.globals;

@@ -108,6 +108,16 @@ function optionSpec(path: readonly string[], option: Option, rules: ValueRules):
   };
 }
 
+/**
+ * The global `-o` of a command that prints formats of its own (`account diff
+ * -o markdown`: src/cli/assemble.ts marks the command): those are offered too.
+ */
+function withOutputs(spec: OptionSpec, cmd: Command | undefined): OptionSpec {
+  const outputs = (cmd as (Command & { outputs?: readonly string[] }) | undefined)?.outputs;
+  if (!outputs?.length || spec.long !== "--output" || spec.values.kind !== "words") return spec;
+  return { ...spec, values: { kind: "words", words: [...spec.values.words, ...outputs] } };
+}
+
 /** A value parser that accumulates marks itself `repeatable` (cli/shared.ts's `collect`). */
 function isRepeatableParser(parse: unknown): boolean {
   return typeof parse === "function" && (parse as { repeatable?: unknown }).repeatable === true;
@@ -120,7 +130,8 @@ function isHelpOrVersion(option: Option): boolean {
 /** Read the completion model off a commander program. */
 export function buildModel(program: Command, rules: ValueRules): CompletionModel {
   const globalOptions = program.options.filter((o) => !isHelpOrVersion(o));
-  const globalsAt = (path: readonly string[]) => globalOptions.map((o) => optionSpec(path, o, rules));
+  const globalsAt = (path: readonly string[], cmd?: Command) =>
+    globalOptions.map((o) => withOutputs(optionSpec(path, o, rules), cmd));
 
   const walk = (cmd: Command, path: readonly string[], siblings: readonly string[], hidden: boolean): CommandSpec => {
     const help = cmd.createHelp();
@@ -143,7 +154,7 @@ export function buildModel(program: Command, rules: ValueRules): CompletionModel
       description: firstLine(cmd.description()),
       hidden,
       options: options.map((o) => optionSpec(path, o, rules)),
-      globals: globalsAt(path),
+      globals: globalsAt(path, cmd),
       args: cmd.registeredArguments.map((a) => ({
         name: a.name(),
         description: a.description,

@@ -114,7 +114,8 @@ export function zshScript(model: CompletionModel): string {
         args.push(q(`${head}${colon(a.name)}:${actions.action(a.values)}`));
       }
     }
-    line(`  _arguments ${hasSubs ? "-C " : ""}-s -S : \\`);
+    // a parent stops at its subcommand's name: the options after it are the subcommand's (`account diff -o`)
+    line(`  _arguments ${hasSubs ? "-C -A '-*' " : ""}-s -S : \\`);
     args.forEach((a, i) => {
       line(`    ${a}${i < args.length - 1 ? " \\" : hasSubs ? " && ret=0" : ""}`);
     });

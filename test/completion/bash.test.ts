@@ -88,6 +88,10 @@ describe.skipIf(!present)("bash completion", () => {
     expect(complete("rentctl catalog currencies -o nd")).toEqual(["ndjson"]);
     expect(complete("rentctl --output=")).toEqual(formats);
     expect(complete("rentctl --output=js")).toEqual(["json"]);
+    // markdown: only where a verb prints it (account diff, vehicle diff)
+    expect(complete("rentctl account diff -o ")).toEqual([...formats, "markdown"]);
+    expect(complete("rentctl vehicle diff -f x.yaml --output=m")).toEqual(["markdown"]);
+    expect(complete("rentctl vehicle list -o m")).toEqual([]);
   });
 
   it("offers the environments for --env", () => {

@@ -43,6 +43,7 @@ describe.skipIf(!present)("fish completion", () => {
 
   it("completes flag values: choices and profile names", () => {
     expect(complete("rentctl --output ").sort()).toEqual(["csv", "json", "ndjson", "table", "yaml"]);
+    expect(complete("rentctl account diff -o ").sort()).toEqual(["csv", "json", "markdown", "ndjson", "table", "yaml"]);
     expect(complete("rentctl --env ").sort()).toEqual(["production", "sandbox", "test"]);
     expect(complete("rentctl --profile ")).toEqual(PROFILES);
     expect(complete("rentctl completion ").sort()).toEqual(["bash", "fish", "zsh"]);

@@ -82,6 +82,17 @@ describe.skipIf(!present)("zsh completion", () => {
 
   it("completes flag values: choices and profile names", () => {
     expect(complete("rentctl --output ")).toEqual(["table", "json", "ndjson", "csv", "yaml"]);
+    // markdown where a verb prints it, right after the verb's name too
+    expect(complete("rentctl account diff -o ")).toEqual(["table", "json", "ndjson", "csv", "yaml", "markdown"]);
+    expect(complete("rentctl vehicle diff -f x.yaml --output ")).toEqual([
+      "table",
+      "json",
+      "ndjson",
+      "csv",
+      "yaml",
+      "markdown",
+    ]);
+    expect(complete("rentctl vehicle list -o ")).toEqual(["table", "json", "ndjson", "csv", "yaml"]);
     expect(complete("rentctl --env sandbox catalog brands --env ")).toEqual(["production", "test", "sandbox"]);
     expect(complete("rentctl -p ")).toEqual(PROFILES);
   });
