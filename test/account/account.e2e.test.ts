@@ -271,8 +271,18 @@ describe("editing the file", () => {
     const now = parse((await cli("1002", ["account", "export", "-", "--names"])).stdout) as Doc;
     expect(now.vehicles.find((v) => v.vehicle_reg_number === "NEW-25")?.extras).toEqual(["GPS navigator"]);
 
+    // the undo list names it an account apply, and the undo counts its extras apart from its vehicles
+    const list = JSON.parse((await cli("1002", ["undo", "-o", "json"])).stdout) as Array<{
+      op: string;
+      action: string;
+    }>;
+    expect(list.find((e) => e.op === op)?.action).toBe("account.apply");
     const u = await cli("1002", ["undo", op!, "--yes"]);
     expect(u.code, u.stderr).toBe(0);
+    expect(u.stderr).toMatch(/undoing apply \S+ \(2 extras and \d+ vehicles\)/);
+    expect(u.stderr).toMatch(
+      /restored, 2 created extras and vehicles removed, 0 removed extras and vehicles re-created/,
+    );
     const restored = await cli("1002", ["account", "diff", "-f", orig, "--prune"]);
     expect(restored.code, restored.stdout).toBe(0);
   }, 120_000);

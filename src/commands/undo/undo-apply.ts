@@ -156,13 +156,15 @@ export async function undoApply(
       conflicts.push({ field: `vehicle ${e.id || showReg(e)}`, message: error });
       return { status: "conflict", error };
     };
+    // an account apply wrote extras too
+    const things = steps.some((s) => s.item.action.startsWith("extra.")) ? "extras and vehicles" : "vehicles";
     const summary = await job.run<HistoryEntry>({
       rows: rows(),
       total: steps.length,
       // In reverse order of the apply, one at a time.
       concurrency: 1,
       label: "undoing",
-      acting: `undoing apply ${batch.op} (${steps.length} vehicle${steps.length === 1 ? "" : "s"})`,
+      acting: `undoing apply ${batch.op} (${whatOf(steps.map((s) => s.item))})`,
       order: ["restored", "removed", "recreated", "failed"],
       quietIds: ["restored", "removed", "recreated"],
       stdoutReport: false,
@@ -246,7 +248,7 @@ export async function undoApply(
         if (s.interrupted || s.stoppedBy || s.failed.length || s.counts.get("conflict")) return;
         const n = (k: string) => s.counts.get(k) ?? 0;
         deps.msg.success(
-          `apply ${batch.op} undone: ${n("restored")} restored, ${n("removed")} created vehicles removed, ${n("recreated")} removed vehicles re-created${n("already") ? `, ${n("already")} already as before the apply` : ""}`,
+          `apply ${batch.op} undone: ${n("restored")} restored, ${n("removed")} created ${things} removed, ${n("recreated")} removed ${things} re-created${n("already") ? `, ${n("already")} already as before the apply` : ""}`,
         );
       },
       verdict: (s) => {
@@ -372,4 +374,12 @@ async function dryRun(deps: Deps, batch: HistoryEntry, steps: BulkRow<HistoryEnt
       `dry run: would undo apply ${batch.op} (${steps.length} vehicle${steps.length === 1 ? "" : "s"}); nothing was sent`,
     ),
   );
+}
+
+/** What an apply's rows are: `3 vehicles`, `1 extra and 2 vehicles`. */
+export function whatOf(items: readonly HistoryEntry[]): string {
+  const extras = items.filter((e) => e.action.startsWith("extra.")).length;
+  const vehicles = items.length - extras;
+  const n = (k: number, noun: string) => `${k} ${noun}${k === 1 ? "" : "s"}`;
+  return extras ? `${n(extras, "extra")} and ${n(vehicles, "vehicle")}` : n(vehicles, "vehicle");
 }

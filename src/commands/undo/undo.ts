@@ -28,7 +28,8 @@ function row(e: HistoryEntry): JsonObject {
   return {
     op: e.op,
     time: e.time,
-    action: e.action,
+    // an account apply is journaled as a batch of vehicle and extra rows; its entry says which it was
+    action: e.action === "vehicle.apply" && e.before.account === true ? "account.apply" : e.action,
     id: e.id,
     env: e.env,
     user_id: e.userId ?? null,
