@@ -110,7 +110,7 @@ export async function readAccountDocument(
       else {
         // laid out as the export writes it: the vehicles are parsed one by one as they are read
         const sections = yamlSections(text);
-        if (sections) return await sectionedDocument(sections, row, refs, problems);
+        if (sections) return await sectionedDocument(text, sections, row, refs, problems);
         doc = (await yamlParse())(text);
       }
     }
@@ -199,6 +199,7 @@ function yamlItem(item: string, parse: (src: string) => unknown): unknown {
  * yaml package loaded only when parseYamlBlock cannot read an item).
  */
 async function sectionedDocument(
+  text: string,
   sections: YamlSections,
   row: (n: number, v: unknown) => RawRow,
   refs: Map<number, ExtraRef[]>,
@@ -218,8 +219,18 @@ async function sectionedDocument(
       return f();
     }
   };
-  const yamlError = (e: unknown) =>
-    e instanceof InputError ? e : new InputError(`not valid yaml: ${(e as Error).message}`);
+  // An item's error counts its lines from the item: the whole text, parsed again, says where it is in the file.
+  const yamlError = (e: unknown) => {
+    if (e instanceof InputError) return e;
+    let message = (e as Error).message;
+    if (loaded)
+      try {
+        loaded(text);
+      } catch (whole) {
+        message = (whole as Error).message;
+      }
+    return new InputError(`not valid yaml: ${message}`);
+  };
   const { lists, scalars } = sections;
   try {
     if (scalars.length)

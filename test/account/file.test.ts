@@ -1,9 +1,10 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { parseSectioned } from "../../src/account/file.js";
+import { parseSectioned, readAccountDocument } from "../../src/account/file.js";
 import { ROOT } from "../helpers/cli.js";
 
 /** The item-by-item yaml reading of account files gives exactly what a whole-document parse gives, or steps aside. */
@@ -71,5 +72,30 @@ describe("parseSectioned", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("readAccountDocument (yaml read item by item)", () => {
+  it("an item's yaml error names its line in the file, not in the item", async () => {
+    const text = [
+      "extras:",
+      "- option: 1",
+      "  period: 1",
+      "vehicles:",
+      "- vehicle_reg_number: A-1",
+      "  vehicle_description: |", // a block scalar: read item by item, with the yaml package
+      "    two lines",
+      "- vehicle_reg_number: A-2",
+      "  price_per_day: 4",
+      "  price_per_day: 5", // line 10
+      "",
+    ].join("\n");
+    const file = join(mkdtempSync(join(tmpdir(), "rentctl-file-")), "account.yaml");
+    writeFileSync(file, text);
+    const doc = await readAccountDocument(file, "yaml");
+    const read = async () => {
+      for await (const _ of doc.vehicles);
+    };
+    await expect(read()).rejects.toThrow(/not valid yaml: Map keys must be unique at line 10, column 3/);
   });
 });
