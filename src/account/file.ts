@@ -93,6 +93,37 @@ export async function readAccountDocument(
   format: FleetFormat,
   /** Where the rows' problems go (those of a streamed row arrive as it is read). */
   problems: AccountDocument["problems"] = [],
+  /** What errors of the file are prefixed with (as readRows does for fleet files). */
+  label = path,
+): Promise<AccountDocument> {
+  const named = (e: unknown) => {
+    if (e instanceof InputError && !e.message.startsWith(label)) e.message = `${label}: ${e.message}`;
+    return e;
+  };
+  try {
+    const doc = await readDocument(path, format, problems);
+    return doc.streamed ? doc : { ...doc, vehicles: namingErrors(doc.vehicles, named) };
+  } catch (e) {
+    throw named(e);
+  }
+}
+
+/** The rows, an error of the file among them named by `named`. */
+async function* namingErrors(
+  rows: Iterable<RawRow> | AsyncIterable<RawRow>,
+  named: (e: unknown) => unknown,
+): AsyncGenerator<RawRow> {
+  try {
+    yield* rows;
+  } catch (e) {
+    throw named(e);
+  }
+}
+
+async function readDocument(
+  path: string,
+  format: FleetFormat,
+  problems: AccountDocument["problems"],
 ): Promise<AccountDocument> {
   const refs = new Map<number, ExtraRef[]>();
   // csv and ndjson are fleet files, streamed row by row by the reader of the rows (src/fleet/sync.ts mapRows)
@@ -392,7 +423,8 @@ export function parseSectioned(text: string, parse: (src: string) => unknown): R
 
 /** The sections of a yaml account file laid out as the export writes it (see parseSectioned); undefined: another layout. */
 function yamlSections(text: string): YamlSections | undefined {
-  if (/^(---|\.\.\.|%)/m.test(text) || /(^|\s)[&*][A-Za-z0-9_-]/.test(text)) return undefined;
+  // an anchor or alias (`&name`, `*name`: any name, in block or flow context) may join items: the whole document is parsed
+  if (/^(---|\.\.\.|%)/m.test(text) || /(^|[\s[{,])[&*][^\s[\]{},]/.test(text)) return undefined;
   // CRLF files: the lines split as before; parseYamlBlock leaves items with a CR to the yaml package
   if (text.includes("\r")) text = text.replace(/\r\n/g, "\n");
   const lists: Record<string, string[]> = {};

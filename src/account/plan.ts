@@ -207,7 +207,7 @@ export async function planAccount(
   const listing = accountStream(deps, vehicleFingerprints);
 
   const problems: Problems = [];
-  let doc = await readAccountDocument(source.path, source.format, problems);
+  let doc = await readAccountDocument(source.path, source.format, problems, source.label);
   const port = await catalogPort(deps);
   const cache = new Map<string, Promise<JsonObject[]>>();
   const extraRows = await readExtraRows(port, doc.extras ?? [], cache);
@@ -317,7 +317,7 @@ export async function planAccount(
         // a second read (the whole account listed first, see ReplanWholly) reads the file again
         if (reads++ > 0) {
           problems.length = 0;
-          doc = await readAccountDocument(source.path, source.format, problems);
+          doc = await readAccountDocument(source.path, source.format, problems, source.label);
           problems.push(...sectionProblems);
         }
         return vehicleRows(doc, tally);

@@ -30,7 +30,8 @@ function coerceScalar(spec: ParamSpec, raw: unknown): { value?: WireScalar; prob
   if (isInt) {
     let n: number;
     if (typeof raw === "number") n = raw;
-    else if (typeof raw === "boolean") n = raw ? 1 : 0;
+    // true / false only where the field is a 0/1 flag: a price of `false` is a mistake, not 0
+    else if (typeof raw === "boolean" && spec.type === "flag") n = raw ? 1 : 0;
     else if (typeof raw === "string" && INTEGER.test(raw.trim())) n = Number(raw.trim());
     else
       return { problem: `must be ${spec.type === "flag" ? "0 or 1" : "a whole number"}, got ${JSON.stringify(raw)}` };

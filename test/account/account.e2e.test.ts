@@ -302,6 +302,35 @@ describe("editing the file", () => {
     expect(posts()).toBe(0);
   }, 60_000);
 
+  it("hand edits read as yaml means them: an alias to another vehicle's anchor; false is no price", async () => {
+    const f = path("edits.yaml");
+    expect((await cli("1001", ["account", "export", f])).code).toBe(0);
+    const text = readFileSync(f, "utf8");
+    // vehicle 1's price under an anchor of a non-ASCII name, vehicle 2's price an alias of it (found by a trial)
+    const first = text.indexOf("  price_per_day: ");
+    const second = text.indexOf("  price_per_day: ", first + 1);
+    const lineEnd = (i: number) => text.indexOf("\n", i);
+    const aliased = [
+      text.slice(0, first),
+      "  price_per_day: &überall 50",
+      text.slice(lineEnd(first), second),
+      "  price_per_day: *überall",
+      text.slice(lineEnd(second)),
+    ].join("");
+    writeFileSync(f, aliased);
+    const r = await cli("1001", ["account", "diff", "-f", f, "-o", "json"]);
+    expect(r.code, r.stderr).toBe(8);
+    const changes = (
+      JSON.parse(r.stdout) as { vehicles: { change: Array<{ fields: Record<string, { to: unknown }> }> } }
+    ).vehicles.change;
+    expect(changes.map((c) => c.fields.price_per_day?.to)).toEqual([50, 50]);
+    // a boolean where a price goes: refused, not read as 0
+    writeFileSync(f, text.replace(/price_per_day: \d+/, "price_per_day: false"));
+    const b = await cli("1001", ["account", "diff", "-f", f]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/price_per_day: must be a whole number, got false/);
+  });
+
   it("two extras of the same identity: the diff names both ids and asks for extra_id", async () => {
     const f = path("dup.yaml");
     writeFileSync(

@@ -43,6 +43,10 @@ describe("parseSectioned", () => {
     const indented = stringify(doc, { indentSeq: true });
     expect(parseSectioned(indented, parse)).toBeUndefined();
     expect(parseSectioned("vehicles:\n- &a {x: 1}\n- *a\n", parse)).toBeUndefined();
+    // anchors of any name, in flow context too (found by a trial: they were read item by item, the alias unresolved)
+    expect(parseSectioned("vehicles:\n- p: &ü 50\n- p: *ü\n", parse)).toBeUndefined();
+    expect(parseSectioned("vehicles:\n- b: [&b x, y]\n- b: [*b]\n", parse)).toBeUndefined();
+    expect(parseSectioned("vehicles:\n- b: {k: &c x}\n- b: {k: *c}\n", parse)).toBeUndefined();
     expect(parseSectioned("---\nvehicles:\n- {x: 1}\n", parse)).toBeUndefined();
     expect(parseSectioned("cars:\n- {x: 1}\n", parse)).toBeUndefined();
     expect(parseSectioned("- {x: 1}\n", parse)).toBeUndefined();

@@ -54,7 +54,7 @@ describe("coerce: integers", () => {
     expect(coerce(spec, raw)).toEqual({ value, problems: [] });
   });
 
-  it.each(["1.5", "abc", "1e3", "0x10", "", "99999999999999999999", 1.5, Number.NaN, {}, null])(
+  it.each(["1.5", "abc", "1e3", "0x10", "", "99999999999999999999", 1.5, Number.NaN, {}, null, true, false])(
     "%j is not a whole number",
     (raw) => {
       const r = coerce(spec, raw);
@@ -63,6 +63,13 @@ describe("coerce: integers", () => {
       expect(r.problems[0]).toMatch(/whole number/);
     },
   );
+
+  it("true / false: 1 / 0 for a 0/1 flag only (a price of false is a mistake, not 0)", () => {
+    expect(coerce(field("vehicle_activity"), true)).toEqual({ value: 1, problems: [] });
+    expect(coerce(field("vehicle_activity"), false)).toEqual({ value: 0, problems: [] });
+    expect(coerce(field("price_per_day"), false).problems).toEqual(["must be a whole number, got false"]);
+    expect(coerce(field("vehicle_benefits_id"), [true]).problems).toEqual(["must be a whole number, got true"]);
+  });
 
   it("min: prices and amounts are at least 0, ids at least 1", () => {
     expect(coerce(field("price_per_day"), "-1").problems).toEqual(["must be at least 0, got -1"]);
