@@ -49,7 +49,7 @@ export async function readRecordFile(deps: Deps, file: string): Promise<Record<s
   }
   if (!isObject(parsed))
     throw new InputError(
-      `--from-file: expected one object of fields (wire names), got ${Array.isArray(parsed) ? "a list" : typeof parsed}`,
+      `--from-file: expected one object of fields (wire names), got ${Array.isArray(parsed) ? "a list" : parsed === null || parsed === undefined ? "an empty document" : typeof parsed}`,
     );
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(parsed)) if (!READ_ONLY_MEMBERS.has(k)) out[k] = v;

@@ -124,4 +124,10 @@ describe("every input format through dist/ (--from-file and stdin)", () => {
       });
     }
   }
+
+  it("an empty or comment-only yaml file is named so (exit 2, nothing sent)", async () => {
+    const r = await cli(["vehicle", "create", "--from-file", "-"], "# nothing here yet\n");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--from-file: expected one object of fields \(wire names\), got an empty document/);
+  });
 });
