@@ -22,6 +22,11 @@ export interface InputSources {
   flags?: Record<string, unknown>;
   /** --allow-unknown: send members that are not fields of the contract as given (default: refuse them, exit 2). */
   allowUnknown?: boolean;
+  /**
+   * Vehicles: the file's catalog names (model as brand + model + configuration, country, places, …)
+   * become ids as a fleet file's do, so that `vehicle export --names` writes what --from-file reads.
+   */
+  fileNames?: boolean;
 }
 
 export async function readRecordFile(deps: Deps, file: string): Promise<Record<string, unknown>> {
@@ -80,6 +85,7 @@ export async function gatherInput(
         hint: "give absolute values in the file, or use the field's flag: vehicle edit ID --price-per-day +5",
       },
     );
+  if (sources.fromFile && sources.fileNames) await resolveFileNames(deps, sources.fromFile, values, bySpec);
   // Members that are not contract fields: the same rule for a file and for --set (warn, or refuse with --strict).
   const unknown: string[] = Object.keys(values)
     .filter((k) => !bySpec.has(k))
@@ -147,6 +153,31 @@ export async function gatherInput(
 }
 
 /** Catalog references given by name (`--currency EUR`, `--segment cars`) become ids. */
+/** A vehicle file's names as ids, by the fleet's one resolver (src/fleet/resolver.ts); nothing resolved is sent when a name is unknown. */
+async function resolveFileNames(
+  deps: Deps,
+  file: string,
+  values: Record<string, unknown>,
+  bySpec: ReadonlyMap<string, ParamSpec>,
+): Promise<void> {
+  // only the contract's fields (other members are refused, or sent as given, below)
+  const fields: Record<string, unknown> = {};
+  for (const k in values) if (bySpec.has(k)) fields[k] = values[k];
+  const [{ createNameResolver, resolveRowNames }, { catalogPort }] = await Promise.all([
+    import("../fleet/resolver.js"),
+    import("../fleet/adapters.js"),
+  ]);
+  const problems = await resolveRowNames(createNameResolver(await catalogPort(deps)), fields);
+  if (problems.length)
+    throw new InputError(
+      `--from-file ${file === "-" ? "stdin" : file}: ${problems.length === 1 ? "a value names nothing" : `${problems.length} values name nothing`} in the catalogs (nothing was sent)`,
+      {
+        details: problems,
+      },
+    );
+  Object.assign(values, fields);
+}
+
 export async function resolveNamedRefs(
   deps: Deps,
   specs: readonly ParamSpec[],

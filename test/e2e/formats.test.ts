@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify as toYaml } from "yaml";
@@ -124,6 +124,26 @@ describe("every input format through dist/ (--from-file and stdin)", () => {
       });
     }
   }
+
+  it("reads what vehicle export --names writes (catalog names become ids); an unknown name: exit 2, nothing sent", async () => {
+    const dir = join(ctx.env.RENTCTL_DATA_DIR!, "..");
+    const exported = join(dir, "named.yaml");
+    expect((await cli(["vehicle", "export", exported, "--names", "--user", "1001"])).code).toBe(0);
+    const [first] = parseYaml(readFileSync(exported, "utf8")) as Array<Record<string, unknown>>;
+    expect(first!.vehicle_model_id).toMatch(/[A-Za-z]/); // a name, not an id
+    const one = join(dir, "one-named.yaml");
+    writeFileSync(one, toYaml({ ...first, vehicle_reg_number: "NAMED-1" }));
+    const r = await cli(["vehicle", "create", "--from-file", one, "--user", "1003", "-o", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const made = JSON.parse(r.stdout) as Record<string, unknown>;
+    const orig = JSON.parse((await cli(["vehicle", "get", "1", "--user", "1001", "-o", "json"])).stdout);
+    for (const f of ["vehicle_model_id", "vehicle_reg_number_country", "vehicle_currency_id", "vehicle_class_id"])
+      expect(made[f], f).toEqual(orig[f]);
+    writeFileSync(one, toYaml({ ...first, vehicle_reg_number: "NAMED-2", vehicle_model_id: "Tesla Model Q" }));
+    const bad = await cli(["vehicle", "create", "--from-file", one, "--user", "1003"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/a value names nothing in the catalogs \(nothing was sent\)[\s\S]*vehicle_model_id/);
+  });
 
   it("an empty or comment-only yaml file is named so (exit 2, nothing sent)", async () => {
     const r = await cli(["vehicle", "create", "--from-file", "-"], "# nothing here yet\n");

@@ -93,7 +93,13 @@ export type VehicleInputOptions = FlagValues<typeof vehicleInputFlags>;
  * numeric --model alone is the id itself.
  */
 export async function vehicleInput(deps: Deps, o: VehicleInputOptions): Promise<InputSources> {
-  return { allowUnknown: o.allowUnknown, fromFile: o.fromFile, sets: o.set, flags: await withModelRef(deps, o) };
+  return {
+    allowUnknown: o.allowUnknown,
+    fromFile: o.fromFile,
+    fileNames: true,
+    sets: o.set,
+    flags: await withModelRef(deps, o),
+  };
 }
 
 async function withModelRef(deps: Deps, o: VehicleInputOptions): Promise<Record<string, FieldValue>> {
