@@ -57,7 +57,9 @@ type Step =
 /** Row numbers of the job's row log: extras rows and extra deletions live apart from the file's vehicle rows. */
 const EXTRA_ROW = 1_000_000_000;
 
-const ORDER = ["created", "changed", "switched", "removed", "deleted", "conflict", "failed"] as const;
+/** Extras are created, updated, switched, deleted; vehicles created, changed, removed (the plan's own words). */
+const ORDER = ["created", "updated", "changed", "switched", "removed", "deleted", "conflict", "failed"] as const;
+const WROTE = ["created", "updated", "changed", "removed", "switched", "deleted"];
 
 /** The job's key: the same input and options find an interrupted run's rows (from -f or from a saved plan alike). */
 export async function accountJobHash(fileHash: string, opts: { prune?: boolean; exact?: boolean }): Promise<string> {
@@ -240,7 +242,7 @@ export async function applyAccountPlan(
     label: "applying",
     acting: `applying ${plan.label}: ${print.extrasSummary(e).replace(/\.$/, "")}; ${v.create.length} vehicles to create, ${v.change.length} to change, ${v.remove.length} to remove`,
     order: ORDER,
-    quietIds: ["created", "changed", "removed", "switched", "deleted"],
+    quietIds: WROTE,
     report: opts.report,
     startedAt: started,
     signal: opts.signal,
@@ -278,12 +280,12 @@ export async function applyAccountPlan(
               w,
             );
             if (r.status === "conflict") return conflict(r.moved, r.gone);
-            if (r.status === "changed") status = "changed";
+            if (r.status === "changed") status = "updated";
           }
           if (item.switch) {
             const r = await gateway.setExtraActive(deps, id, item.switch.to, w);
             if (r.status === "gone") return conflict([], true);
-            if (r.status === "switched") status = status === "changed" ? "changed" : "switched";
+            if (r.status === "switched") status = status === "updated" ? "updated" : "switched";
           }
           return { status, id };
         }
@@ -317,7 +319,7 @@ export async function applyAccountPlan(
       }
     },
     after: (summary) => {
-      const wrote = ["created", "changed", "removed", "switched", "deleted"].some((k) => summary.counts.get(k));
+      const wrote = WROTE.some((k) => summary.counts.get(k));
       if (batch && wrote) deps.msg.info(`undo with: rentctl undo ${batch.op}`);
     },
     verdict: (summary) => {

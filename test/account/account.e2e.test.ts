@@ -263,6 +263,10 @@ describe("editing the file", () => {
 
     const a = await cli("1002", ["account", "apply", "-f", edited, "--yes"]);
     expect(a.code, a.stderr).toBe(0);
+    // extras are created and updated, vehicles created and changed: each counted under its own word
+    expect(a.stderr).toMatch(
+      /created 2, updated 1, changed \d+, switched 0, removed 0, deleted 0, conflict 0, failed 0/,
+    );
     const op = /rentctl undo (\S+)/.exec(a.stderr)?.[1];
     expect(op).toBeDefined();
     const again = await cli("1002", ["account", "diff", "-f", edited]);
