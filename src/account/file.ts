@@ -93,31 +93,21 @@ export async function readAccountDocument(
   format: FleetFormat,
   /** Where the rows' problems go (those of a streamed row arrive as it is read). */
   problems: AccountDocument["problems"] = [],
-  /** What errors of the file are prefixed with (as readRows does for fleet files). */
+  /** What errors of the file are prefixed with (as readRows does for fleet files; those of rows read later: fileError). */
   label = path,
 ): Promise<AccountDocument> {
-  const named = (e: unknown) => {
-    if (e instanceof InputError && !e.message.startsWith(label)) e.message = `${label}: ${e.message}`;
-    return e;
-  };
+  const named = (e: unknown) => fileError(e, label);
   try {
-    const doc = await readDocument(path, format, problems);
-    return doc.streamed ? doc : { ...doc, vehicles: namingErrors(doc.vehicles, named) };
+    return await readDocument(path, format, problems);
   } catch (e) {
     throw named(e);
   }
 }
 
-/** The rows, an error of the file among them named by `named`. */
-async function* namingErrors(
-  rows: Iterable<RawRow> | AsyncIterable<RawRow>,
-  named: (e: unknown) => unknown,
-): AsyncGenerator<RawRow> {
-  try {
-    yield* rows;
-  } catch (e) {
-    throw named(e);
-  }
+/** An error of a file, named by it (`x.yaml: not valid yaml: …`), as readRows names those of fleet files. */
+export function fileError(e: unknown, label: string): unknown {
+  if (e instanceof InputError && !e.message.startsWith(label)) e.message = `${label}: ${e.message}`;
+  return e;
 }
 
 async function readDocument(

@@ -29,7 +29,7 @@ import {
   planExtras,
   readExtraRows,
 } from "./extras.js";
-import { type AccountDocument, type ExtraRef, parseRefs, readAccountDocument } from "./file.js";
+import { type AccountDocument, type ExtraRef, fileError, parseRefs, readAccountDocument } from "./file.js";
 
 /**
  * The plan of `account diff` / `account apply`: the extras section planned
@@ -261,30 +261,35 @@ export async function planAccount(
   /** The vehicle rows as they are read: mapped, their references resolved; rows with problems are listed, not handed out. */
   async function* vehicleRows(d: AccountDocument, tally: RowTally): AsyncGenerator<FleetRow> {
     const raws = d.streamed ? readRows(source.path, source.format, source.label) : d.vehicles;
-    for await (const row of mapRows(deps, source, raws, tally)) {
-      const refs = d.refs.get(row.row);
-      d.refs.delete(row.row);
-      if (refs && extrasOk) {
-        let ids: number[] | undefined = [];
-        for (const r of refs) {
-          const id = resolved.get(refKey(r));
-          if (id === undefined) {
-            ids = undefined;
-            break;
+    try {
+      for await (const row of mapRows(deps, source, raws, tally)) {
+        const refs = d.refs.get(row.row);
+        d.refs.delete(row.row);
+        if (refs && extrasOk) {
+          let ids: number[] | undefined = [];
+          for (const r of refs) {
+            const id = resolved.get(refKey(r));
+            if (id === undefined) {
+              ids = undefined;
+              break;
+            }
+            ids.push(id);
           }
-          ids.push(id);
+          if (!ids) {
+            const reg =
+              typeof row.values.vehicle_reg_number === "string" ? ` (${row.values.vehicle_reg_number.trim()})` : "";
+            const before = problems.length;
+            ids = await resolveRefs(port, cache, `row ${row.row}${reg} extras`, refs, pool, label, problems);
+            if (problems.length > before) continue;
+            for (const [i, r] of refs.entries()) resolved.set(refKey(r), ids[i]!);
+          }
+          row.values.vehicle_extras = ids.length ? ids : null;
         }
-        if (!ids) {
-          const reg =
-            typeof row.values.vehicle_reg_number === "string" ? ` (${row.values.vehicle_reg_number.trim()})` : "";
-          const before = problems.length;
-          ids = await resolveRefs(port, cache, `row ${row.row}${reg} extras`, refs, pool, label, problems);
-          if (problems.length > before) continue;
-          for (const [i, r] of refs.entries()) resolved.set(refKey(r), ids[i]!);
-        }
-        row.values.vehicle_extras = ids.length ? ids : null;
+        if (extrasOk) yield row;
       }
-      if (extrasOk) yield row;
+    } catch (e) {
+      // an error of the file met as its rows are read (a yaml item) names the file
+      throw fileError(e, source.label);
     }
   }
 

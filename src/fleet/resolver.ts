@@ -189,7 +189,11 @@ export function memberChange(
   resolvable: boolean,
 ): { id: number } | { name: string } | undefined {
   let v = given;
-  if (typeof v === "number" && namesFrom !== undefined) v = String(v);
+  if (typeof v === "number") {
+    // an id below the catalog's first name-like number is an id (most members of most rows): no string made
+    if (namesFrom === undefined || (Number.isSafeInteger(v) && v >= 0 && v < namesFrom)) return undefined;
+    v = String(v);
+  }
   if (typeof v !== "string") return undefined;
   const id = ID_FORM.exec(v);
   if (id) return { id: Number(id[1]) };

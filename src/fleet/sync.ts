@@ -144,8 +144,10 @@ export function inWireForm(data: Record<string, unknown>, resolvable: (field: st
     const v = data[key];
     if (isEmptyValue(v) || !asWritten(spec, v)) return false;
     const r = resolvable(key);
-    const changes = (m: unknown) => memberChange(m, spec.namesFrom, r) !== undefined;
-    if (Array.isArray(v) ? v.some(changes) : changes(v)) return false;
+    // (no closure per member: this runs for every field of every row)
+    if (Array.isArray(v)) {
+      for (const m of v) if (memberChange(m, spec.namesFrom, r) !== undefined) return false;
+    } else if (memberChange(v, spec.namesFrom, r) !== undefined) return false;
   }
   return true;
 }

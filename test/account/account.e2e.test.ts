@@ -333,6 +333,15 @@ describe("editing the file", () => {
     const b = await cli("1001", ["account", "diff", "-f", f]);
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/price_per_day: must be a whole number, got false/);
+    // a key given twice in the second vehicle: the file and its line are named
+    const lines = text.split("\n");
+    const prices = lines.flatMap((l, n) => (l.startsWith("  price_per_day: ") ? [n] : []));
+    const at = prices[1]!; // the second vehicle's price line (0-based)
+    lines.splice(at + 1, 0, "  price_per_day: 51");
+    writeFileSync(f, lines.join("\n"));
+    const d = await cli("1001", ["account", "diff", "-f", f]);
+    expect(d.code).toBe(2);
+    expect(d.stderr).toContain(`${f}: not valid yaml: Map keys must be unique at line ${at + 2}`);
   });
 
   it("two extras of the same identity: the diff names both ids and asks for extra_id", async () => {
