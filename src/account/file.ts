@@ -1,9 +1,9 @@
 import { readFile, stat } from "node:fs/promises";
 import { InputError } from "../errors.js";
-import type { DocEvent } from "../fleet/doc-stream.js";
+import { type DocEvent, NODE_PROPERTY, readDocument } from "../fleet/doc-stream.js";
 import type { FleetFormat } from "../fleet/format.js";
 import { checkJson, decodeUtf8 } from "../fleet/input-limits.js";
-import type { RawRow } from "../fleet/read.js";
+import { fileError, type RawRow } from "../fleet/read.js";
 import { parseYamlBlock } from "../output/yaml-block.js";
 import { parseYamlLines } from "../output/yaml-lines.js";
 
@@ -93,24 +93,17 @@ export async function readAccountDocument(
   format: FleetFormat,
   /** Where the rows' problems go (those of a streamed row arrive as it is read). */
   problems: AccountDocument["problems"] = [],
-  /** What errors of the file are prefixed with (as readRows does for fleet files; those of rows read later: fileError). */
+  /** What errors of the file are prefixed with (fileError; those of rows read later are named by the plan). */
   label = path,
 ): Promise<AccountDocument> {
-  const named = (e: unknown) => fileError(e, label);
   try {
-    return await readDocument(path, format, problems);
+    return await readAccountFile(path, format, problems);
   } catch (e) {
-    throw named(e);
+    throw fileError(e, label);
   }
 }
 
-/** An error of a file, named by it (`x.yaml: not valid yaml: …`), as readRows names those of fleet files. */
-export function fileError(e: unknown, label: string): unknown {
-  if (e instanceof InputError && !e.message.startsWith(label)) e.message = `${label}: ${e.message}`;
-  return e;
-}
-
-async function readDocument(
+async function readAccountFile(
   path: string,
   format: FleetFormat,
   problems: AccountDocument["problems"],
@@ -296,7 +289,6 @@ async function streamedDocument(
   refs: Map<number, ExtraRef[]>,
   problems: AccountDocument["problems"],
 ): Promise<AccountDocument> {
-  const { readDocument } = await import("../fleet/doc-stream.js");
   // The yaml package is loaded only when parseYamlBlock cannot read an item: then the file is read
   // again from its start, with it, skipping what was handed out already (NEEDS_YAML).
   let parse: ((src: string) => unknown) | undefined;
@@ -413,8 +405,8 @@ export function parseSectioned(text: string, parse: (src: string) => unknown): R
 
 /** The sections of a yaml account file laid out as the export writes it (see parseSectioned); undefined: another layout. */
 function yamlSections(text: string): YamlSections | undefined {
-  // an anchor or alias (`&name`, `*name`: any name, in block or flow context) may join items: the whole document is parsed
-  if (/^(---|\.\.\.|%)/m.test(text) || /(^|[\s[{,])[&*][^\s[\]{},]/.test(text)) return undefined;
+  // an anchor or alias (any name, in block or flow context) may join items: the whole document is parsed
+  if (/^(---|\.\.\.|%)/m.test(text) || NODE_PROPERTY.test(text)) return undefined;
   // CRLF files: the lines split as before; parseYamlBlock leaves items with a CR to the yaml package
   if (text.includes("\r")) text = text.replace(/\r\n/g, "\n");
   const lists: Record<string, string[]> = {};

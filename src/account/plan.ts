@@ -4,7 +4,7 @@ import type { Deps } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
 import { catalogPort, listExtras } from "../fleet/adapters.js";
 import { currentInput, type Plan, type PlanChange, type PlanCreate, type PlanUnchanged } from "../fleet/plan.js";
-import { readRows } from "../fleet/read.js";
+import { fileError, readRows } from "../fleet/read.js";
 import type { CatalogPort } from "../fleet/resolver.js";
 import { fingerprint, type Touched, touchedVehicles } from "../fleet/saved-plan.js";
 import type { FleetSource } from "../fleet/source.js";
@@ -29,7 +29,7 @@ import {
   planExtras,
   readExtraRows,
 } from "./extras.js";
-import { type AccountDocument, type ExtraRef, fileError, parseRefs, readAccountDocument } from "./file.js";
+import { type AccountDocument, type ExtraRef, parseRefs, readAccountDocument } from "./file.js";
 
 /**
  * The plan of `account diff` / `account apply`: the extras section planned

@@ -577,7 +577,7 @@ const KEY_LINE = /^([A-Za-z_$][\w$.-]*):(?: +(.*))?$/;
 /** Names the yaml core schema reads as null or a boolean (`null:` is the key "" in JS). */
 const NOT_A_NAME = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
 /** An anchor, an alias or a tag where a node starts (line start, after `- `, `? `, `: `, or a flow indicator). */
-const NODE_PROPERTY = /(?:^[ \t]*|[-?:][ \t]+|[[{,][ \t]*)[&*!]/m;
+export const NODE_PROPERTY = /(?:^[ \t]*|[-?:][ \t]+|[[{,][ \t]*)[&*!]/m;
 const LONE_CR = /\r(?!\n)/;
 const QUOTED = /^(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*')(?:[ \t]+#.*)?[ \t]*$/;
 const EMPTY_FLOW = /^(\[\]|\{\})(?:[ \t]+#.*)?[ \t]*$/;

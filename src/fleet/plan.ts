@@ -205,13 +205,16 @@ export function currentInput(record: JsonObject): WireRecord {
 export function rowFields(row: Record<string, unknown>, rowNumber: number, emptyIsAbsent = false) {
   const out: Record<string, WireValue | null> = {};
   const problems: { field: string; message: string }[] = [];
+  // each problem names its row, as the file reader's do (an account plan lists them among others)
+  const at = () => rowLabel(rowNumber, row);
+  const bad = (field: string, message: string) => problems.push({ field: `${at()} ${field}`, message });
   for (const key in row) {
     const raw = row[key];
     if (NON_FIELD_ROW_KEYS.has(key)) continue;
     // mapped rows are keyed by wire name already; other names go through the aliases
     const spec = SPEC_BY_NAME.get(key) ?? lookupField(key, PLAN_FIELDS);
     if (!spec) {
-      problems.push({ field: key, message: "unknown field" });
+      bad(key, "unknown field");
       continue;
     }
     if (isEmpty(raw)) {
@@ -225,14 +228,20 @@ export function rowFields(row: Record<string, unknown>, rowNumber: number, empty
     }
     const r = coerce(spec, raw);
     if (r.problems.length || r.value === undefined) {
-      for (const m of r.problems) problems.push({ field: spec.name, message: m });
+      for (const m of r.problems) bad(spec.name, m);
       continue;
     }
     out[spec.name] = r.value;
   }
-  if (problems.length) throw new InputError(`row ${rowNumber}: invalid`, { details: problems });
+  if (problems.length) throw new InputError(`${at()}: invalid`, { details: problems });
   return out;
 }
+
+/** How a row is named in problems: `row 3 (B-SC 1001)`. */
+export const rowLabel = (row: number, values: Record<string, unknown>) => {
+  const reg = values.vehicle_reg_number;
+  return `row ${row}${typeof reg === "string" && reg.trim() ? ` (${reg.trim()})` : ""}`;
+};
 
 function vehicleIdOf(record: JsonObject): number {
   const id = recordId(record, "vehicle");

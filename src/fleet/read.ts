@@ -41,10 +41,14 @@ export async function* readRows(path: string, format: FleetFormat, label = path)
   try {
     yield* rowsOf(path, format);
   } catch (e) {
-    // every error of the file names the file (then the row or line, then the column or member)
-    if (e instanceof InputError && !e.message.startsWith(label)) e.message = `${label}: ${e.message}`;
-    throw e;
+    throw fileError(e, label);
   }
+}
+
+/** Every error of a file names the file (then the row or line, then the column or member): `x.yaml: not valid yaml: …`. */
+export function fileError(e: unknown, label: string): unknown {
+  if (e instanceof InputError && !e.message.startsWith(label)) e.message = `${label}: ${e.message}`;
+  return e;
 }
 
 async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow> {

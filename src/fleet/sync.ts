@@ -11,7 +11,15 @@ import { InputError, RentctlError } from "../errors.js";
 import { settleHeap } from "../memory.js";
 import { catalogPort, checkVehicle, listVehicles } from "./adapters.js";
 import { fieldSpec, IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "./fields.js";
-import { currentInput, type Plan, PlanBuilder, type PlanChange, type PlanCreate, type PlanUnchanged } from "./plan.js";
+import {
+  currentInput,
+  type Plan,
+  PlanBuilder,
+  type PlanChange,
+  type PlanCreate,
+  type PlanUnchanged,
+  rowLabel,
+} from "./plan.js";
 import { type RawRow, readRows } from "./read.js";
 import { createNameResolver, memberChange, resolveRowNames } from "./resolver.js";
 import { vehicleFingerprint } from "./saved-plan.js";
@@ -86,11 +94,6 @@ function problemsError(label: string, problems: Array<{ field: string; message: 
     hint: "fix the rows and run the command again",
   });
 }
-
-const rowLabel = (row: number, values: Record<string, unknown>) => {
-  const reg = values.vehicle_reg_number;
-  return `row ${row}${typeof reg === "string" && reg.trim() ? ` (${reg.trim()})` : ""}`;
-};
 
 /**
  * A vehicle row's `extras:` member (an account file's references by identity)

@@ -332,7 +332,7 @@ describe("editing the file", () => {
     writeFileSync(f, text.replace(/price_per_day: \d+/, "price_per_day: false"));
     const b = await cli("1001", ["account", "diff", "-f", f]);
     expect(b.code).toBe(2);
-    expect(b.stderr).toMatch(/price_per_day: must be a whole number, got false/);
+    expect(b.stderr).toMatch(/row 1 \(B-SC 1001\) price_per_day: must be a whole number, got false/);
     // a key given twice in the second vehicle: the file and its line are named
     const lines = text.split("\n");
     const prices = lines.flatMap((l, n) => (l.startsWith("  price_per_day: ") ? [n] : []));

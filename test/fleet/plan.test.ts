@@ -115,7 +115,8 @@ describe("computePlan", () => {
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(InputError);
-      expect((err as InputError).details.map((d) => d.field)).toEqual(["price_per_day", "colour"]);
+      // each problem names its row (an account plan lists them among the others of the file)
+      expect((err as InputError).details.map((d) => d.field)).toEqual(["row 1 (X) price_per_day", "row 1 (X) colour"]);
     }
   });
 

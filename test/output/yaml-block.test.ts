@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { parseYamlBlock, parseYamlDescent } from "../../src/output/yaml-block.js";
 import { parseYamlLines } from "../../src/output/yaml-lines.js";
+import { seeded } from "../helpers/random.js";
 
 /** yaml's parse with its default options; logLevel "error" only keeps its warnings (tags, …) off the console. */
 function yamlParse(text: string): unknown {
@@ -369,17 +370,6 @@ describe("parseYamlBlock", () => {
 // ---------------------------------------------------------------------------
 // Differential test: random values, stringified by yaml, read back by both.
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const TRICKY = [
   "on",
   "off",
@@ -552,7 +542,7 @@ const FRAGMENTS = [
 ];
 
 function generator(seed: number) {
-  const rnd = mulberry32(seed);
+  const rnd = seeded(seed);
   const int = (n: number) => Math.floor(rnd() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
 

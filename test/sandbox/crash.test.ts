@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sampleVehicleInput } from "../../src/sandbox/seed.js";
 import { walPath } from "../../src/sandbox/store.js";
 import { tempHome } from "../helpers/cli.js";
-import { Api, allVehicles, KEY_1001, seeded, spawnServe, until } from "./helpers.js";
+import { seeded } from "../helpers/random.js";
+import { Api, allVehicles, KEY_1001, spawnServe, until } from "./helpers.js";
 
 /**
  * Crash safety of the data file under real processes: `sandbox serve` of
