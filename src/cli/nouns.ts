@@ -91,6 +91,25 @@ const VALUE_FLAGS = new Set([
  * reads the whole tree).
  */
 export function invokedNoun(argv: readonly string[]): NounName | null | undefined {
+  const first = words(argv).next();
+  if (first.done) return first.value;
+  const noun = NOUNS.find((n) => n.name === first.value);
+  return noun && noun.name !== "completion" ? noun.name : undefined;
+}
+
+/**
+ * The noun's next word in argv (`list` in `vehicle -o json list`): the verb
+ * when the noun has verbs, else its argument. Undefined when there is none.
+ */
+export function invokedVerb(argv: readonly string[]): string | undefined {
+  const it = words(argv);
+  it.next();
+  const second = it.next();
+  return second.done ? undefined : second.value;
+}
+
+/** The words of argv that are no flag or flag value; returns null when there are none, undefined at `--`. */
+function* words(argv: readonly string[]): Generator<string, null | undefined> {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === "--") return undefined;
@@ -98,8 +117,7 @@ export function invokedNoun(argv: readonly string[]): NounName | null | undefine
       if (VALUE_FLAGS.has(a)) i++;
       continue;
     }
-    const noun = NOUNS.find((n) => n.name === a);
-    return noun && noun.name !== "completion" ? noun.name : undefined;
+    yield a;
   }
   return null;
 }

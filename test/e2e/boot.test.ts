@@ -66,12 +66,14 @@ describe("code cache (<data dir>/code-cache)", () => {
   const cacheDir = () => join(sb.env.RENTCTL_DATA_DIR as string, "code-cache");
   const ARGS = ["catalog", "currencies", "-o", "json"];
 
-  it("is written after a noun's first run, read (not rewritten) by the next, and rewritten when unusable", async () => {
+  it("is written after a command's first run, read (not rewritten) by the next, and rewritten when unusable", async () => {
     const first = await runBuilt(ARGS, sb.env);
     expect(first.code).toBe(0);
     const files = readdirSync(cacheDir());
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(new RegExp(`^[0-9a-f]{16}\\.[0-9a-z]+-${process.version}-${process.arch}-catalog\\.bin$`));
+    expect(files[0]).toMatch(
+      new RegExp(`^[0-9a-f]{16}\\.[0-9a-z]+-${process.version}-${process.arch}-catalog\\.currencies\\.bin$`),
+    );
     const file = join(cacheDir(), files[0] as string);
     const written = statSync(file);
     expect(written.size).toBeGreaterThan(10_000);
@@ -88,12 +90,35 @@ describe("code cache (<data dir>/code-cache)", () => {
     expect(third.stdout).toBe(first.stdout);
     expect(statSync(file).size).toBeGreaterThan(10_000);
 
-    // another noun gets its own file; an old build's file goes when a new one is written
-    writeFileSync(join(cacheDir(), "0123456789abcdef.1-v0.0.0-x64-vehicle.bin"), "old");
-    expect((await runBuilt(["vehicle", "list", "-o", "json"], sb.env)).code).toBe(0);
+    // another command gets its own file (its verb found after flags); an old build's file goes when a
+    // new one is written; a noun without verbs, or a word no command has, uses the noun's file
+    writeFileSync(join(cacheDir(), "0123456789abcdef.1-v0.0.0-x64-vehicle.list.bin"), "old");
+    expect((await runBuilt(["vehicle", "-o", "json", "list"], sb.env)).code).toBe(0);
+    expect((await runBuilt(["vehicle", "lsit"], sb.env)).code).toBe(2);
+    expect((await runBuilt(["undo", "-o", "json"], sb.env)).code).toBe(0);
+    const name = (command: string) => files[0]?.replace("-catalog.currencies.bin", `-${command}.bin`);
     expect(readdirSync(cacheDir()).sort()).toEqual(
-      [files[0], files[0]?.replace("-catalog.bin", "-vehicle.bin")].sort(),
+      [files[0], name("vehicle.list"), name("vehicle"), name("undo")].sort(),
     );
+  });
+
+  it("keeps at most 16 files, the newest", async () => {
+    const dir = cacheDir();
+    const written = (await runBuilt(ARGS, sb.env)).code;
+    expect(written).toBe(0);
+    const current = readdirSync(dir).find((f) => f.endsWith("-catalog.currencies.bin")) as string;
+    // 20 files of this build (other commands'), oldest first; then a command with no file yet
+    const others = Array.from({ length: 20 }, (_, i) => current.replace("catalog.currencies", `test.c${i}`));
+    others.forEach((f, i) => {
+      writeFileSync(join(dir, f), "x");
+      utimesSync(join(dir, f), new Date(1_000_000 + i * 1000), new Date(1_000_000 + i * 1000));
+    });
+    expect((await runBuilt(["catalog", "years", "-o", "json"], sb.env)).code).toBe(0);
+    const left = readdirSync(dir).filter((f) => f.endsWith(".bin"));
+    expect(left).toHaveLength(16);
+    expect(left).toContain(current.replace("catalog.currencies", "catalog.years"));
+    expect(left).toContain(others[19]);
+    expect(left).not.toContain(others[0]);
   });
 
   it("is read, not rewritten, by a command that collects the heap as it goes (V8 flags never change mid-run)", async () => {
@@ -107,7 +132,7 @@ describe("code cache (<data dir>/code-cache)", () => {
     const rows = Array.from({ length: 150 }, (_, i) => JSON.stringify({ ...vehicle, vehicle_reg_number: `GC-${i}` }));
     writeFileSync(file, `${rows.join("\n")}\n`);
     const dir = cacheDir();
-    const vehicleCache = () => readdirSync(dir).filter((f) => f.endsWith("-vehicle.bin"));
+    const vehicleCache = () => readdirSync(dir).filter((f) => f.endsWith("-vehicle.import.bin"));
     for (const f of vehicleCache()) rmSync(join(dir, f));
     const args = ["vehicle", "import", file, "--dry-run", "-q"];
     const first = await runBuilt(args, sb.env);
@@ -123,12 +148,12 @@ describe("code cache (<data dir>/code-cache)", () => {
   it("belongs to one bundle: a bundle changed in place (new modification time) gets a new cache", async () => {
     const bundle = join(ROOT, "dist", "rentctl.cjs");
     expect((await runBuilt(ARGS, sb.env)).code).toBe(0);
-    const before = readdirSync(cacheDir()).filter((f) => f.endsWith("-catalog.bin"));
+    const before = readdirSync(cacheDir()).filter((f) => f.endsWith("-catalog.currencies.bin"));
     expect(before).toHaveLength(1);
     const t = new Date(statSync(bundle).mtimeMs + 60_000);
     utimesSync(bundle, t, t);
     expect((await runBuilt(ARGS, sb.env)).code).toBe(0);
-    const after = readdirSync(cacheDir()).filter((f) => f.endsWith("-catalog.bin"));
+    const after = readdirSync(cacheDir()).filter((f) => f.endsWith("-catalog.currencies.bin"));
     expect(after).toHaveLength(1);
     expect(after[0]).not.toBe(before[0]);
   });
