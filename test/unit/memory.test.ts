@@ -20,12 +20,22 @@ describe("settleHeap", () => {
   it("collects at most once per interval, however often long loops call it", () => {
     const before = calls;
     const t0 = Date.now() + 1_000; // past the interval since the module loaded
-    for (let t = t0; t < t0 + 1_000; t += 10) settleHeap(t, 0); // 100 calls over one second, small heap
+    // 100 calls over one second, the heap over the minimum but under the floor
+    for (let t = t0; t < t0 + 1_000; t += 10) settleHeap(t, 17 * MiB);
     expect(calls - before).toBe(5); // at t0, +200, +400, +600, +800
-    settleHeap(t0 + 999, 0);
+    settleHeap(t0 + 999, 17 * MiB);
     expect(calls - before).toBe(5);
-    settleHeap(t0 + 1_000, 0);
+    settleHeap(t0 + 1_000, 17 * MiB);
     expect(calls - before).toBe(6);
+  });
+
+  it("never collects a heap under 16 MiB (a full collection would cost more than it frees)", () => {
+    const before = calls;
+    const t0 = Date.now() + 5_000;
+    for (let t = t0; t < t0 + 2_000; t += 10) settleHeap(t, 15 * MiB);
+    expect(calls - before).toBe(0);
+    settleHeap(t0 + 2_200, 16 * MiB); // at the minimum: collected at the next interval
+    expect(calls - before).toBe(1);
   });
 
   it("collects sooner when a fast loop grows the heap 8 MiB past what the last collection left", () => {
