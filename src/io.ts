@@ -14,10 +14,16 @@ export function processIO(): IO {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // made on first use: process.stdin costs ~7 ms at start-up (a stream, and for a pipe a socket), and
+    // most commands never read it nor ask whether it is a terminal (only those that may ask a question do)
+    get stdin() {
+      return process.stdin;
+    },
     stdoutTTY: Boolean(process.stdout.isTTY),
     stderrTTY: Boolean(process.stderr.isTTY),
-    stdinTTY: Boolean(process.stdin.isTTY),
+    get stdinTTY() {
+      return Boolean(process.stdin.isTTY);
+    },
     columns: process.stdout.columns,
   };
 }

@@ -7,7 +7,13 @@ export interface Prompter {
 }
 
 export function inquirerPrompter(io: IO): Prompter {
-  const ctx = { input: io.stdin as NodeJS.ReadableStream, output: io.stderr as NodeJS.WritableStream };
+  // stdin is taken when a question is asked, not before (most commands ask none)
+  const ctx = {
+    get input() {
+      return io.stdin as NodeJS.ReadableStream;
+    },
+    output: io.stderr as NodeJS.WritableStream,
+  };
   return {
     async confirm(message, defaultValue = false) {
       const { confirm } = await import("@inquirer/prompts");

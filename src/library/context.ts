@@ -116,7 +116,10 @@ export function libraryContext(opts: LibraryOptions): LibraryContext {
   const io: IO = {
     stdout: sink(),
     stderr: sink(),
-    stdin: process.stdin,
+    // made on first use only (a library's caller may never read stdin)
+    get stdin() {
+      return process.stdin;
+    },
     stdoutTTY: false,
     stderrTTY: false,
     stdinTTY: false,
