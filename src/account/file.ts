@@ -42,35 +42,44 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function parseRefs(row: number, reg: string, v: unknown, problems: AccountDocument["problems"]): ExtraRef[] {
-  const at = `row ${row}${reg ? ` (${reg})` : ""} extras`;
   if (v === null || v === undefined || v === "") return [];
+  // (this runs for every vehicle row: nothing is made for a reference that is well formed)
   const list = Array.isArray(v) ? v : [v];
   const out: ExtraRef[] = [];
-  list.forEach((item, i) => {
+  for (let i = 0; i < list.length; i++) {
+    const item: unknown = list[i];
     if (typeof item === "string" || typeof item === "number") {
       out.push({ option: item });
-      return;
+      continue;
     }
     if (isPlainObject(item) && (item.option !== undefined || item.option_id !== undefined)) {
-      const extra = Object.keys(item).filter((k) => !["option", "option_id", "period"].includes(k));
+      const extra = Object.keys(item).filter(notRefKey);
       const period = item.period === undefined || item.period === null ? undefined : Number(item.period);
+      const option = (item.option ?? item.option_id) as string | number;
       if (extra.length)
-        problems.push({ field: at, message: `item ${i + 1}: unknown key ${extra.join(", ")} (option, period)` });
+        problems.push({
+          field: refsField(row, reg),
+          message: `item ${i + 1}: unknown key ${extra.join(", ")} (option, period)`,
+        });
       else if (period !== undefined && !(Number.isSafeInteger(period) && period >= 1))
         problems.push({
-          field: at,
+          field: refsField(row, reg),
           message: `item ${i + 1}: period must be a whole number, got ${JSON.stringify(item.period)}`,
         });
-      else out.push({ option: (item.option ?? item.option_id) as string | number, ...(period ? { period } : {}) });
-      return;
+      else out.push(period ? { option, period } : { option });
+      continue;
     }
     problems.push({
-      field: at,
+      field: refsField(row, reg),
       message: `item ${i + 1}: expected an option name or {option, period}, got ${JSON.stringify(item)}`,
     });
-  });
+  }
   return out;
 }
+
+const refsField = (row: number, reg: string) => `row ${row}${reg ? ` (${reg})` : ""} extras`;
+const REF_KEYS = new Set(["option", "option_id", "period"]);
+const notRefKey = (k: string) => !REF_KEYS.has(k);
 
 /**
  * Files up to this size are parsed whole (one parse is the fastest read);

@@ -254,10 +254,10 @@ export async function planAccount(
   // the extras section has problems: the vehicles are still read for theirs, but not planned
   const extrasOk = !problems.length;
 
-  // A reference that resolved, by its option and period: the same id for every row that gives it
-  // (most rows of a fleet name the same few extras).
-  const resolved = new Map<string, number>();
-  const refKey = (r: ExtraRef) => `${typeof r.option}:${r.option}|${r.period ?? ""}`;
+  // A reference that resolved, by its option (a name or an id) and period (0: none given): the same id for
+  // every row that gives it (most rows of a fleet name the same few extras).
+  const resolved = new Map<string | number, Map<number, number>>();
+  const resolvedId = (r: ExtraRef) => resolved.get(r.option)?.get(r.period ?? 0);
   /** The vehicle rows as they are read: mapped, their references resolved; rows with problems are listed, not handed out. */
   async function* vehicleRows(d: AccountDocument, tally: RowTally): AsyncGenerator<FleetRow> {
     const raws = d.streamed ? readRows(source.path, source.format, source.label) : d.vehicles;
@@ -268,7 +268,7 @@ export async function planAccount(
         if (refs && extrasOk) {
           let ids: number[] | undefined = [];
           for (const r of refs) {
-            const id = resolved.get(refKey(r));
+            const id = resolvedId(r);
             if (id === undefined) {
               ids = undefined;
               break;
@@ -281,7 +281,14 @@ export async function planAccount(
             const before = problems.length;
             ids = await resolveRefs(port, cache, `row ${row.row}${reg} extras`, refs, pool, label, problems);
             if (problems.length > before) continue;
-            for (const [i, r] of refs.entries()) resolved.set(refKey(r), ids[i]!);
+            for (const [i, r] of refs.entries()) {
+              let byPeriod = resolved.get(r.option);
+              if (!byPeriod) {
+                byPeriod = new Map();
+                resolved.set(r.option, byPeriod);
+              }
+              byPeriod.set(r.period ?? 0, ids[i]!);
+            }
           }
           row.values.vehicle_extras = ids.length ? ids : null;
         }

@@ -135,14 +135,18 @@ export function checkJson(text: string, where: (topIndex: number) => string): { 
     return undefined; // malformed: JSON.parse says where, for the caller
   }
   const members = countMembers(parsed, 1);
-  if (members >= 0) {
-    const outside = text.replace(JSON_STRING, "");
-    let colons = 0;
-    for (let i = outside.indexOf(":"); i >= 0; i = outside.indexOf(":", i + 1)) colons++;
-    if (colons === members) return { value: parsed };
-  }
+  // Every colon of the text is a member written or a character of a string: when the colons are as
+  // many as the members kept, no string holds one and no member was given twice (no copy of the text).
+  if (members >= 0 && (colonsIn(text) === members || colonsIn(text.replace(JSON_STRING, "")) === members))
+    return { value: parsed };
   checkJsonPrecisely(text, where);
   return undefined;
+}
+
+function colonsIn(text: string): number {
+  let colons = 0;
+  for (let i = text.indexOf(":"); i >= 0; i = text.indexOf(":", i + 1)) colons++;
+  return colons;
 }
 
 /** A JSON string literal (in valid JSON, every `"` outside one starts one). */

@@ -158,7 +158,15 @@ export function sameValue(spec: ParamSpec | undefined, a: unknown, b: unknown): 
   // without either (the common case of a diff: a file row against the record it was exported from)
   if (a === b || (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i])))
     return true;
+  // two sets (a row's extras against the record's, in another order): the same members either way
+  if (spec && ARRAY_ORDER[spec.name] === "set" && isWireList(spec, a) && isWireList(spec, b))
+    return a.every((x) => b.includes(x)) && b.every((x) => a.includes(x));
   return canonical(spec, typed(spec, a)) === canonical(spec, typed(spec, b));
+}
+
+/** A list already of its field's wire type: typed keeps it as it is, canonical tells its members apart as === does. */
+function isWireList(spec: ParamSpec, v: unknown): v is unknown[] {
+  return Array.isArray(v) && spec.type.endsWith("[]") && v.every((x) => isWireScalar(spec, x));
 }
 
 /** Whether a scalar already has the wire type of a field (what `coerce` would return for it is itself). */
@@ -270,7 +278,10 @@ export function applyFieldValues(base: WireRecord, changes: Record<string, unkno
  * that changes something (a diff of an unchanged fleet compares each row's
  * fields and builds nothing).
  */
-function recordChanges(record: JsonObject, desired: Record<string, WireValue | null>): Record<string, FieldChange> {
+function recordChanges(
+  record: JsonObject,
+  desired: Record<string, WireValue | null>,
+): Record<string, FieldChange> | undefined {
   let fields: Record<string, FieldChange> | undefined;
   for (const name in desired) {
     const v = inputMember(record, name);
@@ -283,7 +294,7 @@ function recordChanges(record: JsonObject, desired: Record<string, WireValue | n
     fields ??= {};
     fields[name] = { from, to: isEmpty(to) ? null : (to as WireValue) };
   }
-  return fields ?? {};
+  return fields; // undefined: nothing changes (nothing made for an unchanged row)
 }
 
 function fieldChanges(before: WireRecord, desired: Record<string, WireValue | null>): Record<string, FieldChange> {
@@ -355,7 +366,7 @@ export class PlanBuilder {
       }
     }
     const fields = recordChanges(record, desired);
-    if (Object.keys(fields).length === 0) {
+    if (!fields) {
       const u = { vehicle_id: id, reg: regOf(record), row: n };
       plan.unchanged++;
       if (this.#opts.listUnchanged !== false) plan.unchangedList.push(u);

@@ -47,6 +47,10 @@ export interface SyncOptions {
   keepExtras?: boolean;
 }
 
+/** The images of a row that gives none (shared: rows are many, and their images are only read). */
+const NO_IMAGES: string[] = [];
+Object.freeze(NO_IMAGES);
+
 export interface FleetRow {
   row: number;
   /** Wire name -> value, names resolved; `null` = the row gives the field empty (must be empty). */
@@ -196,7 +200,7 @@ export async function* mapRows(
         }
         values.vehicle_extras = r.ids.length ? r.ids : null;
       }
-      yield { row: raw.row, values, images: [], wire: true };
+      yield { row: raw.row, values, images: NO_IMAGES, wire: true };
       continue;
     }
     const mapped = mapRow(data);

@@ -42,6 +42,8 @@ const MAX_DEPTH = 100;
 /** The key that followed each key last time (keys are compared with the text, not sliced out of it). */
 const nextAfter = new Map<string, string>();
 const MAX_KEYS_KEPT = 10_000;
+/** V8 keeps this many members fast when they are added by keyed stores (Map::TooManyFastProperties). */
+const FAST_MEMBERS = 12;
 /** Not a scalar of the subset. */
 const NONE = Symbol("none");
 
@@ -97,6 +99,23 @@ export function parseYamlLines(s: string): { value: unknown } | undefined {
   const col: number[] = [];
   const isMap: boolean[] = [];
   const sameCol: boolean[] = [];
+  /** Where each open collection is held (its parent and its key or index; none for the root), and its size. */
+  const holder: Array<Record<string, unknown> | unknown[] | undefined> = [];
+  const slot: Array<string | number> = [];
+  const size: number[] = [];
+  /**
+   * A mapping is built by keyed stores, which V8 turns to a slow dictionary
+   * past 12 members (about 4 times the memory of a literal's, and slower to
+   * read and collect): a larger one is copied once it is closed, the copy
+   * with fast members like JSON.parse's objects.
+   */
+  const close = (at: number) => {
+    if (!isMap[at] || size[at]! <= FAST_MEMBERS) return;
+    const copy = { ...(box[at] as Record<string, unknown>) };
+    const h = holder[at];
+    if (h === undefined) root = copy;
+    else (h as Record<string | number, unknown>)[slot[at]!] = copy;
+  };
   let top = -1;
   /** A `key:` whose value is on the lines below: its column (or -1), its object and its name. */
   let pending = -1;
@@ -148,7 +167,7 @@ export function parseYamlLines(s: string): { value: unknown } | undefined {
     }
     if (key !== undefined) prevKey = key;
     if (pending >= 0 && (indent < pending || (indent === pending && !dash))) pending = -1; // its value stays null
-    while (top >= 0 && (col[top]! > indent || (col[top] === indent && sameCol[top] && !dash))) top--;
+    while (top >= 0 && (col[top]! > indent || (col[top] === indent && sameCol[top] && !dash))) close(top--);
     let at = indent;
     let target: Record<string, unknown>;
     if (dash) {
@@ -163,6 +182,8 @@ export function parseYamlLines(s: string): { value: unknown } | undefined {
         box[top] = arr;
         isMap[top] = false;
         sameCol[top] = pending === indent;
+        holder[top] = pending >= 0 ? pObj : undefined;
+        slot[top] = pKey;
         pending = -1;
       } else return undefined;
       at += 2;
@@ -180,6 +201,9 @@ export function parseYamlLines(s: string): { value: unknown } | undefined {
       box[top] = target;
       isMap[top] = true;
       sameCol[top] = false;
+      holder[top] = arr;
+      slot[top] = arr.length - 1;
+      size[top] = 0;
     } else if (key === undefined) return undefined;
     else if (pending < 0 && top >= 0 && col[top] === indent && isMap[top]) target = box[top] as Record<string, unknown>;
     else if (pending >= 0 || root === NONE) {
@@ -191,9 +215,13 @@ export function parseYamlLines(s: string): { value: unknown } | undefined {
       box[top] = target;
       isMap[top] = true;
       sameCol[top] = false;
+      holder[top] = pending >= 0 ? pObj : undefined;
+      slot[top] = pKey;
+      size[top] = 0;
       pending = -1;
     } else return undefined;
     if (target[key] !== undefined) return undefined; // a repeated key (or one of Object's own names): yaml refuses the first
+    size[top]!++;
     if (c + 1 >= e) {
       target[key] = null;
       pending = at;
@@ -206,5 +234,6 @@ export function parseYamlLines(s: string): { value: unknown } | undefined {
     }
     p = e + 1;
   }
+  while (top >= 0) close(top--);
   return root === NONE ? undefined : { value: root };
 }

@@ -139,6 +139,17 @@ describe("value comparison", () => {
     expect(sameValue(spec("vehicle_description"), "", undefined)).toBe(true);
     expect(sameValue(spec("vehicle_benefits_id"), [], null)).toBe(true);
     expect(sameValue(spec("vehicle_benefits_id"), [2, 1, 1], ["1", "2"])).toBe(true);
+    // sets of ids in wire form (compared member by member) and otherwise (through canonical) agree
+    for (const [a, b, same] of [
+      [[3, 10], [10, 3], true],
+      [[3, 3, 10], [10, 3], true],
+      [[3], [3, 10], false],
+      [[3, 10], [3, 11], false],
+      [["3", 10], [10, 3], true],
+    ] as const) {
+      expect(sameValue(spec("vehicle_extras"), a, b)).toBe(same);
+      expect(sameValue(spec("vehicle_extras"), b, a)).toBe(same);
+    }
     expect(sameValue(spec("vehicle_images"), [2, 1], [1, 2])).toBe(false);
     expect(sameValue(spec("vehicle_delivery_address_fixed_price"), [5, 10], [10, 5])).toBe(false);
     expect(sameValue(spec("vehicle_availability_calendar"), "1.1.2027,24.12.2026", "24.12.2026,01.01.2027")).toBe(true);

@@ -44,6 +44,12 @@ describe("checkJson", () => {
     );
   });
 
+  it("refuses a member written twice where no string holds a colon (the count of the whole text)", () => {
+    expect(refuses('{"a":1,"b":{"c":1,"c":2}}')).toBe(true);
+    expect(refuses('[{"a":1},{"a":1,"b":[{"x":"y","x":"y"}]}]')).toBe(true);
+    expect(refuses('{"a":"10:00","b":{"c":1}}')).toBe(false);
+  });
+
   it("refuses nesting deeper than MAX_DEPTH, and a nesting bomb, naming the depth", () => {
     const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
     expect(refuses(deep(MAX_DEPTH))).toBe(false);
