@@ -11,10 +11,13 @@ import { runInNewContext } from "node:vm";
 // every INTERVAL_MS, and sooner when a fast loop (the whole-file check of a
 // 50,000-row import) has grown the heap SLACK_BYTES past what the last
 // collection left. (Collecting on heap size alone was tried: listings then
-// grew again; on time alone, the fast loops did.) Neither collects a heap
-// under MIN_HEAP_BYTES: a full collection costs ~10 ms however little it
-// frees (the code loaded at start-up is marked too), and a heap that small
-// is no memory worry (a 1,000-vehicle diff or listing stays under it).
+// grew again; on time alone, the fast loops did.) The first collection on
+// time waits FIRST_MS: a command that ends sooner (a listing or a diff of
+// ~1,000 vehicles) never pays it (~10 ms, however little it frees: the code
+// loaded at start-up is marked too), nor the one a fast loop would make as
+// soon as it starts (it waits for the heap to grow SLACK_BYTES past what the
+// first call saw). A heap-size floor for every collection was tried: every
+// listing's peak then rose by the floor.
 //
 // The young generation: V8 doubles it (up to 32 MiB) while many objects
 // survive, which in a long run happens late and made the peak grow with the
@@ -36,35 +39,34 @@ export function setMemoryFlags(): void {
 let flagsSet = false;
 
 const INTERVAL_MS = 200;
+const FIRST_MS = 400;
 const SLACK_BYTES = 8 * 1024 * 1024;
-const MIN_HEAP_BYTES = 16 * 1024 * 1024;
 const CHECK_EVERY = 64;
 let collect: (() => void) | null | undefined;
-let last = Date.now();
+/** When the next collection on time is due: FIRST_MS after the program loaded, then INTERVAL_MS after each. */
+let next = Date.now() + FIRST_MS;
 let calls = 0;
-let floor = MIN_HEAP_BYTES;
+/** The heap a fast loop may grow to before a collection: SLACK_BYTES past what the last one left (or the first call saw). */
+let floor: number | undefined;
 
 /**
- * Collect the heap when the last collection (or look) is INTERVAL_MS old, or
- * sooner when a fast loop has grown the heap SLACK_BYTES past what it left
- * (looked at every CHECK_EVERY calls); never while it is under
- * MIN_HEAP_BYTES. Cheap to call often. `used` replaces the heap reading (tests).
+ * Collect the heap when the next collection on time is due, or sooner when a
+ * fast loop has grown the heap SLACK_BYTES past what the last one left
+ * (looked at every CHECK_EVERY calls). Cheap to call often. `used` replaces
+ * the heap reading (tests).
  */
 export function settleHeap(now: number = Date.now(), used?: number): void {
   const heapUsed = () => used ?? getHeapStatistics().used_heap_size;
-  let due = false;
-  if (now - last >= INTERVAL_MS) {
-    last = now; // looked at: the next look is an interval away, collected or not
-    due = heapUsed() >= MIN_HEAP_BYTES;
-  } else if (++calls >= CHECK_EVERY) due = heapUsed() >= floor;
+  floor ??= heapUsed() + SLACK_BYTES;
+  const due = now >= next || (++calls >= CHECK_EVERY && heapUsed() >= floor);
   if (calls >= CHECK_EVERY) calls = 0;
   if (!due) return;
-  last = now;
+  next = now + INTERVAL_MS;
   calls = 0;
   if (collect === undefined) collect = gcFunction();
   if (!collect) return;
   collect();
-  floor = Math.max(heapUsed() + SLACK_BYTES, MIN_HEAP_BYTES);
+  floor = heapUsed() + SLACK_BYTES;
 }
 
 /**

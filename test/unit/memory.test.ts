@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 describe("settleHeap", () => {
   const g = globalThis as { gc?: () => void };
@@ -17,25 +17,45 @@ describe("settleHeap", () => {
   });
   const MiB = 1024 * 1024;
 
+  it("waits 400 ms after the program loaded before the first collection on time", async () => {
+    // a fresh copy of the module, loaded at a known time
+    const loaded = 1_700_000_000_000;
+    vi.useFakeTimers({ now: loaded });
+    vi.resetModules();
+    const fresh = (await import("../../src/memory.js")).settleHeap;
+    vi.useRealTimers();
+    const before = calls;
+    for (let t = loaded; t < loaded + 400; t += 10) fresh(t, 0); // 40 calls: under CHECK_EVERY
+    expect(calls - before).toBe(0);
+    fresh(loaded + 400, 0);
+    expect(calls - before).toBe(1);
+    fresh(loaded + 599, 0);
+    expect(calls - before).toBe(1);
+    fresh(loaded + 600, 0);
+    expect(calls - before).toBe(2);
+  });
+
+  it("lets a fast loop's heap grow 8 MiB past what the first call saw before collecting", async () => {
+    vi.resetModules();
+    const fresh = (await import("../../src/memory.js")).settleHeap;
+    const t = Date.now(); // within the first 400 ms of this copy
+    const before = calls;
+    fresh(t, 10 * MiB); // the first call: the floor is 18 MiB
+    for (let i = 0; i < 128; i++) fresh(t, 17 * MiB);
+    expect(calls - before).toBe(0);
+    for (let i = 0; i < 64; i++) fresh(t, 18 * MiB);
+    expect(calls - before).toBe(1);
+  });
+
   it("collects at most once per interval, however often long loops call it", () => {
     const before = calls;
     const t0 = Date.now() + 1_000; // past the interval since the module loaded
-    // 100 calls over one second, the heap over the minimum but under the floor
-    for (let t = t0; t < t0 + 1_000; t += 10) settleHeap(t, 17 * MiB);
+    for (let t = t0; t < t0 + 1_000; t += 10) settleHeap(t, 0); // 100 calls over one second, small heap
     expect(calls - before).toBe(5); // at t0, +200, +400, +600, +800
-    settleHeap(t0 + 999, 17 * MiB);
+    settleHeap(t0 + 999, 0);
     expect(calls - before).toBe(5);
-    settleHeap(t0 + 1_000, 17 * MiB);
+    settleHeap(t0 + 1_000, 0);
     expect(calls - before).toBe(6);
-  });
-
-  it("never collects a heap under 16 MiB (a full collection would cost more than it frees)", () => {
-    const before = calls;
-    const t0 = Date.now() + 5_000;
-    for (let t = t0; t < t0 + 2_000; t += 10) settleHeap(t, 15 * MiB);
-    expect(calls - before).toBe(0);
-    settleHeap(t0 + 2_200, 16 * MiB); // at the minimum: collected at the next interval
-    expect(calls - before).toBe(1);
   });
 
   it("collects sooner when a fast loop grows the heap 8 MiB past what the last collection left", () => {
