@@ -3,6 +3,7 @@ import { InputError } from "../errors.js";
 import { type DocEvent, NODE_PROPERTY, readDocument } from "../fleet/doc-stream.js";
 import type { FleetFormat } from "../fleet/format.js";
 import { checkJson, decodeUtf8 } from "../fleet/input-limits.js";
+import { rowLabel } from "../fleet/plan.js";
 import { fileError, type RawRow } from "../fleet/read.js";
 import { parseYamlBlock } from "../output/yaml-block.js";
 import { parseYamlLines } from "../output/yaml-lines.js";
@@ -77,7 +78,8 @@ export function parseRefs(row: number, reg: string, v: unknown, problems: Accoun
   return out;
 }
 
-const refsField = (row: number, reg: string) => `row ${row}${reg ? ` (${reg})` : ""} extras`;
+/** Where a row's references are named in problems: `row 3 (B-SC 1001) extras`. */
+const refsField = (row: number, reg: string) => `${rowLabel(row, { vehicle_reg_number: reg })} extras`;
 const REF_KEYS = new Set(["option", "option_id", "period"]);
 const notRefKey = (k: string) => !REF_KEYS.has(k);
 
@@ -200,7 +202,7 @@ function vehicleRow(refs: Map<number, ExtraRef[]>, problems: AccountDocument["pr
     const reg = typeof v.vehicle_reg_number === "string" ? v.vehicle_reg_number.trim() : "";
     if ("vehicle_extras" in v && v.vehicle_extras !== null && v.vehicle_extras !== undefined)
       problems.push({
-        field: `row ${n}${reg ? ` (${reg})` : ""} extras`,
+        field: refsField(n, reg),
         message: "give extras by identity (extras:) or by id (vehicle_extras:), not both",
       });
     refs.set(n, parseRefs(n, reg, given, problems));

@@ -3,7 +3,14 @@ import type { WireValue } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
 import { catalogPort, listExtras } from "../fleet/adapters.js";
-import { currentInput, type Plan, type PlanChange, type PlanCreate, type PlanUnchanged } from "../fleet/plan.js";
+import {
+  currentInput,
+  type Plan,
+  type PlanChange,
+  type PlanCreate,
+  type PlanUnchanged,
+  rowLabel,
+} from "../fleet/plan.js";
 import { fileError, readRows } from "../fleet/read.js";
 import type { CatalogPort } from "../fleet/resolver.js";
 import { fingerprint, type Touched, touchedVehicles } from "../fleet/saved-plan.js";
@@ -276,10 +283,9 @@ export async function planAccount(
             ids.push(id);
           }
           if (!ids) {
-            const reg =
-              typeof row.values.vehicle_reg_number === "string" ? ` (${row.values.vehicle_reg_number.trim()})` : "";
             const before = problems.length;
-            ids = await resolveRefs(port, cache, `row ${row.row}${reg} extras`, refs, pool, label, problems);
+            const at = `${rowLabel(row.row, row.values)} extras`;
+            ids = await resolveRefs(port, cache, at, refs, pool, label, problems);
             if (problems.length > before) continue;
             for (const [i, r] of refs.entries()) {
               let byPeriod = resolved.get(r.option);
