@@ -19,6 +19,8 @@ const LAYERS = [
   ["bulk", "^src/bulk/"],
   // jobs made of the bulk shell and the gateway, shared by the CLI and the library (account apply)
   ["jobs", "^src/jobs/"],
+  // operations: one typed function per verb (src/ops/<noun>/<verb>.ts); returns data or a plan, never prints
+  ["ops", "^src/ops/"],
   ["library", "^src/library/"],
   ["commands", "^src/commands/"],
   ["wizard", "^src/wizard/"],

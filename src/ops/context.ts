@@ -1,0 +1,23 @@
+import type { Deps } from "../deps.js";
+
+/**
+ * What an operation (`src/ops/<noun>/<verb>.ts`) may use: the target, the API
+ * client, the catalogs, the data dir (undo history, row logs, locks), the clock
+ * and a place for notes to a person. Never stdout, flags or prompts: an op
+ * returns data or a plan, and each front end (CLI, library, MCP) renders it.
+ *
+ * The CLI's `Deps` satisfies it; the library and the MCP server build their own.
+ * (First cut: a narrowing of Deps; `msg` is for notes only, never results.)
+ */
+export type OpContext = Pick<
+  Deps,
+  "client" | "catalogs" | "locale" | "target" | "paths" | "settings" | "env" | "now" | "history" | "msg" | "onExit"
+>;
+
+/** What a long operation takes besides its input: a stop signal and progress reports. */
+export interface OpOptions<P = unknown> {
+  /** Stop: no new requests; what is in flight finishes (and is recorded); the op then throws InterruptedError. */
+  signal?: AbortSignal;
+  /** Called as work advances (rows done, pages fetched). Never required for correctness. */
+  onProgress?: (progress: P) => void;
+}
