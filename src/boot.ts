@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
 import { helpWidth, STATIC_HELP_WIDTH } from "./cli/help-width.js";
-import { invokedNoun, invokedVerb } from "./cli/nouns.js";
+import { helpAsFlag, invokedNoun, invokedVerb } from "./cli/nouns.js";
 import { resolvePaths } from "./config/paths.js";
 import { setMemoryFlags } from "./memory.js";
 
@@ -32,7 +32,7 @@ import { setMemoryFlags } from "./memory.js";
 const BUILD_ID = /^\/\*rentctl-build:([0-9a-f]{16})\*\//;
 
 export async function boot(distDir: string, argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  if (printStaticHelp(distDir, argv, env)) return;
+  if (printStaticHelp(distDir, helpAsFlag(argv), env)) return;
   tuneV8();
   const bundle = loadBundle(distDir, argv, env);
   await bundle.run();

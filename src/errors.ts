@@ -34,7 +34,7 @@ export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   [EXIT.notFound]: "not found",
   [EXIT.network]: "network/server",
   [EXIT.partial]: "bulk partly failed",
-  [EXIT.drift]: "vehicle diff found changes",
+  [EXIT.drift]: "a diff found changes, or a saved plan is stale",
   [EXIT.busy]: "busy (held by another rentctl process)",
   [EXIT.interrupted]: "interrupted",
   [EXIT.terminated]: "terminated",
