@@ -51,6 +51,27 @@ describe("the command-line surface", () => {
     expect(r.stdout.replace(/\s+/g, " ")).toMatch(/choices: "table", "json", "ndjson", "csv", "yaml", "markdown"/);
   });
 
+  it("auth login checks that the key can be kept before it asks for it", async () => {
+    home = tempHome();
+    const asked: string[] = [];
+    const prompt = {
+      confirm: async () => true,
+      password: async (message: string) => {
+        asked.push(message);
+        return "a-key-typed-for-nothing";
+      },
+    };
+    const r = await runMain(
+      ["auth", "login", "--env", "test", "--base-url", "http://127.0.0.1:9", "--user", "1001"],
+      { ...home.env, RENTCTL_KEYCHAIN: "off" },
+      { tty: true, overrides: { prompt } },
+    );
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toMatch(/no system keychain is usable here, so no key was asked for/);
+    expect(r.stderr).toMatch(/--insecure-storage/);
+    expect(asked).toEqual([]);
+  });
+
   it("the exit-code table says 8 also means a stale plan", () => {
     expect(EXIT_MEANINGS[EXIT.drift]).toMatch(/stale/);
     expect(exitCodesLine()).toContain("8 a diff found changes, or a saved plan is stale");
