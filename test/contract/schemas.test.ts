@@ -1,5 +1,6 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openApiDocument } from "../../src/contract/openapi.js";
 import { OPERATIONS, operation } from "../../src/contract/operations.js";
 import {
   answerSchema,
@@ -9,6 +10,7 @@ import {
   VehicleSchema,
 } from "../../src/contract/schemas.js";
 import { createSandbox, type Sandbox } from "../../src/library/sandbox.js";
+import { VERSION } from "../../src/version.js";
 
 /**
  * The record schemas (src/contract/schemas.ts, the one source of every record's shape) against
@@ -98,5 +100,14 @@ describe("recordJsonSchemas", () => {
     expect(Object.keys(schemas)).toEqual(
       expect.arrayContaining(["Vehicle", "Extra", "Image", "Currency", "Locale", "Segment", "CatalogItem", "Error"]),
     );
+  });
+});
+
+describe("the sandbox's /openapi.json", () => {
+  it("is the document of `rentctl api --openapi`, plus only `servers` (its own address)", async () => {
+    const res = await fetch(`${sb.url}/openapi.json`);
+    const { servers, ...rest } = (await res.json()) as { servers: unknown };
+    expect(servers).toEqual([{ url: sb.url }]);
+    expect(rest).toEqual(openApiDocument({ version: VERSION }));
   });
 });
