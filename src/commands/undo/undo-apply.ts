@@ -91,6 +91,12 @@ export async function undoApply(
       item: earliest,
     });
   }
+  // Deleted extras come back first, whenever the apply's delete was journaled: the vehicles that used them
+  // are then restored with the new ids (see extraIds below).
+  steps.sort((a, b) => Number(b.item.action === "extra.delete") - Number(a.item.action === "extra.delete"));
+  steps.forEach((s, i) => {
+    s.row = i + 1;
+  });
   if (deps.flags.dryRun) return dryRun(deps, batch, steps);
   async function* rows(): AsyncGenerator<BulkRow<HistoryEntry>> {
     yield* steps;

@@ -304,7 +304,9 @@ async function undoMany(
       hint: `run \`rentctl undo ${entry.op}\` again once the cause is fixed`,
     });
   }
-  deps.msg.success(`${counted(n, "vehicles")} restored to their state before operation ${entry.op}`);
+  deps.msg.success(
+    `${counted(n, "vehicles")} restored to ${n === 1 ? "its" : "their"} state before operation ${entry.op}`,
+  );
 }
 
 /** The id under which a removed vehicle is still in the account (same id, or same registration number), if it is. */
