@@ -101,3 +101,8 @@ export function pageFooter(page: Page, offset: number, shown: number, noun: stri
 export function plural(n: number, noun: string): string {
   return n === 1 && noun.endsWith("s") ? noun.slice(0, -1) : noun;
 }
+
+/** `1 vehicle`, `2 vehicles`, `0 fields`: the count with its noun (given plural) in the right number. */
+export function counted(n: number, noun: string): string {
+  return `${n} ${plural(n, noun)}`;
+}

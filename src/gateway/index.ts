@@ -35,7 +35,6 @@ export {
 } from "./records.js";
 export { sendRaw } from "./send.js";
 export {
-  NOT_RECORDED_SWITCH,
   OWN_ENTRY,
   openBatch,
   recordPlan,

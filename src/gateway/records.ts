@@ -7,7 +7,7 @@ import { crossFieldProblems, isEmpty, type Problem, validateRecord, type WireRec
 import type { Deps } from "../deps.js";
 import { ConflictError } from "../errors.js";
 import type { CreateResult } from "../resources/create.js";
-import type { Resource } from "../resources/resource.js";
+import { EXTRA, type Resource } from "../resources/resource.js";
 import {
   applyChanges,
   type Change,
@@ -121,7 +121,8 @@ async function sendGuarded(
       },
     );
   }
-  const op = await recordWrite(deps, opts.undo ?? OWN_ENTRY, res.updateAction, id, s.current);
+  const fields = diff.map((c) => c.field);
+  const op = await recordWrite(deps, opts.undo ?? OWN_ENTRY, res.updateAction, id, s.current, undefined, fields);
   deps.msg.acting(target, `${res.updateOp === "vehicles.edit" ? "editing" : "updating"} ${res.noun} ${id}`);
   const r = await sendWrite(deps, res.updateOp, payload);
   return { changes: diff, sent: payload, body: r.decoded.body, undoOp: op };
@@ -192,7 +193,8 @@ export async function createRecord(
   deps: Deps,
   res: Resource,
   record: EncodableRecord,
-): Promise<CreateResult | undefined> {
+  opts: { undo?: UndoScope } = {},
+): Promise<(CreateResult & { undoOp?: string }) | undefined> {
   const target = await deps.target();
   if (deps.flags.dryRun) {
     await deps.out.record(describeRequest(target.baseUrl, res.createOp, record));
@@ -212,7 +214,13 @@ export async function createRecord(
     if (e instanceof ApiError && e.answerLost && res.kind === "vehicle") await explainLostCreate(deps, e, record);
     throw e;
   }
-  return { id: createdId(answer.decoded.body, res.kind), record: unwrapRecord(answer.decoded.body, res.kind) };
+  const id = createdId(answer.decoded.body, res.kind);
+  // Recorded once its id is known (undo removes it); a create whose answer was lost is explained above.
+  const undoOp =
+    id === undefined
+      ? undefined
+      : await recordWrite(deps, opts.undo ?? OWN_ENTRY, `${res.kind}.create`, id, record as JsonObject);
+  return { id, record: unwrapRecord(answer.decoded.body, res.kind), ...(undoOp ? { undoOp } : {}) };
 }
 
 /**
@@ -276,8 +284,10 @@ export async function removeRecord(
   return { undoOp: op };
 }
 
-/** Toggle an extra on or off (its own inverse: no undo entry). Returns the answer's body. */
-export async function switchExtra(deps: Deps, id: number): Promise<JsonObject> {
+/** Toggle an extra on or off; its record before is kept for undo (which sets that state back). Returns the answer's body. */
+export async function switchExtra(deps: Deps, id: number, opts: { undo?: UndoScope } = {}): Promise<JsonObject> {
+  const before = await fetchRecord(deps, EXTRA, id);
+  await recordWrite(deps, opts.undo ?? OWN_ENTRY, "extra.switch", id, before);
   const r = await sendWrite(deps, "extras.switch", { extra_id: id });
   return r.decoded.body;
 }

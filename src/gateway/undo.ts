@@ -17,15 +17,13 @@ export type UndoScope =
   | { kind: "planned"; op: string }
   /**
    * Not recorded: the writes of an undo itself (restoring from the history
-   * adds nothing to it), and an import's creates (not undoable: remove them
-   * with `vehicle remove --where`).
+   * adds nothing to it) and the removal of a run's own duplicates. Every
+   * other write leaves an exact undo.
    */
-  | { kind: "none"; reason: "undo" | "import" | "switch" };
+  | { kind: "none"; reason: "undo" };
 
 export const OWN_ENTRY: UndoScope = { kind: "entry" };
 export const UNDOING: UndoScope = { kind: "none", reason: "undo" };
-/** `extra enable / disable`: the opposite command is the undo (as for `extra switch`). */
-export const NOT_RECORDED_SWITCH: UndoScope = { kind: "none", reason: "switch" };
 
 /** A batch entry of the history; `row` records one vehicle's previous record under it. */
 export interface UndoBatch {
@@ -51,7 +49,7 @@ async function historyOf(deps: Deps) {
 /** Open a batch entry (`vehicle apply`): its rows are recorded as they are sent. */
 export async function openBatch(
   deps: Deps,
-  action: "vehicle.apply",
+  action: "vehicle.apply" | "vehicle.import",
   summary: JsonObject,
 ): Promise<UndoBatch | undefined> {
   const h = await historyOf(deps);
@@ -82,7 +80,11 @@ export async function recordPlan(
   return h.history.record({ action, id: first.id, ...h.where, before: first.before, items }, deps.now()).op;
 }
 
-/** Record one write's previous record as its scope says; returns the op that undoes it, if any. */
+/**
+ * Record one write's previous record as its scope says; returns the op that
+ * undoes it, if any. `fields`: the fields an edit changes (the undo list
+ * says what the op did).
+ */
 export async function recordWrite(
   deps: Deps,
   scope: UndoScope,
@@ -90,11 +92,13 @@ export async function recordWrite(
   id: number,
   before: JsonObject,
   after?: JsonObject,
+  fields?: readonly string[],
 ): Promise<string | undefined> {
   switch (scope.kind) {
     case "entry": {
       const h = await historyOf(deps);
-      return h?.history.record({ action, id, before, ...h.where }, deps.now()).op;
+      const what = fields?.length ? { fields: [...fields] } : {};
+      return h?.history.record({ action, id, before, ...(after ? { after } : {}), ...what, ...h.where }, deps.now()).op;
     }
     case "batch":
       scope.batch.row(action, id, before, after);

@@ -25,13 +25,15 @@ export type HistoryAction =
   | "vehicle.remove"
   | "extra.update"
   | "extra.delete"
-  /** `vehicle apply`: the batch entry; its rows are entries with `batch` = its op. */
+  /** `vehicle apply`, `account apply`: the batch entry; its rows are entries with `batch` = its op. */
   | "vehicle.apply"
-  /** A vehicle an apply created (undo removes it; `before` is the record sent). */
+  /** `vehicle import`: a batch entry like an apply's, its rows the vehicles it created. */
+  | "vehicle.import"
+  /** A vehicle created (undo removes it; `before` is the record sent). */
   | "vehicle.create"
-  /** An extra an account apply created (undo deletes it; `before` is the record sent). */
+  /** An extra created (undo deletes it; `before` is the record sent). */
   | "extra.create"
-  /** An extra an account apply switched on or off (undo switches it back; `before` is its record before). */
+  /** An extra switched on or off (undo switches it back; `before` is its record before). */
   | "extra.switch";
 
 export interface HistoryEntry {
@@ -47,12 +49,19 @@ export interface HistoryEntry {
   before: JsonObject;
   /** A row of an apply: what it wrote (an undo leaves a vehicle changed since alone, unless --force). */
   after?: JsonObject;
+  /** An edit: the fields it changed (the undo list says what the op did). */
+  fields?: string[];
   /** A change to many vehicles is one entry: every vehicle's previous record (undo restores them all). */
   items?: Array<{ id: number; before: JsonObject }>;
   /** Set once the entry has been undone. */
   undone?: string;
   /** The op of the batch entry (`vehicle.apply`) this entry belongs to. */
   batch?: string;
+}
+
+/** A batch entry (an apply, an import): its rows are entries with `batch` = its op, undone together. */
+export function isBatchEntry(e: Pick<HistoryEntry, "action">): boolean {
+  return e.action === "vehicle.apply" || e.action === "vehicle.import";
 }
 
 /** What the journal needs to know of where a change is made (config/target.ts's Target fits). */

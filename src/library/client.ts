@@ -399,8 +399,8 @@ async function edit(
 }
 
 async function setActive(deps: OwnedDeps, id: number, on: boolean): Promise<{ switched: boolean }> {
-  const { setExtraActive, NOT_RECORDED_SWITCH } = await import("../gateway/index.js");
-  const r = await setExtraActive(deps, checkedId(id), on, { undo: NOT_RECORDED_SWITCH });
+  const { setExtraActive, OWN_ENTRY } = await import("../gateway/index.js");
+  const r = await setExtraActive(deps, checkedId(id), on, { undo: OWN_ENTRY });
   if (r.status === "gone") throw new NotFoundError(`extra ${id} not found`);
   return { switched: r.status === "switched" };
 }

@@ -30,7 +30,7 @@ export async function setActive(deps: Deps, rawId: string, on: boolean): Promise
   const target = await deps.target();
   deps.msg.acting(target, `turning extra ${id} ${word}`);
   const gateway = await import("../../gateway/index.js");
-  const r = await gateway.setExtraActive(deps, id, on, { undo: gateway.NOT_RECORDED_SWITCH });
+  const r = await gateway.setExtraActive(deps, id, on, { undo: gateway.OWN_ENTRY });
   if (r.status === "gone") throw new NotFoundError(`extra ${id} not found`);
   if (deps.flags.quiet) return deps.out.ids([id]);
   if (deps.settings().output !== "table")

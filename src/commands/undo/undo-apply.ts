@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { counted } from "../../api/paginate.js";
 import type { BulkRow } from "../../bulk/runner.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
@@ -90,6 +91,12 @@ export async function undoApply(
       item: earliest,
     });
   }
+  // Deleted extras come back first, whenever the apply's delete was journaled: the vehicles that used them
+  // are then restored with the new ids (see extraIds below).
+  steps.sort((a, b) => Number(b.item.action === "extra.delete") - Number(a.item.action === "extra.delete"));
+  steps.forEach((s, i) => {
+    s.row = i + 1;
+  });
   if (deps.flags.dryRun) return dryRun(deps, batch, steps);
   async function* rows(): AsyncGenerator<BulkRow<HistoryEntry>> {
     yield* steps;
@@ -97,13 +104,13 @@ export async function undoApply(
   const recreated: Array<{ from: number; id: number; kind?: "extra" }> = [];
   // The apply itself: still running (wait for it), or killed with writes in flight (let them land first).
   const applyLog = typeof batch.before.log === "string" ? batch.before.log : undefined;
-  const releaseApply = applyLog ? await holdJobLog(deps, applyLog, `apply ${batch.op}`) : () => {};
+  const releaseApply = applyLog ? await holdJobLog(deps, applyLog, batchName(batch)) : () => {};
   let job: Awaited<ReturnType<typeof openBulkJob>>;
   try {
     job = await openBulkJob(deps, {
       job: "undo.apply",
       contentHash: createHash("sha256").update(`${batch.op}|${batch.time}`).digest("hex"),
-      what: `undo of apply ${batch.op}`,
+      what: `undo of ${batchName(batch)}`,
     });
   } catch (e) {
     releaseApply();
@@ -114,13 +121,26 @@ export async function undoApply(
     if (job.waited) {
       const now = new History(deps.paths.dataDir).entries().find((e) => e.op === batch.op);
       if (now?.undone) {
-        deps.msg.success(`apply ${batch.op} was undone meanwhile by the run this one waited for; nothing to do`);
+        deps.msg.success(`${batchName(batch)} was undone meanwhile by the run this one waited for; nothing to do`);
         await job.finish();
         return;
       }
     }
     // Writes of a stopped undo may still be on their way: let them land before looking.
     await job.settle();
+    // Extras re-created under new ids (a delete undone, by this run or a stopped one): every later step
+    // that names the old id (a vehicle's extras) is sent with the new one.
+    const extraIds = new Map<number, number>();
+    for (const s of steps) {
+      const done = job.log.previous.get(s.row);
+      if (s.item.action === "extra.delete" && done?.status === "recreated" && done.id !== undefined)
+        extraIds.set(s.item.id, done.id);
+    }
+    const mapExtras = <T extends Record<string, unknown>>(record: T): T => {
+      const ids = record.vehicle_extras;
+      if (!extraIds.size || !Array.isArray(ids)) return record;
+      return { ...record, vehicle_extras: ids.map((id) => extraIds.get(Number(id)) ?? id) };
+    };
     // Vehicles to re-create are first looked for by identity (an earlier, interrupted or concurrent
     // undo may have re-created them), and so are creates whose answer was lost: one listing, read once.
     const present = new IdentityIndex<number>();
@@ -164,7 +184,7 @@ export async function undoApply(
       // In reverse order of the apply, one at a time.
       concurrency: 1,
       label: "undoing",
-      acting: `undoing apply ${batch.op} (${whatOf(steps.map((s) => s.item))})`,
+      acting: `undoing ${batchName(batch)} (${whatOf(steps.map((s) => s.item))})`,
       order: ["restored", "removed", "recreated", "failed"],
       quietIds: ["restored", "removed", "recreated"],
       stdoutReport: false,
@@ -185,7 +205,7 @@ export async function undoApply(
           return (await gateway.currentVehicle(deps, e.id)) ? undefined : { status: "removed", id: e.id };
         if (e.action === "vehicle.edit") {
           const now = await gateway.currentVehicle(deps, e.id);
-          return now && gateway.movedFields(now.input, currentInput(e.before)).length === 0
+          return now && gateway.movedFields(now.input, mapExtras(currentInput(e.before))).length === 0
             ? { status: "restored", id: e.id }
             : undefined;
         }
@@ -212,7 +232,10 @@ export async function undoApply(
           if (r.status === "conflict") {
             conflicts.push({ field: `extra ${e.id}`, message: r.error ?? "changed since the apply" });
           }
-          if (r.status === "recreated" && r.id !== undefined) recreated.push({ from: e.id, id: r.id, kind: "extra" });
+          if (r.status === "recreated" && r.id !== undefined) {
+            recreated.push({ from: e.id, id: r.id, kind: "extra" });
+            extraIds.set(e.id, r.id);
+          }
           return r;
         }
         if (e.action === "vehicle.create") {
@@ -227,7 +250,7 @@ export async function undoApply(
           const r = await gateway.replacePlanned(
             deps,
             e.id,
-            { before: expect(e.after), after: currentInput(e.before) },
+            { before: expect(e.after), after: mapExtras(currentInput(e.before)) },
             w,
           );
           if (r.status === "conflict") return conflict(e, r.moved, r.gone);
@@ -235,7 +258,7 @@ export async function undoApply(
         }
         const id = found(e);
         if (id !== undefined) return { status: "already", id }; // already re-created: adopted, not sent
-        const made = await gateway.recreateVehicle(deps, e.before as JsonObject, w);
+        const made = await gateway.recreateVehicle(deps, mapExtras(e.before as JsonObject), w);
         recreated.push({ from: e.id, id: made });
         return { status: "recreated", id: made };
       },
@@ -248,7 +271,7 @@ export async function undoApply(
         if (s.interrupted || s.stoppedBy || s.failed.length || s.counts.get("conflict")) return;
         const n = (k: string) => s.counts.get(k) ?? 0;
         deps.msg.success(
-          `apply ${batch.op} undone: ${n("restored")} restored, ${n("removed")} created ${things} removed, ${n("recreated")} removed ${things} re-created${n("already") ? `, ${n("already")} already as before the apply` : ""}`,
+          `${batchName(batch)} undone: ${n("restored")} restored, ${n("removed")} created ${things} removed, ${n("recreated")} removed ${things} re-created${n("already") ? `, ${n("already")} already as before the apply` : ""}`,
         );
       },
       verdict: (s) => {
@@ -330,6 +353,9 @@ async function undoExtra(
   return { status: "recreated", id };
 }
 
+/** `apply 3`, `import 4`: the batch entry an undo restores from. */
+const batchName = (batch: HistoryEntry) => `${batch.action === "vehicle.import" ? "import" : "apply"} ${batch.op}`;
+
 /** `extra create (option 9, period 1, price 7), answer lost`. */
 function lostCreateLabel(e: HistoryEntry): string {
   const m = (k: string) => String(e.before[k] ?? "?");
@@ -370,9 +396,7 @@ async function dryRun(deps: Deps, batch: HistoryEntry, steps: BulkRow<HistoryEnt
       );
   else if (!deps.flags.quiet) await deps.out.list(plan);
   deps.msg.info(
-    deps.color.dim(
-      `dry run: would undo apply ${batch.op} (${steps.length} vehicle${steps.length === 1 ? "" : "s"}); nothing was sent`,
-    ),
+    deps.color.dim(`dry run: would undo ${batchName(batch)} (${whatOf(steps.map((s) => s.item))}); nothing was sent`),
   );
 }
 
@@ -380,6 +404,5 @@ async function dryRun(deps: Deps, batch: HistoryEntry, steps: BulkRow<HistoryEnt
 export function whatOf(items: readonly HistoryEntry[]): string {
   const extras = items.filter((e) => e.action.startsWith("extra.")).length;
   const vehicles = items.length - extras;
-  const n = (k: number, noun: string) => `${k} ${noun}${k === 1 ? "" : "s"}`;
-  return extras ? `${n(extras, "extra")} and ${n(vehicles, "vehicle")}` : n(vehicles, "vehicle");
+  return extras ? `${counted(extras, "extras")} and ${counted(vehicles, "vehicles")}` : counted(vehicles, "vehicles");
 }

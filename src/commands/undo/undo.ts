@@ -1,4 +1,4 @@
-import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
+import { activeOf, EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import type { JsonObject } from "../../contract/records.js";
 import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
@@ -24,25 +24,13 @@ export const verb = defineVerb({
   run: (deps, args, opts) => run(deps, args.op, opts),
 });
 
-function row(e: HistoryEntry): JsonObject {
-  return {
-    op: e.op,
-    time: e.time,
-    // an account apply is journaled as a batch of vehicle and extra rows; its entry says which it was
-    action: e.action === "vehicle.apply" && e.before.account === true ? "account.apply" : e.action,
-    id: e.id,
-    env: e.env,
-    user_id: e.userId ?? null,
-    undone: e.undone ?? null,
-  };
-}
-
 /** What restoring needs (loaded only when the command runs: the noun's tree stays light). */
 const load = () =>
   Promise.all([
     import("../../history/history.js"),
     import("../../gateway/records.js"),
     import("../../resources/safe-edit.js"),
+    import("./describe.js"),
   ]);
 
 /** `rentctl undo`: the recent entries of the undo history; `rentctl undo OP`: restore one. */
@@ -51,8 +39,12 @@ export async function run(
   op: string | undefined,
   opts: { limit?: number; force?: boolean; dedupe?: boolean },
 ): Promise<void> {
-  const [{ History, sameTarget }, { createRecord, guardedReplace }, { EXTRA, inputOf, serverMembers, VEHICLE }] =
-    await load();
+  const [
+    { History, isBatchEntry, sameTarget },
+    { createRecord, guardedReplace },
+    { EXTRA, inputOf, serverMembers, VEHICLE },
+    { counted, listRow, UNDOING },
+  ] = await load();
   const journal = new History(deps.paths.dataDir);
   const entries = journal.entries();
   if (op === undefined) {
@@ -62,14 +54,20 @@ export async function run(
       .slice(-n)
       .reverse();
     if (deps.flags.quiet) return deps.out.ids(recent.map((e) => e.op));
-    await deps.out.list(recent.map(row), [
-      { key: "op", header: "OP" },
-      { key: "time", header: "TIME" },
-      { key: "action", header: "ACTION" },
-      { key: "id", header: "ID" },
-      { key: "env", header: "ENV" },
-      { key: "undone", header: "UNDONE" },
-    ]);
+    const rowsOf = new Map<string, HistoryEntry[]>();
+    for (const e of entries) if (e.batch !== undefined) rowsOf.set(e.batch, [...(rowsOf.get(e.batch) ?? []), e]);
+    await deps.out.list(
+      recent.map((e) => listRow(e, rowsOf.get(e.op) ?? [])),
+      [
+        { key: "op", header: "OP" },
+        { key: "time", header: "TIME" },
+        { key: "action", header: "ACTION" },
+        { key: "id", header: "ID" },
+        { key: "what", header: "WHAT" },
+        { key: "env", header: "ENV" },
+        { key: "undone", header: "UNDONE" },
+      ],
+    );
     if (recent.length === 0) deps.msg.info("nothing to undo yet");
     return;
   }
@@ -93,7 +91,7 @@ export async function run(
       { hint: "select the same environment, address and owner (profile, --env, --base-url, --user) to undo it" },
     );
   }
-  if (entry.action === "vehicle.apply") {
+  if (isBatchEntry(entry)) {
     const { undoApply } = await import("./undo-apply.js");
     await undoApply(
       deps,
@@ -104,8 +102,10 @@ export async function run(
     if (!deps.flags.dryRun) journal.markUndone(op, deps.now());
     return;
   }
-  if (entry.items?.length) return undoMany(deps, journal, entry);
+  if (entry.items?.length) return undoMany(deps, journal, entry, counted);
   const res = entry.action.startsWith("vehicle") ? VEHICLE : EXTRA;
+  if (entry.action === "vehicle.create" || entry.action === "extra.create" || entry.action === "extra.switch")
+    return undoCreateOrSwitch(deps, journal, entry);
   const before = res.mirrorServer ? serverMembers(entry.before) : inputOf(res, entry.before);
   if (entry.action === "vehicle.edit" || entry.action === "extra.update") {
     const r = await guardedReplace(deps, res, entry.id, before, { replace: true });
@@ -115,7 +115,7 @@ export async function run(
     else if (deps.settings().output !== "table")
       await deps.out.record({ op, restored: entry.id, changes: r.changes as never });
     deps.msg.success(
-      `${res.noun} ${entry.id} restored to its state before operation ${op} (${r.changes.length} fields)`,
+      `${res.noun} ${entry.id} restored to its state before operation ${op} (${counted(r.changes.length, "fields")})`,
     );
     return;
   }
@@ -131,7 +131,7 @@ export async function run(
     }
     const { prepareVehicle } = await import("../../resources/create.js");
     const record = await prepareVehicle(deps, before);
-    const created = await createRecord(deps, VEHICLE, record);
+    const created = await createRecord(deps, VEHICLE, record, { undo: UNDOING });
     if (!created) return;
     newId = created.id;
   } else {
@@ -139,15 +139,68 @@ export async function run(
       requireRequired: true,
       allowUnknown: true,
     });
-    const created = await createRecord(deps, EXTRA, record);
+    const created = await createRecord(deps, EXTRA, record, { undo: UNDOING });
     if (!created) return;
     newId = created.id;
-    if (newId !== undefined) await reattach(deps, entry, newId);
+    if (newId !== undefined) {
+      // It comes back as it was: off, if it was off (a new extra is on).
+      if (activeOf(entry.before) === false) {
+        const { setExtraActive } = await import("../../gateway/extras.js");
+        await setExtraActive(deps, newId, false, { undo: UNDOING });
+      }
+      await reattach(deps, entry, newId);
+    }
   }
   journal.markUndone(op, deps.now());
   if (deps.flags.quiet || deps.settings().output === "table") await deps.out.ids(newId !== undefined ? [newId] : []);
   else await deps.out.record({ op, recreated_from: entry.id, id: newId ?? null });
-  deps.msg.success(`${res.noun} ${entry.id} re-created as ${res.noun} ${newId ?? "(id not reported)"}`);
+  deps.msg.success(
+    `${res.noun} ${entry.id} re-created as ${res.noun} ${newId ?? "(id not reported)"}${newId !== undefined && newId !== entry.id ? ` (the server assigns new ids: ${entry.id} → ${newId})` : ""}`,
+  );
+}
+
+/** Undo of a create (the record is removed) or of an extra's switch (its state before is set back). */
+async function undoCreateOrSwitch(deps: Deps, journal: History, entry: HistoryEntry): Promise<void> {
+  const [{ removeRecord }, { setExtraActive }, { NotFoundError }, { EXTRA, VEHICLE }, { UNDOING }] = await Promise.all([
+    import("../../gateway/records.js"),
+    import("../../gateway/extras.js"),
+    import("../../api/errors.js"),
+    import("../../resources/safe-edit.js"),
+    import("../../gateway/undo.js"),
+  ]);
+  const res = entry.action.startsWith("vehicle") ? VEHICLE : EXTRA;
+  const { op, id } = entry;
+  if (deps.flags.dryRun) {
+    const what = entry.action === "extra.switch" ? `switch ${res.noun} ${id} back` : `remove ${res.noun} ${id}`;
+    deps.msg.info(deps.color.dim(`dry run: would ${what} (undo of operation ${op}); nothing was sent`));
+    return;
+  }
+  let said: string;
+  let result: JsonObject;
+  if (entry.action === "extra.switch") {
+    const was = activeOf(entry.before);
+    if (was === undefined)
+      throw new UsageError(`operation ${op}: the extra's record showed no on/off state; nothing was sent`, {
+        hint: `\`rentctl extra switch ${id}\` toggles it back`,
+      });
+    const r = await setExtraActive(deps, id, was, { undo: UNDOING });
+    if (r.status === "gone") throw new NotFoundError(`extra ${id} not found: deleted since operation ${op}`);
+    said = `extra ${id} ${r.status === "switched" ? "switched back" : "already"} ${was ? "on" : "off"}`;
+    result = { op, id, active: was };
+  } else {
+    try {
+      await removeRecord(deps, res, id, { undo: UNDOING });
+      said = `${res.noun} ${id} ${res.kind === "extra" ? "deleted" : "removed"}`;
+    } catch (e) {
+      if (!(e instanceof NotFoundError)) throw e;
+      said = `${res.noun} ${id} was already gone`;
+    }
+    result = { op, id, removed: true };
+  }
+  journal.markUndone(op, deps.now());
+  if (deps.flags.quiet) await deps.out.ids([id]);
+  else if (deps.settings().output !== "table") await deps.out.record(result);
+  deps.msg.success(`${said} (undo of operation ${op})`);
 }
 
 /**
@@ -192,8 +245,13 @@ async function reattach(deps: Deps, entry: HistoryEntry, newId: number): Promise
  * previous record sent again through safe edit; removals: created again, with
  * a new id). A vehicle that cannot be restored is reported and the rest go on.
  */
-async function undoMany(deps: Deps, journal: History, entry: HistoryEntry): Promise<void> {
-  const [, { createRecord, guardedReplace }, { inputOf, VEHICLE }] = await load();
+async function undoMany(
+  deps: Deps,
+  journal: History,
+  entry: HistoryEntry,
+  counted: (n: number, noun: string) => string,
+): Promise<void> {
+  const [, { createRecord, guardedReplace }, { inputOf, VEHICLE }, { UNDOING }] = await load();
   const { AuthError } = await import("../../api/errors.js");
   const results: JsonObject[] = [];
   let failed = 0;
@@ -224,7 +282,7 @@ async function undoMany(deps: Deps, journal: History, entry: HistoryEntry): Prom
         results.push({ id: item.id, restored: true, changes: r.changes.length });
       } else {
         const { prepareVehicle } = await import("../../resources/create.js");
-        const created = await createRecord(deps, VEHICLE, await prepareVehicle(deps, before));
+        const created = await createRecord(deps, VEHICLE, await prepareVehicle(deps, before), { undo: UNDOING });
         results.push({ id: item.id, recreated_as: created?.id ?? null });
       }
     } catch (e) {
@@ -242,11 +300,13 @@ async function undoMany(deps: Deps, journal: History, entry: HistoryEntry): Prom
   const n = (entry.items ?? []).length;
   if (failed) {
     const { PartialFailureError } = await import("../../errors.js");
-    throw new PartialFailureError(`undo ${entry.op}: ${failed} of ${n} vehicles could not be restored`, {
+    throw new PartialFailureError(`undo ${entry.op}: ${failed} of ${counted(n, "vehicles")} could not be restored`, {
       hint: `run \`rentctl undo ${entry.op}\` again once the cause is fixed`,
     });
   }
-  deps.msg.success(`${n} vehicles restored to their state before operation ${entry.op}`);
+  deps.msg.success(
+    `${counted(n, "vehicles")} restored to ${n === 1 ? "its" : "their"} state before operation ${entry.op}`,
+  );
 }
 
 /** The id under which a removed vehicle is still in the account (same id, or same registration number), if it is. */

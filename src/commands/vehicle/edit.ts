@@ -86,7 +86,15 @@ export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promis
   if (deps.settings().output !== "table") {
     await deps.out.record({ id, changes: r.changes as never, undo: r.undoOp ?? null });
   }
+  // A list field given whole replaces the list (--add / --remove change one member): the line shows the list before and after.
+  const [{ counted }, { show }] = await Promise.all([
+    import("../../api/paginate.js"),
+    import("../../resources/safe-edit.js"),
+  ]);
+  const lists = r.changes
+    .filter((c) => VEHICLE_FIELDS.find((f) => f.name === c.field)?.type.endsWith("[]"))
+    .map((c) => ` · ${c.field}: ${show(c.before)} → ${show(c.after)}`);
   deps.msg.success(
-    `vehicle ${id} updated (${r.changes.length} field${r.changes.length === 1 ? "" : "s"} changed)${r.undoOp ? ` · undo with: rentctl undo ${r.undoOp}` : ""}`,
+    `vehicle ${id} updated (${counted(r.changes.length, "fields")} changed)${lists.join("")}${r.undoOp ? ` · undo with: rentctl undo ${r.undoOp}` : ""}`,
   );
 }

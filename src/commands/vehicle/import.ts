@@ -46,9 +46,6 @@ const load = async () => {
 };
 type Loaded = Awaited<ReturnType<typeof load>>;
 
-/** An import's creates are not in the undo history (remove them with `vehicle remove --where`). */
-const NOT_RECORDED: UndoScope = { kind: "none", reason: "import" };
-
 export interface ImportOptions {
   format?: string;
   concurrency?: number;
@@ -188,6 +185,10 @@ async function runImport(
   try {
     // The same import ran meanwhile (this one waited for it): the account listed before is out of date.
     if (job.waited) account = await listAccount();
+    // Undo: one batch entry, each created vehicle under it (`rentctl undo OP` removes them).
+    const { openBatch, OWN_ENTRY } = await import("../../gateway/undo.js");
+    const batch = await openBatch(deps, "vehicle.import", { file: source.label, create: count, log: job.log.file });
+    const undo: UndoScope = batch ? { kind: "batch", batch } : OWN_ENTRY;
     await job.run<CheckedRow>({
       rows: valid(),
       total: count,
@@ -224,11 +225,14 @@ async function runImport(
           record = { ...record, vehicle_images: [...given, ...ids] };
         }
         const id = await gateway.createVehicle(deps, record, {
-          undo: NOT_RECORDED,
+          undo,
           beforeWrite: ctx.beforeWrite,
           signal: ctx.signal,
         });
         return { status: "created", id };
+      },
+      after: (summary) => {
+        if (batch && summary.counts.get("created")) deps.msg.info(`undo with: rentctl undo ${batch.op}`);
       },
     });
   } finally {

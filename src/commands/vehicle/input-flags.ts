@@ -76,7 +76,10 @@ export const vehicleInputFlags = {
     "--configuration <id|name>",
     'configuration of --model, e.g. --brand Toyota --model Corolla --configuration "1.8 Hybrid"',
   ),
-  set: flag.list("--set <field=value>", "set a field by its wire name (repeat; arrays append; empty value clears)"),
+  set: flag.list(
+    "--set <field=value>",
+    "set a field by its wire name (repeat; a list field is replaced by the values given: repeat --set or write 1,2 for several, --add / --remove change one member; empty value clears)",
+  ),
   fromFile: flag.string("--from-file <file>", "read fields (wire names) from a JSON or YAML file, or - for stdin"),
   allowUnknown: flag.bool(
     "--allow-unknown",
