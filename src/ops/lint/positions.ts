@@ -62,16 +62,14 @@ async function jsonPositions(text: string): Promise<Locate | undefined> {
   ) as typeof jsonc;
   const root = parseTree(text);
   if (!root) return undefined;
-  const starts = lineStarts(text);
+  // offsets to lines and columns: the yaml package's LineCounter (the same binary search yaml files get)
+  const { loadYaml } = await import("../../output/yaml.js");
+  const lines = new (await loadYaml()).LineCounter();
+  lines.addNewLine(0);
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines.addNewLine(i + 1);
   const at = (offset: number): Position => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+    const p = lines.linePos(offset);
+    return { line: p.line, column: p.col };
   };
   return (name, row, field) => {
     const path = root.type === "array" ? (name === "vehicles" ? [row - 1] : undefined) : [name, row - 1];
@@ -95,10 +93,4 @@ function ndjsonPositions(text: string): Locate {
     if (l.trim()) rows.push(i + 1);
   });
   return (name, row) => (name === "vehicles" && rows[row - 1] ? { line: rows[row - 1]!, column: 1 } : undefined);
-}
-
-function lineStarts(text: string): number[] {
-  const out = [0];
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) out.push(i + 1);
-  return out;
 }
