@@ -32,7 +32,7 @@ export const verb = defineVerb({
   examples: [
     "rentctl lint",
     "rentctl lint -f account.yaml -o sarif > lint.sarif",
-    "rentctl lint --fail-on warning -o markdown > lint.md",
+    "rentctl lint -o markdown > lint.md",
     "rentctl lint --fix --out fixes.json   # then: rentctl account apply --plan fixes.json",
   ],
   notes: `
