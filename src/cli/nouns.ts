@@ -42,6 +42,11 @@ export const NOUNS = [
     summary: "The whole account (extras and vehicles) as one file: export, diff, apply, schema",
   },
   {
+    name: "lint",
+    term: "lint [options]",
+    summary: "Check the listings (live, or an account file) for problems before customers see them",
+  },
+  {
     name: "undo",
     term: "undo [options] [op]",
     summary: "List recent edits and removals, or restore one (a removed vehicle is re-created with a new id)",
