@@ -1,6 +1,5 @@
 import type { Writable } from "node:stream";
 import type { Deps } from "../../deps.js";
-import { settleHeap } from "../../memory.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
@@ -113,7 +112,6 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
     await put(format === "json" ? ',\n  "vehicles": [' : "vehicles:\n");
     for await (const page of listVehicles(deps, { warn: (m) => deps.msg.warn(m) })) {
       for (const record of page) {
-        settleHeap();
         let row: Record<string, unknown> = { ...toInput(record) };
         const ids = Array.isArray(row.vehicle_extras) ? (row.vehicle_extras as unknown[]).map(Number) : [];
         for (const k of ACCOUNT_BOUND) delete row[k];
