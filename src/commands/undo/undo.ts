@@ -24,19 +24,6 @@ export const verb = defineVerb({
   run: (deps, args, opts) => run(deps, args.op, opts),
 });
 
-function row(e: HistoryEntry): JsonObject {
-  return {
-    op: e.op,
-    time: e.time,
-    // an account apply is journaled as a batch of vehicle and extra rows; its entry says which it was
-    action: e.action === "vehicle.apply" && e.before.account === true ? "account.apply" : e.action,
-    id: e.id,
-    env: e.env,
-    user_id: e.userId ?? null,
-    undone: e.undone ?? null,
-  };
-}
-
 /** What restoring needs (loaded only when the command runs: the noun's tree stays light). */
 const load = () =>
   Promise.all([
@@ -56,13 +43,10 @@ export async function run(
   const journal = new History(deps.paths.dataDir);
   const entries = journal.entries();
   if (op === undefined) {
-    const n = opts.limit ?? 20;
-    const recent = entries
-      .filter((e) => e.batch === undefined)
-      .slice(-n)
-      .reverse();
+    const { undoHistory } = await import("../../ops/undo/history.js");
+    const recent = await undoHistory(deps, { limit: opts.limit });
     if (deps.flags.quiet) return deps.out.ids(recent.map((e) => e.op));
-    await deps.out.list(recent.map(row), [
+    await deps.out.list(recent as unknown as JsonObject[], [
       { key: "op", header: "OP" },
       { key: "time", header: "TIME" },
       { key: "action", header: "ACTION" },
