@@ -35,23 +35,10 @@ export interface AccountExportOptions {
  * export`). A file is written under a temp name, fsync'd and renamed.
  */
 export async function run(deps: Deps, file: string | undefined, opts: AccountExportOptions): Promise<void> {
-  const [
-    { catalogPort, listExtras, listVehicles, vehicleInputMapper },
-    { ACCOUNT_BOUND },
-    { formatFor },
-    { createNameResolver, nameRow },
-    { checkTargetDir },
-    { extraState },
-    exp,
-    { UsageError },
-  ] = await Promise.all([
-    import("../../fleet/adapters.js"),
-    import("../../fleet/fields.js"),
+  const [{ formatFor }, { checkTargetDir }, { exportAccount }, { UsageError }] = await Promise.all([
     import("../../fleet/format.js"),
-    import("../../fleet/resolver.js"),
     import("../../fleet/write.js"),
-    import("../../account/extras.js"),
-    import("../../account/export.js"),
+    import("../../ops/account/export.js"),
     import("../../errors.js"),
   ]);
   const { open, rename, unlink } = await import("node:fs/promises");
@@ -63,27 +50,8 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
       hint: "csv and ndjson hold vehicles only: use `rentctl vehicle export`",
     });
   if (path !== "-") await checkTargetDir(path, "account export");
-  const port = await catalogPort(deps);
-  const toInput = await vehicleInputMapper();
-  const resolver = opts.names ? createNameResolver(port) : undefined;
-  const namer = exp.extraNamer(opts.names ? port : undefined);
-
-  const extras = (await listExtras(deps, { warn: (m) => deps.msg.warn(m) }))
-    .map((r) => {
-      const s = extraState(r);
-      if (!s) deps.msg.warn(`extra ${String(r.id ?? "?")}: no option or period in the server's record; not exported`);
-      return s;
-    })
-    .filter((s) => s !== undefined)
-    .sort((a, b) => a.id - b.id);
-  const duplicated = exp.duplicatedKeys(extras);
-  if (duplicated.size)
-    deps.msg.warn(
-      "the account has two extras of the same option and period: they are written with extra_id (account-bound; drop it before applying to another account)",
-    );
-  const byId = new Map(extras.map((e) => [e.id, e]));
-  const optionCount = new Map<number, number>();
-  for (const e of extras) optionCount.set(e.option_id, (optionCount.get(e.option_id) ?? 0) + 1);
+  const doc = await exportAccount(deps, { names: opts.names });
+  const extras = doc.extras;
 
   const { loadYaml } = await import("../../output/yaml.js");
   const { stringify } = await loadYaml();
@@ -94,7 +62,6 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
     if (fh) await fh.write(text);
     else if (!stdout.write(text)) await new Promise((r) => stdout.once("drain", r));
   };
-  let vehicles = 0;
   try {
     // sections are written as they are read: the vehicles are never held all at once
     let count = 0;
@@ -106,30 +73,11 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
     const close = () => (format === "json" ? put(count ? "\n  ]" : "]") : count ? Promise.resolve() : put("  []\n"));
     if (format === "yaml") await put("# yaml-language-server: $schema=rentctl-account.schema.json\nextras:\n");
     else await put('{\n  "$schema": "rentctl-account.schema.json",\n  "extras": [');
-    for (const e of extras) await item(await exp.extraExportRow(e, namer, duplicated));
+    for (const e of extras) await item(e);
     await close();
     count = 0;
     await put(format === "json" ? ',\n  "vehicles": [' : "vehicles:\n");
-    for await (const page of listVehicles(deps, { warn: (m) => deps.msg.warn(m) })) {
-      for (const record of page) {
-        let row: Record<string, unknown> = { ...toInput(record) };
-        const ids = Array.isArray(row.vehicle_extras) ? (row.vehicle_extras as unknown[]).map(Number) : [];
-        for (const k of ACCOUNT_BOUND) delete row[k];
-        if (resolver) row = await nameRow(resolver, row);
-        if (ids.length) {
-          const r = await exp.extraRefsOf(ids, byId, optionCount, duplicated, namer);
-          // an id no reference can name (not an extra of the account, or one of two alike): all stay ids
-          if (r.ids.length) {
-            row.vehicle_extras = ids;
-            deps.msg.warn(
-              `vehicle ${String(record.id)}: extras ${r.ids.join(", ")} cannot be named by option and period; written as vehicle_extras ids (account-bound)`,
-            );
-          } else row.extras = r.refs;
-        }
-        await item(row);
-        vehicles++;
-      }
-    }
+    for await (const row of doc.vehicles) await item(row);
     await close();
     if (format === "json") await put("\n}\n");
     if (fh) {
@@ -145,6 +93,6 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
     throw e;
   }
   deps.msg.info(
-    `exported ${extras.length} extra${extras.length === 1 ? "" : "s"} and ${vehicles} vehicle${vehicles === 1 ? "" : "s"}${path === "-" ? "" : ` to ${path}`}`,
+    `exported ${extras.length} extra${extras.length === 1 ? "" : "s"} and ${doc.vehicleCount()} vehicle${doc.vehicleCount() === 1 ? "" : "s"}${path === "-" ? "" : ` to ${path}`}`,
   );
 }
