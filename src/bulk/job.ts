@@ -76,6 +76,11 @@ export interface BulkJobRun<T> {
   stdoutReport?: boolean;
   /** Results known before any row is sent (rows found invalid, skipped with --skip-invalid): reported first, counted as failed. */
   known?: RowResult[];
+  /**
+   * What a rerun's identity check did before the rows were planned (copies a stopped run created, removed):
+   * reported first, counted under their status (`deduplicated`; `failed` fails the run as a row does).
+   */
+  converged?: RowResult[];
   /** Send one row; call `ctx.beforeWrite` (or hand it to the gateway) right before the one write. */
   send(row: BulkRow<T>, ctx: TaskContext): Promise<TaskOutcome>;
   /** A row a stopped run left in flight: its outcome if the write took effect, undefined to send it again. */
@@ -108,7 +113,12 @@ export interface BulkJobRun<T> {
    * status is one of `statuses` created the vehicle of `identity(row)`.
    * Left out with --no-dedupe.
    */
-  identityCheck?: { statuses: readonly string[]; identity(row: BulkRow<T>): Identity | undefined };
+  identityCheck?: {
+    statuses: readonly string[];
+    identity(row: BulkRow<T>): Identity | undefined;
+    /** How a copy is removed (default: the gateway's removeDuplicate, not recorded); e.g. recorded with the job's undo. */
+    remove?(id: number): Promise<"removed" | "gone">;
+  };
 }
 
 export interface BulkJobHandle {
@@ -263,6 +273,7 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
     if (quiet && r.id !== undefined && spec.quietIds.includes(r.status)) deps.io.stdout.write(`${r.id}\n`);
   };
   for (const r of spec.known ?? []) await emit(r);
+  for (const r of spec.converged ?? []) await emit(r);
 
   deps.msg.acting(await deps.target(), spec.acting);
   const progress = await createProgress(deps.io.stderr, deps.io.stderrTTY && !quiet, spec.total, spec.label);
@@ -301,13 +312,17 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
       },
     });
     if (created?.size && !summary.interrupted && !summary.stoppedBy && !control.stopped)
-      await identityCheck(deps, job.log, created, summary, emit);
+      await identityCheck(deps, job.log, created, summary, emit, check!.remove);
   } finally {
     control.uninstall();
     progress.stop();
     for (const s of sinks) await s.close();
   }
   if (spec.known?.length) summary.counts.set(spec.known[0]!.status, spec.known.length);
+  for (const r of spec.converged ?? []) {
+    summary.counts.set(r.status, (summary.counts.get(r.status) ?? 0) + 1);
+    if (r.status === "failed") summary.failed.push(r);
+  }
   summary.earlierEnded = job.log.endedWithFailures !== undefined;
   if (spec.doneEarlier !== undefined) summary.fromJournal = Math.max(summary.fromJournal, spec.doneEarlier);
   summary.elapsedMs = Date.now() - started;
@@ -328,6 +343,7 @@ async function identityCheck(
   created: CreatedSet,
   summary: BulkSummary,
   emit: (r: RowResult) => Promise<void>,
+  remove?: (id: number) => Promise<"removed" | "gone">,
 ): Promise<void> {
   const [{ removeDuplicates }, { removeDuplicate }] = await Promise.all([
     import("./identity-check.js"),
@@ -335,7 +351,7 @@ async function identityCheck(
   ]);
   let found: Awaited<ReturnType<typeof removeDuplicates>>;
   try {
-    found = await removeDuplicates(deps, created, (id) => removeDuplicate(deps, id));
+    found = await removeDuplicates(deps, created, remove ?? ((id) => removeDuplicate(deps, id)));
   } catch (e) {
     if (!(e instanceof RentctlError)) throw e;
     summary.stoppedBy = e;
