@@ -1,6 +1,7 @@
 import type { ExtraCreate, ExtraDelete, ExtraSwitch, ExtraUpdate } from "../account/extras.js";
 import type { AccountPlan } from "../account/plan.js";
 import type { BulkJobHandle } from "../bulk/job.js";
+import type { RowRecord } from "../bulk/row-log.js";
 import type { BulkRow, RowResult } from "../bulk/runner.js";
 import { identityOf } from "../contract/identity.js";
 import type { Deps } from "../deps.js";
@@ -124,8 +125,9 @@ export async function applySavedAccountPlan(
 /**
  * An account apply on its open job, in order: a rerun's identity check (the
  * copies a stopped run of this job created removed before anything can
- * refuse the file, ./converge.ts), the wait for the stopped run's requests,
- * the plan (`makePlan`), the apply.
+ * refuse the file, ./converge.ts), the plan (`makePlan`), the wait for the
+ * stopped run's requests the plan does not show as done (then both again),
+ * the apply.
  */
 export async function runAccountJob(
   deps: Deps,
@@ -134,9 +136,18 @@ export async function runAccountJob(
   makePlan: () => Promise<AccountPlan>,
   opts: AccountApplyRun,
 ): Promise<AccountApplyResult> {
-  await job.settle();
-  const converged = opts.dedupe === false ? [] : await rerunIdentityCheck(deps, job, label);
-  const plan = await makePlan();
+  const check = async () => (opts.dedupe === false ? [] : await rerunIdentityCheck(deps, job, label));
+  const converged = await check();
+  let plan = await makePlan();
+  // Resume without the wait: a row the stopped run left in flight whose write the plan already shows
+  // (not planned again) is done; only those still planned wait, each until its own deadline, and then
+  // the account is read again.
+  const planned = new Set(planPhases(plan).flatMap((p) => p.map((r) => r.row)));
+  const legacy = (r: RowRecord) => r.row > 0 && r.row < CREATE_ROW && planned.has(CREATE_ROW + r.row);
+  if (await job.settle((r) => planned.has(r.row) || legacy(r))) {
+    converged.push(...(await check()));
+    plan = await makePlan();
+  }
   return applyAccountPlan(deps, job, plan, { ...opts, converged: [...(opts.converged ?? []), ...converged] });
 }
 
@@ -226,37 +237,7 @@ export async function applyAccountPlan(
   const undo: UndoScope = batch ? { kind: "batch", batch } : gateway.OWN_ENTRY;
 
   // The three phases, in order.
-  const extraRows = new Map<number, Extract<Step, { kind: "extra" }>>();
-  const extraStep = (row: number) => {
-    let s = extraRows.get(row);
-    if (!s) {
-      s = { kind: "extra" };
-      extraRows.set(row, s);
-    }
-    return s;
-  };
-  for (const c of e.create) extraStep(c.row).create = c;
-  for (const u of e.update) extraStep(u.row).update = u;
-  for (const s of e.switch) extraStep(s.row).switch = s;
-  // a create's key says so: a rerun's identity check tells a create left in flight by it
-  const keyOf = (s: Extract<Step, { kind: "extra" }>) =>
-    s.create ? extraCreateKey(s.create.key) : `extra ${(s.update ?? s.switch)!.key}`;
-  const phases: BulkRow<Step>[][] = [
-    [...extraRows.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([row, s]) => ({ row: EXTRA_ROW + row, key: keyOf(s), item: s })),
-    [
-      // creates apart from changes (CREATE_ROW + the file's row): a rerun's identity check tells a create in flight
-      ...v.create.map((c) => ({ row: CREATE_ROW + c.row, key: c.reg, item: { kind: "create" as const, c } })),
-      ...v.change.map((c) => ({ row: c.row ?? 0, key: c.reg, item: { kind: "change" as const, c } })),
-      ...v.remove.map((c) => ({ row: -c.vehicle_id, key: c.reg, item: { kind: "remove" as const, c } })),
-    ],
-    e.delete.map((d) => ({
-      row: -(EXTRA_ROW + d.id),
-      key: `extra ${d.key}`,
-      item: { kind: "extra-delete" as const, d },
-    })),
-  ];
+  const phases = planPhases(plan);
   const total = phases.reduce((n, p) => n + p.length, 0);
   // A row of a phase waits (in its slot) until every row of the phases before has finished. The runner
   // starts rows in order, so every row it waits for has started: the wait always ends.
@@ -409,4 +390,41 @@ export async function applyAccountPlan(
     failed: summary.failed,
     ...(batch ? { undoOp: batch.op } : {}),
   };
+}
+
+/** The rows of a plan in its three phases (extras, vehicles, extra deletions), numbered as the row log keeps them. */
+function planPhases(plan: AccountPlan): BulkRow<Step>[][] {
+  const v = plan.vehicles.plan;
+  const e = plan.extras;
+  const extraRows = new Map<number, Extract<Step, { kind: "extra" }>>();
+  const extraStep = (row: number) => {
+    let s = extraRows.get(row);
+    if (!s) {
+      s = { kind: "extra" };
+      extraRows.set(row, s);
+    }
+    return s;
+  };
+  for (const c of e.create) extraStep(c.row).create = c;
+  for (const u of e.update) extraStep(u.row).update = u;
+  for (const s of e.switch) extraStep(s.row).switch = s;
+  // a create's key says so: a rerun's identity check tells a create left in flight by it
+  const keyOf = (s: Extract<Step, { kind: "extra" }>) =>
+    s.create ? extraCreateKey(s.create.key) : `extra ${(s.update ?? s.switch)!.key}`;
+  return [
+    [...extraRows.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([row, s]) => ({ row: EXTRA_ROW + row, key: keyOf(s), item: s })),
+    [
+      // creates apart from changes (CREATE_ROW + the file's row): a rerun's identity check tells a create in flight
+      ...v.create.map((c) => ({ row: CREATE_ROW + c.row, key: c.reg, item: { kind: "create" as const, c } })),
+      ...v.change.map((c) => ({ row: c.row ?? 0, key: c.reg, item: { kind: "change" as const, c } })),
+      ...v.remove.map((c) => ({ row: -c.vehicle_id, key: c.reg, item: { kind: "remove" as const, c } })),
+    ],
+    e.delete.map((d) => ({
+      row: -(EXTRA_ROW + d.id),
+      key: `extra ${d.key}`,
+      item: { kind: "extra-delete" as const, d },
+    })),
+  ];
 }
