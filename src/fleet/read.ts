@@ -4,6 +4,7 @@ import { pipeline } from "node:stream/promises";
 import { InputError } from "../errors.js";
 import type { FleetFormat } from "./format.js";
 import { checkJson, decodeUtf8, MAX_ROW_BYTES, rowTooLarge, Utf8Check } from "./input-limits.js";
+import { parseYaml } from "./yaml.js";
 
 /** The file as checked UTF-8 text chunks (errors of the read and of the check both end the loop). */
 function checkedText(path: string): AsyncIterable<string> {
@@ -146,7 +147,7 @@ async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow
         checkJson(text, (i) => (/^\s*\[/.test(text) ? `row ${i + 1}` : "the document")) ?? { value: JSON.parse(text) }
       ).value;
     } else {
-      doc = await (await import("../output/yaml.js")).parseYaml(text);
+      doc = parseYaml(text);
     }
   } catch (e) {
     if (e instanceof InputError) throw e;
