@@ -341,7 +341,7 @@ describe("editing the file", () => {
     writeFileSync(f, lines.join("\n"));
     const d = await cli("1001", ["account", "diff", "-f", f]);
     expect(d.code).toBe(2);
-    expect(d.stderr).toContain(`${f}: not valid yaml: Map keys must be unique at line ${at + 2}`);
+    expect(d.stderr).toContain(`${f}: not valid yaml: duplicated mapping key at line ${at + 2}, column 3:`);
   });
 
   it("two extras of the same identity: the diff names both ids and asks for extra_id", async () => {
