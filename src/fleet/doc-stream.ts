@@ -399,7 +399,7 @@ async function* yamlItems(chunks: AsyncIterable<string>, keys: ReadonlySet<strin
   const tooLong = () => tooLarge(list ?? "", index, itemLine);
   const finishItem = () => {
     if (!item) return;
-    if (!blankOnly || KEEP_CHOMPING.test(item.join(""))) {
+    if ((trivia.length || over) && (!blankOnly || KEEP_CHOMPING.test(item.join("")))) {
       if (over && kept < 0) throw tooLong();
       const lines = kept < 0 ? trivia : trivia.slice(0, kept);
       for (const t of lines) itemLen += t.length;
