@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { InputError } from "../errors.js";
-import { readDocument } from "../fleet/doc-stream.js";
+import { readDocument, WHOLE_FILE_BYTES } from "../fleet/doc-stream.js";
 import type { FleetFormat } from "../fleet/format.js";
 import { checkJson, decodeUtf8 } from "../fleet/input-limits.js";
 import { rowLabel } from "../fleet/plan.js";
@@ -82,12 +82,8 @@ const refsField = (row: number, reg: string) => `${rowLabel(row, { vehicle_reg_n
 const REF_KEYS = new Set(["option", "option_id", "period"]);
 const notRefKey = (k: string) => !REF_KEYS.has(k);
 
-/**
- * Files up to this size are parsed whole (one parse is the fastest read);
- * larger ones are streamed item by item (src/fleet/doc-stream.ts), so that
- * memory stays bounded whatever the size of the account.
- */
-export const WHOLE_FILE_BYTES = 2 * 1024 * 1024;
+/** Files up to WHOLE_FILE_BYTES are parsed whole; larger ones are streamed item by item (src/fleet/doc-stream.ts). */
+export { WHOLE_FILE_BYTES };
 
 /**
  * Read an account (or fleet) file: the extras section, and the vehicle rows

@@ -46,6 +46,13 @@ export interface ReadDocumentOptions {
 
 export const DEFAULT_CHUNK = 64 * 1024;
 
+/**
+ * json and yaml files up to this size are parsed whole (one parse is the
+ * fastest read); larger ones are streamed, so that memory stays bounded
+ * whatever the size of the file.
+ */
+export const WHOLE_FILE_BYTES = 2 * 1024 * 1024;
+
 /** Stream a json or yaml document; `listKeys` are the top-level keys whose list values are handed out item by item (e.g. ["extras", "vehicles"]). */
 export async function* readDocument(
   path: string,

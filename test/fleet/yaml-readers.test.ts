@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CORE_SCHEMA, load } from "js-yaml";
@@ -713,6 +713,27 @@ describe("the yaml readers against the yaml library (js-yaml)", () => {
     );
     expect(rows[0]!.description).toBe("Hybrid.\n\n");
     expect(show(await fleetRows(big))).toBe(canon((library(text) as { vehicles: unknown[] }).vehicles));
+  });
+
+  it("the fleet reader streams a file over WHOLE_FILE_BYTES (json and yaml): the rows of a whole parse", async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      vehicle_reg_number: `B-${i}`,
+      price_per_day: 40 + (i % 9),
+      vehicle_description: `car ${i}: "quoted"\n${"x".repeat(700)}`,
+    }));
+    const json = join(dir, "big.json");
+    writeFileSync(json, JSON.stringify({ vehicles: rows }, null, 1));
+    const yaml = fileOf(`vehicles:\n${stringify(rows, { lineWidth: 0 })}`);
+    for (const [path, format] of [
+      [json, "json"],
+      [yaml, "yaml"],
+    ] as const) {
+      const got = [];
+      for await (const r of readRows(path, format)) got.push(r.data);
+      expect(canon(got)).toBe(canon(rows));
+    }
+    expect(statSync(json).size).toBeGreaterThan(WHOLE_FILE_BYTES);
+    expect(statSync(yaml).size).toBeGreaterThan(WHOLE_FILE_BYTES);
   });
 
   it("hand-written documents: what account export writes, tricky strings, other layouts", async () => {
