@@ -184,6 +184,10 @@ async function* readJson(chunks: AsyncIterable<string>, keys: ReadonlySet<string
       : name
         ? `member ${JSON.stringify(name)}`
         : "the document";
+  const memberTooLarge = (at: number) =>
+    new InputError(
+      `line ${at}: member ${JSON.stringify(name)} is larger than the limit (${MAX_ROW_BYTES / 1024 / 1024} MiB); nothing was sent`,
+    );
   const bad = (what: string, offset: number) => {
     const l = lineOf(offset);
     return new InputError(`not valid json: ${what} at line ${l} column ${offset - lineAt + 1}`);
@@ -224,10 +228,14 @@ async function* readJson(chunks: AsyncIterable<string>, keys: ReadonlySet<string
       } else if (depth === 1 && root === "mapping") {
         memberStart = t.offset;
         memberLine = lineOf(t.offset);
+        if (t.token === TokenType.STRING && Buffer.byteLength(t.value as string) > MAX_ROW_BYTES)
+          throw memberTooLarge(memberLine);
       } else if (depth === (root === "list" ? 1 : 2) && list !== undefined) {
         index++;
         itemStart = t.offset;
         itemLine = lineOf(t.offset);
+        if (t.token === TokenType.STRING && Buffer.byteLength(t.value as string) > MAX_ROW_BYTES)
+          throw tooLarge(list, index, itemLine);
       }
       if (t.token === TokenType.LEFT_BRACE || t.token === TokenType.LEFT_BRACKET) {
         open.push({ names: t.token === TokenType.LEFT_BRACE ? new Set() : undefined, expectName: true });
@@ -288,14 +296,18 @@ async function* readJson(chunks: AsyncIterable<string>, keys: ReadonlySet<string
     chunkAt += bytes.length;
     if (itemStart >= 0 && chunkAt - itemStart > MAX_ROW_BYTES) throw tooLarge(list ?? "", index, itemLine);
     // a member that is not a streamed list is held whole: bounded as an item is
-    const memberFrom = memberStart >= 0 ? memberStart : root === "mapping" && open.length === 1 ? tokenAt : -1;
-    if (list === undefined && memberFrom >= 0 && chunkAt - memberFrom > MAX_ROW_BYTES)
-      throw new InputError(
-        `line ${memberStart >= 0 ? memberLine : lineOf(tokenAt)}: member ${JSON.stringify(name)} is larger than the limit (${MAX_ROW_BYTES / 1024 / 1024} MiB); nothing was sent`,
-      );
-    // a value the parser is still reading (a long string) where an item starts
-    if (itemStart < 0 && list !== undefined && chunkAt - tokenAt > MAX_ROW_BYTES)
-      throw tooLarge(list, index + 1, lineOf(tokenAt));
+    if (list === undefined && memberStart >= 0 && chunkAt - memberStart > MAX_ROW_BYTES)
+      throw memberTooLarge(memberLine);
+    // a string the parser is still reading (no token for a while, and this chunk is not white space between them)
+    if (
+      chunkAt - tokenAt > MAX_ROW_BYTES &&
+      itemStart < 0 &&
+      memberStart < 0 &&
+      !/^[ \t\r\n]*$/.test(bytes.toString("latin1"))
+    ) {
+      if (list !== undefined) throw tooLarge(list, index + 1, lineOf(tokenAt));
+      if (root === "mapping" && open.length === 1) throw memberTooLarge(lineOf(tokenAt));
+    }
   };
   let first = true;
   try {

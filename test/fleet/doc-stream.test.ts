@@ -588,6 +588,22 @@ describe("readDocument: broken and hostile files", () => {
     expect(rebuild(await events(file(`- a: ${under}\n- 2\n`, "yaml"), "yaml"))).toStrictEqual([{ a: under }, 2]);
   });
 
+  it("json: white space between items or members is no row over the limit; a string over it is, whatever it holds", async () => {
+    const pad = " \n".repeat(MAX_ROW_BYTES);
+    const text = `{"extras": [],${pad}"vehicles": [{"a": 1},${pad}{"a": 2}${pad}]${pad}}`;
+    expect(rebuild(await events(file(text, "json"), "json"))).toStrictEqual({
+      extras: [],
+      vehicles: [{ a: 1 }, { a: 2 }],
+    });
+    const spaces = " ".repeat(MAX_ROW_BYTES + 10);
+    expect(await refused(file(`{"vehicles": [{"a": 1}, "${spaces}"]}`, "json"), "json")).toMatch(
+      /^line 1: row 2 is larger than the limit/,
+    );
+    expect(await refused(file(`{"other": "${spaces}", "vehicles": []}`, "json"), "json")).toMatch(
+      /^line 1: member "other" is larger than the limit/,
+    );
+  });
+
   it("a long run of comments or blank lines between items is no row over the limit (and a short one is kept)", async () => {
     const comments = "# a comment\n".repeat(150_000); // 1.8 MiB
     const blanks = "\n".repeat(1_500_000);

@@ -598,12 +598,6 @@ const BLOCK_OPTIONS = [
 ];
 const FLOW_OPTIONS = { collectionStyle: "flow" as const };
 
-function texts(v: unknown): string[] {
-  const out = BLOCK_OPTIONS.map((o) => stringify(v, o));
-  out.push(stringify(v, FLOW_OPTIONS), stringify([v]), stringify([v], { lineWidth: 0, indentSeq: false }));
-  return out;
-}
-
 const MUTATION_INSERTS = [
   "\t",
   "&a ",
