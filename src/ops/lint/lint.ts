@@ -288,9 +288,16 @@ async function modelNames(ctx: OpContext, vehicles: readonly VehicleRef[], raw: 
         .catalogs()
         .models()
         .entries(Number.isSafeInteger(segment) ? segment : 1);
+      // one label per configuration (many vehicles share one)
+      const labels = new Map<number, string | undefined>();
       for (const i of list) {
-        const entry = entries.get(Number(vehicles[i]!.modelId));
-        if (entry) out.set(i, modelLabel(entry));
+        const id = Number(vehicles[i]!.modelId);
+        if (!labels.has(id)) {
+          const entry = entries.get(id);
+          labels.set(id, entry && modelLabel(entry));
+        }
+        const label = labels.get(id);
+        if (label) out.set(i, label);
       }
     } catch {
       // names only: the message names the registration
