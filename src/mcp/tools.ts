@@ -6,6 +6,7 @@ import type { Deps } from "../deps.js";
 import { UsageError } from "../errors.js";
 import type { PlanTarget, SavedPlan } from "../fleet/saved-plan.js";
 import { captured, parsedStdout } from "./capture.js";
+import { lintTool } from "./lint-tool.js";
 import type { PlanTokens } from "./tokens.js";
 
 /**
@@ -482,6 +483,7 @@ The result: counts, a markdown summary for the person to review, the plan, and t
       };
     },
   },
+  lintTool,
 ];
 
 async function writesAllowed(ctx: ToolContext): Promise<void> {
