@@ -69,6 +69,7 @@ describe("rentctl mcp tools (in-process)", () => {
       ["vehicle_calendar", { id: 1, from: "2027-06", months: 1 }],
       ["export_account", { names: true }],
       ["undo_history", {}],
+      ["lint_account", { min_severity: "warning" }],
       ["apply_plan", { token: plan.data.token }],
       ["undo_history", { limit: 1 }],
       // failures: their structuredContent is the error form of the same schema
