@@ -69,6 +69,8 @@ export async function createRecordWriter(
  * said before anything is read, planned or sent, as one clear line (exit 2).
  */
 export async function checkTargetDir(path: string, what: string): Promise<void> {
+  if (path.trim() === "")
+    throw new UsageError(`${what}: the file name is empty`, { hint: "give a file name, or - for stdout" });
   const { stat } = await import("node:fs/promises");
   const { dirname, resolve } = await import("node:path");
   const dir = dirname(resolve(path));
