@@ -15,6 +15,7 @@ _rentctl_child() {
     '|image') REPLY='image' ;;
     '|extra') REPLY='extra' ;;
     '|account') REPLY='account' ;;
+    '|lint') REPLY='lint' ;;
     '|undo') REPLY='undo' ;;
     '|api') REPLY='api' ;;
     '|mcp') REPLY='mcp' ;;
@@ -104,7 +105,7 @@ _rentctl_child() {
 # _rentctl_commands PATH: REPLY lists the subcommands of PATH to offer.
 _rentctl_commands() {
   case $1 in
-    '') REPLY='auth profile catalog vehicle image extra account undo api mcp sandbox completion help' ;;
+    '') REPLY='auth profile catalog vehicle image extra account lint undo api mcp sandbox completion help' ;;
     'auth') REPLY='login status logout migrate help' ;;
     'profile') REPLY='list show use set remove help' ;;
     'catalog') REPLY='setup currencies locales segments brands models equipments years classes transmissions benefits features options protection-plans delivery fuel-policies distance-units payment-systems payment-types extra-options help' ;;
@@ -185,6 +186,7 @@ _rentctl_flags() {
     'account diff') REPLY='-f --file --format --prune --exact --markdown --out -h --help' ;;
     'account apply') REPLY='-f --file --format --prune --exact --plan --allow-mass-delete --concurrency --restart --report --no-dedupe -h --help' ;;
     'account schema') REPLY='-h --help' ;;
+    'lint') REPLY='-f --file --format --config --fail-on --fix --out --markdown --sarif -h --help' ;;
     'undo') REPLY='--limit --force --no-dedupe -h --help' ;;
     'api') REPLY='-X --method -f --field -F --file --list --openapi -h --help' ;;
     'mcp') REPLY='--allow-writes --max-changes --plan-ttl --print-config -h --help' ;;
@@ -231,6 +233,7 @@ _rentctl_takes_value() {
     'account export') case $2 in --format) return 0 ;; esac ;;
     'account diff') case $2 in -f | --file | --format | --out) return 0 ;; esac ;;
     'account apply') case $2 in -f | --file | --format | --plan | --concurrency | --report) return 0 ;; esac ;;
+    'lint') case $2 in -f | --file | --format | --config | --fail-on | --out) return 0 ;; esac ;;
     'undo') case $2 in --limit) return 0 ;; esac ;;
     'api') case $2 in -X | --method | -f | --field | -F | --file) return 0 ;; esac ;;
     'mcp') case $2 in --allow-writes | --max-changes | --plan-ttl) return 0 ;; esac ;;
@@ -306,6 +309,10 @@ _rentctl_flag_values() {
     'account apply|--file' |\
     'account apply|--plan' |\
     'account apply|--report' |\
+    'lint|-f' |\
+    'lint|--file' |\
+    'lint|--config' |\
+    'lint|--out' |\
     'api|-F' |\
     'api|--file' |\
     'sandbox serve|--data' |\
@@ -389,6 +396,9 @@ _rentctl_flag_values() {
     'extra update|--currency') _rentctl_dynamic 'catalog' 'currencies' ;;
     'extra create|--set' |\
     'extra update|--set') _rentctl_assign 'locale_id option_id price currency_id period quantity' ;;
+    'lint|--fail-on') _rentctl_words 'error warning info' ;;
+    'lint|-o' |\
+    'lint|--output') _rentctl_words 'table json ndjson csv yaml markdown sarif' ;;
     *'|-p' |\
     *'|--profile') _rentctl_dynamic 'profiles' ;;
     *'|--env') _rentctl_words 'production test sandbox' ;;
@@ -424,7 +434,7 @@ _rentctl_arg_values() {
     'api|0') _rentctl_words 'setup currencies locales vehicles/segments vehicles/brands vehicles/models vehicles/equipments vehicles/years_of_issue vehicles/classes_or_types vehicles/transmissions vehicles/benefits vehicles/additional_features vehicles/options vehicles/protection_plans vehicles/delivery vehicles/fuel_policy vehicles/distance_units vehicles/payment_systems vehicles/payment/types vehicles/extras/options vehicles/list vehicles/list/id vehicles/create vehicles/edit vehicles/remove vehicles/upload vehicles/extras/list vehicles/extras/list/id vehicles/extras/create vehicles/extras/update vehicles/extras/switch vehicles/extras/delete' ;;
     'sandbox help|0') _rentctl_words 'serve reset repair info' ;;
     'completion|0') _rentctl_words 'bash zsh fish' ;;
-    'help|0') _rentctl_words 'auth profile catalog vehicle image extra account undo api mcp sandbox completion' ;;
+    'help|0') _rentctl_words 'auth profile catalog vehicle image extra account lint undo api mcp sandbox completion' ;;
     'vehicle edit|'* |\
     'vehicle remove|'* |\
     'vehicle activate|'* |\

@@ -4,9 +4,8 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
 import { helpWidth, STATIC_HELP_WIDTH } from "./cli/help-width.js";
-import { invokedNoun, invokedVerb } from "./cli/nouns.js";
+import { helpAsFlag, invokedNoun, invokedVerb } from "./cli/nouns.js";
 import { resolvePaths } from "./config/paths.js";
-import { setMemoryFlags } from "./memory.js";
 
 // The start-up path (dist/boot.cjs, required by bin/rentctl.js). Scripts call
 // rentctl hundreds of times, so this file decides what each call must load:
@@ -32,7 +31,7 @@ import { setMemoryFlags } from "./memory.js";
 const BUILD_ID = /^\/\*rentctl-build:([0-9a-f]{16})\*\//;
 
 export async function boot(distDir: string, argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  if (printStaticHelp(distDir, argv, env)) return;
+  if (printStaticHelp(distDir, helpAsFlag(argv), env)) return;
   tuneV8();
   const bundle = loadBundle(distDir, argv, env);
   await bundle.run();
@@ -63,21 +62,16 @@ function printStaticHelp(distDir: string, argv: readonly string[], env: NodeJS.P
 }
 
 /**
- * V8 settings for a short-lived CLI, set before the bundle compiles (the code
- * cache records the flags it was made with):
- * - undici parses HTTP with llhttp compiled to WebAssembly; the optimising
- *   tier-up of that module costs more than it saves and holds up exit: the
- *   baseline compiler alone cuts ~100 ms off each API command.
- * - memory: the young generation keeps its starting size, and the full
- *   collection settleHeap runs is reachable (src/memory.ts says why).
- * No flag may change after the bundle compiled: V8 rejects a code cache made
- * under other flags, and the cache is made at exit. (settleHeap once turned
- * on --expose-gc mid-run: every import, export and `--all` listing then
- * compiled the whole bundle afresh and rewrote its cache.)
+ * The one V8 setting of the CLI, set here, in the CLI's entry alone (never by
+ * a module the library or the MCP server loads), before the bundle compiles
+ * (the code cache records the flags it was made with): undici parses HTTP
+ * with llhttp compiled to WebAssembly; the optimising tier-up of that module
+ * costs more than it saves and holds up exit: the baseline compiler alone
+ * cuts ~100 ms off each API command. Memory is bounded by streaming and by
+ * not holding what is done, never by flags or forced collections.
  */
 function tuneV8(): void {
   setFlagsFromString("--liftoff-only");
-  setMemoryFlags();
 }
 
 interface Bundle {

@@ -173,7 +173,7 @@ function catalogScope(s: Settings): string {
 }
 
 /** The owner id for account operations, or a clear error. */
-export async function requireUser(deps: Deps): Promise<number> {
+export async function requireUser(deps: Pick<Deps, "target">): Promise<number> {
   return requireUserOf(await deps.target());
 }
 

@@ -15,6 +15,7 @@ export const EXIT = {
   partial: 7,
   drift: 8,
   busy: 9,
+  findings: 10,
   interrupted: 130,
   terminated: 143,
 } as const;
@@ -34,8 +35,9 @@ export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   [EXIT.notFound]: "not found",
   [EXIT.network]: "network/server",
   [EXIT.partial]: "bulk partly failed",
-  [EXIT.drift]: "vehicle diff found changes",
+  [EXIT.drift]: "a diff found changes, or a saved plan is stale",
   [EXIT.busy]: "busy (held by another rentctl process)",
+  [EXIT.findings]: "lint findings at or above --fail-on",
   [EXIT.interrupted]: "interrupted",
   [EXIT.terminated]: "terminated",
 };
@@ -134,6 +136,12 @@ export class ConflictError extends RentctlError {
 }
 
 /** `vehicle diff`: the plan has changes (exit 8, so CI can gate on drift); the plan itself is the output. */
+/** `lint`: findings at or above `--fail-on` (the findings themselves are the output). */
+export class FindingsError extends RentctlError {
+  override readonly exitCode: number = EXIT.findings;
+  override readonly kind: string = "findings";
+}
+
 export class DriftError extends RentctlError {
   override readonly exitCode: number = EXIT.drift;
   override readonly kind: string = "drift";

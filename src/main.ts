@@ -17,8 +17,9 @@ export interface MainOptions {
  * (src/cli/run.ts) settles what commander answers itself; a command's failure
  * is reported (src/cli/report-error.ts) and mapped to its code.
  */
-export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
-  const { processIO } = await import("./io.js");
+export async function main(given: string[], opts: MainOptions = {}): Promise<number> {
+  const [{ processIO }, { helpAsFlag }] = await Promise.all([import("./io.js"), import("./cli/nouns.js")]);
+  const argv = helpAsFlag(given);
   const io = opts.io ?? processIO();
   const env = opts.env ?? process.env;
   const created: OwnedDeps[] = [];
@@ -33,7 +34,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   };
   try {
     const { runProgram } = await import("./cli/run.js");
-    return await runProgram(ctx, argv, io);
+    return await runProgram(ctx, argv, io, env);
   } catch (err) {
     const { reportError } = await import("./cli/report-error.js");
     return await reportError(err, { io, env, argv, deps: created.at(-1) });

@@ -1,5 +1,4 @@
 import { type JsonObject, recordId } from "../contract/records.js";
-import { settleHeap } from "../memory.js";
 import type { Page } from "./decode.js";
 
 export interface WalkOptions {
@@ -44,7 +43,6 @@ export async function* walkPages(
     return early ?? fetchPage(at, opts.limit);
   };
   for (let n = 0; n < maxPages; n++) {
-    settleHeap();
     const page = await fetchAt(offset);
     const fresh: JsonObject[] = [];
     for (const item of page.items) {

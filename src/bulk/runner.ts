@@ -1,7 +1,6 @@
 import { Cancel, type CancelSignal } from "../api/cancel.js";
 import { ApiError, AuthError, MalformedResponseError, NetworkError, ServerError } from "../api/errors.js";
 import { RentctlError } from "../errors.js";
-import { settleHeap } from "../memory.js";
 import type { RowLog, RowRecord } from "./row-log.js";
 
 /** One unit of work: a numbered row of the input, its identity and its payload. */
@@ -214,7 +213,6 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   let stop = false;
 
   const emit = async (r: RowResult, row: BulkRow<T>) => {
-    settleHeap();
     counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
     if (r.status === "failed") failed.push(r);
     await job.onResult?.(r, row);

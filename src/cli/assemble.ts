@@ -15,9 +15,10 @@ export function optionOf(d: OptionDecl): Option {
   const o = new Option(d.flags, d.description);
   if (d.repeatable && d.choices) throw new Error(`${d.name}: a repeatable flag cannot have choices`);
   if (d.choices) {
-    // help and completion list the choices but the unlisted ones, which are accepted all the same
-    const listed = d.choices.filter((c) => !d.unlisted?.includes(c));
-    o.choices(listed);
+    // help lists every choice; completion offers all but the unlisted ones (they apply to a few verbs only)
+    o.choices(d.choices);
+    if (d.unlisted) (o as Option & { unlisted?: readonly string[] }).unlisted = d.unlisted;
+    const listed = d.choices;
     // Case does not matter where no two choices differ only by it (`-o JSON`, `--env Sandbox`): the canonical word is kept.
     const byCase = new Map(d.choices.map((c) => [c.toLowerCase(), c]));
     const choices = listed;

@@ -42,6 +42,11 @@ export const NOUNS = [
     summary: "The whole account (extras and vehicles) as one file: export, diff, apply, schema",
   },
   {
+    name: "lint",
+    term: "lint [options]",
+    summary: "Check the listings (live, or an account file) for problems before customers see them",
+  },
+  {
     name: "undo",
     term: "undo [options] [op]",
     summary: "List recent edits and removals, or restore one (a removed vehicle is re-created with a new id)",
@@ -106,6 +111,21 @@ export function invokedVerb(argv: readonly string[]): string | undefined {
   it.next();
   const second = it.next();
   return second.done ? undefined : second.value;
+}
+
+/**
+ * `help NOUN VERB ...` as `NOUN VERB ... --help` (commander's own help command
+ * takes one word only, so `rentctl help vehicle list` showed the noun's help).
+ * Global flags stay where they were; `help` alone is left as it is.
+ */
+export function helpAsFlag(argv: readonly string[]): string[] {
+  const it = words(argv);
+  const first = it.next();
+  if (first.done || first.value !== "help") return [...argv];
+  const at = argv.indexOf("help");
+  const rest = argv.slice(at + 1);
+  if (!rest.some((a) => !a.startsWith("-"))) return [...argv];
+  return [...argv.slice(0, at), ...rest, "--help"];
 }
 
 /** The words of argv that are no flag or flag value; returns null when there are none, undefined at `--`. */

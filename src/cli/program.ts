@@ -18,6 +18,7 @@ const BUILDERS: Record<NounName, () => Promise<Builder>> = {
   image: async () => (await import("./image.js")).imageCommand,
   extra: async () => (await import("./extra.js")).extraCommand,
   account: async () => (await import("./account.js")).accountCommand,
+  lint: async () => (await import("./lint.js")).lintCommand,
   undo: async () => (await import("./undo.js")).undoCommand,
   api: async () => (await import("./api.js")).apiCommand,
   mcp: async () => (await import("./mcp.js")).mcpCommand,

@@ -1,7 +1,7 @@
 import { type Command, CommanderError } from "commander";
 import { EXIT } from "../errors.js";
 import type { IO } from "../io.js";
-import { normalizeArgv } from "./argv.js";
+import { argvWantsJson, normalizeArgv } from "./argv.js";
 import { buildProgram } from "./program.js";
 import type { CliContext } from "./shared.js";
 
@@ -11,15 +11,21 @@ import type { CliContext } from "./shared.js";
  * help and --version, 2 for a usage error it already printed); a command's
  * own failure is thrown, for main to report.
  */
-export async function runProgram(ctx: CliContext, argv: readonly string[], io: IO): Promise<number> {
+export async function runProgram(
+  ctx: CliContext,
+  argv: readonly string[],
+  io: IO,
+  env: NodeJS.ProcessEnv = {},
+): Promise<number> {
   const program = await buildProgram(ctx, argv);
+  const json = argvWantsJson(argv, env);
   for (const cmd of [program, ...allCommands(program)]) {
     cmd.exitOverride();
     cmd.configureOutput({
       writeOut: (s: string) => io.stdout.write(s),
       writeErr: (s: string) => io.stderr.write(s),
       outputError: (s: string, write: (t: string) => void) =>
-        write(cmd === program && !s.startsWith("error:") ? `error: ${s}` : s),
+        write(json ? usageJson(s) : cmd === program && !s.startsWith("error:") ? `error: ${s}` : s),
     });
   }
   try {
@@ -32,6 +38,26 @@ export async function runProgram(ctx: CliContext, argv: readonly string[], io: I
       ? EXIT.ok
       : EXIT.usage;
   }
+}
+
+/**
+ * A usage error commander found, as the one JSON object every other error is
+ * with json output (src/cli/report-error.ts): its first line the message, a
+ * "(Did you mean …?)" line the hint.
+ */
+function usageJson(text: string): string {
+  const [first = "", ...rest] = text.trim().split("\n");
+  const hint = rest
+    .map((l) => l.trim().replace(/^\((.*)\)$/, "$1"))
+    .filter(Boolean)
+    .join(" ");
+  const error = {
+    kind: "usage",
+    message: first.replace(/^error:\s*/, ""),
+    exit_code: EXIT.usage,
+    ...(hint ? { hint } : {}),
+  };
+  return `${JSON.stringify({ error })}\n`;
 }
 
 function allCommands(cmd: Command): Command[] {

@@ -14,7 +14,7 @@ export const GLOBAL_FLAGS = {
   locale: flag.string("--locale <id|name>", "response language, id or name (env RENTCTL_LOCALE; default 40 = English)"),
   output: flag.choice(
     "-o, --output <format>",
-    "output format (env RENTCTL_OUTPUT; default table; markdown: account diff and vehicle diff only)",
+    "output format (env RENTCTL_OUTPUT; default table; markdown: diff and lint only; sarif: lint only)",
     [...FORMATS, ...REVIEW_FORMATS],
     { unlisted: REVIEW_FORMATS },
   ),

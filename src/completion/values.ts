@@ -61,7 +61,10 @@ function catalogName(opId: string | undefined): string | undefined {
 
 export const rentctlRules: ValueRules = {
   option(path, option: Option, valueName): ValueSource | undefined {
-    if (option.argChoices?.length) return { kind: "words", words: option.argChoices };
+    if (option.argChoices?.length) {
+      const unlisted = (option as Option & { unlisted?: readonly string[] }).unlisted ?? [];
+      return { kind: "words", words: option.argChoices.filter((c) => !unlisted.includes(c)) };
+    }
     const flag = (option.long ?? "").replace(/^--/, "");
     if (flag === "profile") return { kind: "dynamic", args: ["profiles"] };
     if (flag === "set") return { kind: "assign", words: fieldsOf(path).map((f) => f.name) };

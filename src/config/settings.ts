@@ -105,12 +105,18 @@ export function parseEnvironment(v: string | undefined, where: string): Environm
   throw new UsageError(`${where}: unknown environment ${JSON.stringify(v)} (expected ${ENVIRONMENTS.join(", ")})`);
 }
 
+/** Which commands print each review format (their VerbSpec.outputs). */
+const REVIEW_PRINTERS: Readonly<Record<string, string>> = {
+  markdown: "`account diff` and `vehicle diff` (and `lint`)",
+  sarif: "`lint`",
+};
+
 export function parseFormat(v: string | undefined, where: string): Format | undefined {
   if (v === undefined || v === "") return undefined;
   const f = v.toLowerCase();
   if ((FORMATS as readonly string[]).includes(f)) return f as Format;
   if ((REVIEW_FORMATS as readonly string[]).includes(f))
-    throw new UsageError(`${where}: ${f} is printed by \`account diff\` and \`vehicle diff\` only`, {
+    throw new UsageError(`${where}: ${f} is printed by ${REVIEW_PRINTERS[f] ?? "`lint`"} only`, {
       hint: `this command prints ${FORMATS.join(", ")}`,
     });
   throw new UsageError(`${where}: unknown output format ${JSON.stringify(v)} (expected ${FORMATS.join(", ")})`);

@@ -25,7 +25,13 @@ export function regKey(raw: unknown): string {
   const s = String(raw);
   // printable ASCII words single-spaced (nearly every number): NFC, zero-width and spacing change nothing
   if (PLAIN_ASCII.test(s)) return s.toLowerCase();
-  return s.normalize("NFC").replace(ZERO_WIDTH, "").replace(SPACES, " ").trim().toLowerCase();
+  return tidyReg(s).toLowerCase();
+}
+
+/** A registration number as regKey reads it, case kept: NFC, zero-width characters dropped, spaces single and plain, trimmed. */
+export function tidyReg(s: string): string {
+  if (PLAIN_ASCII.test(s)) return s;
+  return s.normalize("NFC").replace(ZERO_WIDTH, "").replace(SPACES, " ").trim();
 }
 
 /** Printable ASCII words separated by single spaces, no space at either end. */

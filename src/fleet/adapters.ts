@@ -36,7 +36,7 @@ export async function vehicleInputMapper(): Promise<(record: JsonObject) => Wire
 }
 
 /** The catalog service (cached, memoised, locale-aware) as the fleet resolver's port. */
-export async function catalogPort(deps: Deps): Promise<CatalogPort> {
+export async function catalogPort(deps: Pick<Deps, "catalogs">): Promise<CatalogPort> {
   const catalogs = deps.catalogs();
   return {
     items: (opId, params) => catalogs.items(opId, params),

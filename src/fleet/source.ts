@@ -6,7 +6,6 @@ import type { EncodableRecord } from "../api/encode.js";
 import { type Identity, identityOf, showIdentity } from "../contract/identity.js";
 import type { Deps } from "../deps.js";
 import { InputError } from "../errors.js";
-import { settleHeap } from "../memory.js";
 import { checkVehicle } from "./adapters.js";
 import { mapRow, type RowProblem } from "./fields.js";
 import type { FleetFormat } from "./format.js";
@@ -74,7 +73,6 @@ export async function* checkedRows(
 ): AsyncGenerator<CheckedRow> {
   let n = 0;
   for await (const raw of readRows(source.path, source.format, source.label)) {
-    settleHeap();
     // Checking rows is all CPU: let I/O in now and then, so that work running
     // beside it (import lists the account meanwhile) keeps its requests going.
     if (++n % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));

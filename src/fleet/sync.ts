@@ -8,7 +8,6 @@ import type { ParamSpec } from "../contract/types.js";
 import { coerce, type WireValue, wireAsIs } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
-import { settleHeap } from "../memory.js";
 import { catalogPort, checkVehicle, listVehicles } from "./adapters.js";
 import { fieldSpec, IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "./fields.js";
 import {
@@ -175,7 +174,6 @@ export async function* mapRows(
 ): AsyncGenerator<FleetRow> {
   const resolver = createNameResolver(await catalogPort(deps));
   for await (const raw of raws) {
-    settleHeap();
     tally.total++;
     let data = raw.data;
     let refs: unknown;
@@ -351,7 +349,7 @@ export class AccountStream {
   }
 
   async pullAll(): Promise<void> {
-    while (await this.pull()) settleHeap();
+    while (await this.pull());
   }
 
   #add(record: JsonObject): void {

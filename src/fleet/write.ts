@@ -45,22 +45,20 @@ export async function createRecordWriter(
       end: async () => {},
     };
   }
-  const { stringify } = await import("csv-stringify/sync");
-  const EDGE_SPACE = /^\s|\s$/;
+  const { csvRow } = await import("../output/csv.js");
   let header = false;
   return {
     write: (r) => {
-      const cells = columns.map((c) => {
-        const v = r[c];
-        if (v === undefined || v === null) return "";
-        return Array.isArray(v) ? v.join("|") : String(v);
-      });
-      // a cell with whitespace at either end is quoted: the reader keeps a quoted cell as written
-      const text = stringify(header ? [cells] : [columns as string[], cells], { quoted_match: EDGE_SPACE });
+      // absent values are empty cells; the quoting rule is the one csv writer's
+      const text = csvRow(
+        columns.map((c) => r[c]),
+        "\n",
+      );
+      const head = header ? "" : csvRow(columns, "\n");
       header = true;
-      return put(out, text);
+      return put(out, head + text);
     },
-    end: () => (header ? Promise.resolve() : put(out, stringify([columns as string[]]))),
+    end: () => (header ? Promise.resolve() : put(out, csvRow(columns, "\n"))),
   };
 }
 

@@ -1,18 +1,19 @@
-import { CATALOG_OPERATIONS } from "../contract/operations.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../contract/records.js";
-import type { ParamSpec } from "../contract/types.js";
-import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
 import { UsageError } from "../errors.js";
 import type { PlanTarget, SavedPlan } from "../fleet/saved-plan.js";
-import { captured, parsedStdout } from "./capture.js";
+import { CATALOG_NAMES } from "../ops/catalog/search.js";
+import { changesSchema, recordSchema, type Zod } from "./schemas.js";
 import type { PlanTokens } from "./tokens.js";
+import { toolDeps } from "./tool-deps.js";
 
 /**
- * The tools of `rentctl mcp`, each a thin door onto the code a CLI command
- * runs (the same selection, names, plans, apply and undo), with its input
- * schema generated from the contract's field declarations, so a field added
- * there appears here without a second edit.
+ * The tools of `rentctl mcp`, each declared once: its input and output
+ * schemas (zod, built from the contract's tables: src/mcp/schemas.ts), its
+ * annotations, and its run, which calls an operation (src/ops) or, for plans,
+ * apply and undo, the functions the CLI's commands call. The server registers
+ * the declarations (McpServer.registerTool); the tool list is derived from them.
  *
  * - read tools (readOnlyHint): catalogs, vehicles, extras, calendar, the
  *   account document, the undo history;
@@ -21,7 +22,7 @@ import type { PlanTokens } from "./tokens.js";
  */
 
 export interface ToolResult {
-  /** The data (structuredContent). */
+  /** The data (structuredContent), as the tool's outputSchema declares it. */
   data: Record<string, unknown>;
   /** A short text for the model (the summary; the data follows as JSON). */
   summary: string;
@@ -36,68 +37,37 @@ export interface ToolContext {
   target(): Promise<PlanTarget>;
 }
 
+type Shape = Record<string, import("zod/v4").ZodType>;
+
 export interface Tool {
   name: string;
   title: string;
   description: string;
-  inputSchema: Record<string, unknown>;
-  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  /** The arguments (each validated by the SDK before run; others are refused). */
+  input(z: Zod): Shape;
+  /** The structuredContent of a success. */
+  output(z: Zod): Shape;
+  annotations: ToolAnnotations;
   /** Offered only when writes are allowed. */
   writes?: boolean;
-  run(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult>;
+  // biome-ignore lint/suspicious/noExplicitAny: the arguments as the tool's input schema validated them
+  run(ctx: ToolContext, args: any): Promise<ToolResult>;
 }
 
-// --- input schemas, from the contract's declarations --------------------------------------------------------------
+const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 
-function fieldSchema(f: ParamSpec, relative: boolean): Record<string, unknown> {
-  const scalar =
-    f.type === "integer" || f.type === "flag"
-      ? relative
-        ? { type: ["integer", "string"] }
-        : { type: "integer" }
-      : f.type === "string"
-        ? { type: "string" }
-        : { type: "array", items: { type: f.type === "integer[]" ? ["integer", "string"] : "string" } };
-  const range =
-    f.min !== undefined && f.max !== undefined
-      ? ` (${f.min} to ${f.max})`
-      : f.min !== undefined
-        ? ` (at least ${f.min})`
-        : "";
-  const names = f.catalog ? `; an id or a name from ${f.catalog.replace("catalog.", "the catalog ")}` : "";
-  return { ...scalar, description: `${f.description}${range}${names}` };
-}
+// --- shared schema parts -----------------------------------------------------------------------------------------
 
-const EDITABLE = VEHICLE_FIELDS.filter((f) => f.name !== "user_id" && f.name !== "locale_id");
+const whereSchema = (z: Zod) =>
+  z
+    .array(z.string())
+    .describe(
+      'Selection: FIELD OP VALUE with = != < <= > >= ~ (regex); all must hold. Fields by wire or short name (price_per_day, segment, class, model, year, id, available). Examples: "price_per_day<40", "segment=cars", "model=corolla", "available=2026-12-24..2026-12-26".',
+    );
 
-/** The `changes` object of plan_changes: every vehicle field, by wire name, relative forms allowed on numbers. */
-function changesSchema(): Record<string, unknown> {
-  return {
-    type: "object",
-    description:
-      'Field changes for every selected vehicle, by wire name. Numbers take absolute values (45) or relative ones as strings ("+10%", "-5", "*1.1"); catalog fields take an id or a name ("Automatic"); an empty string clears an optional field.',
-    properties: Object.fromEntries(EDITABLE.map((f) => [f.name, fieldSchema(f, true)])),
-    additionalProperties: false,
-  };
-}
+const idSchema = (z: Zod) => z.int().min(1);
 
-const whereSchema = {
-  type: "array",
-  items: { type: "string" },
-  description:
-    'Selection, as `rentctl vehicle list --where`: FIELD OP VALUE with = != < <= > >= ~ (regex); all must hold. Fields by wire or short name (price_per_day, segment, class, model, year, id, available). Examples: "price_per_day<40", "segment=cars", "model=corolla", "available=2026-12-24..2026-12-26".',
-};
-
-const idSchema = { type: "integer", minimum: 1 };
-
-// --- helpers ----------------------------------------------------------------------------------------------------
-
-/** Run a command's code with stdout and stderr captured; its JSON result and its notes. */
-async function runCaptured(deps: Deps, fn: (d: Deps) => Promise<void>): Promise<{ data: unknown; notes: string }> {
-  const c = captured(deps);
-  await fn(c.deps);
-  return { data: parsedStdout(c), notes: c.stderr().trim() };
-}
+const countsSchema = (z: Zod) => z.record(z.string(), z.int());
 
 /** Names for the catalog ids of records, as the table views show them (`names: { vehicle_model_id: "Toyota Corolla …" }`). */
 async function withNames(deps: Deps, records: JsonObject[]): Promise<JsonObject[]> {
@@ -128,43 +98,307 @@ async function withNames(deps: Deps, records: JsonObject[]): Promise<JsonObject[
   return out;
 }
 
-function str(v: unknown, what: string): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "string") throw new UsageError(`${what}: expected a string`);
-  return v;
-}
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const withNotes = (text: string, notes: string) => (notes ? `${text}\n${notes}` : text);
 
-function strings(v: unknown, what: string): string[] {
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v) || v.some((s) => typeof s !== "string"))
-    throw new UsageError(`${what}: expected a list of strings`);
-  return v as string[];
-}
+// --- the tools --------------------------------------------------------------------------------------------------
 
-function int(v: unknown, what: string, dflt?: number, max?: number, min = 0): number {
-  if (v === undefined || v === null) {
-    if (dflt === undefined) throw new UsageError(`${what} is required`);
-    return dflt;
-  }
-  const n = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < min || (max !== undefined && n > max))
-    throw new UsageError(
-      `${what}: expected a whole number from ${min}${max !== undefined ? ` to ${max}` : ""}, got ${JSON.stringify(v)}`,
-    );
-  return n;
-}
-
-/** Arguments the tool's input schema does not name are refused (a misspelt filter must not read as "all"). */
-export function checkArguments(tool: Tool, args: Record<string, unknown>): void {
-  const props = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
-  const unknown = Object.keys(args).filter((k) => !(k in props));
-  if (unknown.length)
-    throw new UsageError(
-      `${tool.name}: unknown argument${unknown.length === 1 ? "" : "s"} ${unknown.map((k) => JSON.stringify(k)).join(", ")}; it takes ${Object.keys(props).join(", ") || "none"}`,
-    );
-  for (const k of (tool.inputSchema.required ?? []) as string[])
-    if (args[k] === undefined) throw new UsageError(`${tool.name}: "${k}" is required`);
-}
+export const TOOLS: Tool[] = [
+  {
+    name: "search_catalog",
+    title: "Search a reference catalog",
+    description: `Look up ids by name in one of the API's reference catalogs (brands, models, classes, delivery places, extra options, currencies, …). Returns matching entries ({id, name, …}); without "query", the whole catalog (at most "limit"). Models need brand_id, equipments (configurations) need model_id. Example: {"catalog": "brands", "query": "toyota"}, then {"catalog": "models", "params": {"brand_id": <the id it gave>}}.`,
+    input: (z) => ({
+      catalog: z.enum(CATALOG_NAMES as [string, ...string[]]).describe("Which catalog"),
+      query: z.string().optional().describe("Case-insensitive text the entry contains (accents folded)"),
+      params: z
+        .record(z.string(), z.int())
+        .optional()
+        .describe("The catalog's own parameters: segment_id, brand_id (models), model_id (equipments)"),
+      limit: z.int().min(1).max(500).default(100),
+    }),
+    output: (z) => ({
+      catalog: z.string(),
+      count: z.int().describe("Every matching entry (items holds at most limit of them)"),
+      items: z.array(z.record(z.string(), z.unknown())),
+    }),
+    annotations: READ,
+    run: async ({ deps }, args) => {
+      const { searchCatalog } = await import("../ops/catalog/search.js");
+      const r = await searchCatalog(deps, args);
+      return {
+        data: { ...r },
+        summary: `${plural(r.count, `${r.catalog} entry`, `${r.catalog} entries`)}${args.query ? ` matching "${args.query}"` : ""}${r.count > r.items.length ? ` (first ${r.items.length} shown)` : ""}`,
+      };
+    },
+  },
+  {
+    name: "list_vehicles",
+    title: "List vehicles",
+    description:
+      'List the owner\'s vehicles, optionally only those matching "where" expressions or a "search" text (registration, model name, location), sorted by a field. Each vehicle comes with "names" for its catalog ids (model, class, currency, benefits, …). Paginated: pass the returned "next_cursor" as "cursor" to get the next page. Example: {"where": ["segment=cars", "price_per_day<50"], "limit": 20}.',
+    input: (z) => ({
+      where: whereSchema(z).optional(),
+      search: z.string().optional().describe("Text in the registration, model name or location"),
+      sort: z.string().optional().describe('A field, optionally ":desc" (e.g. "price_per_day:desc")'),
+      limit: z.int().min(1).max(100).default(20),
+      cursor: z.string().regex(/^\d+$/).optional().describe("next_cursor of the previous page"),
+    }),
+    output: (z) => ({
+      vehicles: z.array(recordSchema(z, "vehicle")),
+      next_cursor: z.string().optional().describe("Pass as cursor for the next page; absent on the last page"),
+    }),
+    annotations: READ,
+    run: async ({ deps }, args) => {
+      const [{ listVehicles }, { collect }] = await Promise.all([
+        import("../ops/vehicle/list.js"),
+        import("../ops/listing.js"),
+      ]);
+      const t = toolDeps(deps);
+      const offset = args.cursor === undefined ? 0 : Number(args.cursor);
+      const limit: number = args.limit;
+      // one more than the page: whether a next page exists
+      const all = await collect(
+        await listVehicles(t.deps, {
+          where: args.where,
+          search: args.search,
+          sort: args.sort,
+          limit: limit + 1,
+          offset,
+        }),
+      );
+      const page = all.slice(0, limit);
+      const more = all.length > limit;
+      return {
+        data: { vehicles: await withNames(deps, page), ...(more ? { next_cursor: String(offset + limit) } : {}) },
+        summary: withNotes(
+          `${plural(page.length, "vehicle")}${offset ? ` from #${offset + 1}` : ""}${more ? "; more with next_cursor" : ""}`,
+          t.notes(),
+        ),
+      };
+    },
+  },
+  {
+    name: "get_vehicle",
+    title: "Get one vehicle",
+    description: 'One vehicle\'s whole record by id, with "names" for its catalog ids. Example: {"id": 1}.',
+    input: (z) => ({ id: idSchema(z) }),
+    output: (z) => ({ vehicle: recordSchema(z, "vehicle") }),
+    annotations: READ,
+    run: async ({ deps }, args) => {
+      const { getVehicle } = await import("../ops/vehicle/get.js");
+      const [v] = await withNames(deps, [await getVehicle(deps, { id: args.id })]);
+      return { data: { vehicle: v }, summary: `vehicle ${args.id} (${String(v!.vehicle_reg_number ?? "").trim()})` };
+    },
+  },
+  {
+    name: "list_extras",
+    title: "List extras",
+    description:
+      "The owner's paid extras (child seats, GPS, …): option, price, currency, period (the server's number), quantity, on/off, with option and currency names. Which vehicles use one: get_extra. Example: {}.",
+    input: () => ({}),
+    output: (z) => ({ extras: z.array(recordSchema(z, "extra")) }),
+    annotations: READ,
+    run: async ({ deps }) => {
+      const [{ listExtras }, { collect }] = await Promise.all([
+        import("../ops/extra/list.js"),
+        import("../ops/listing.js"),
+      ]);
+      const t = toolDeps(deps);
+      const extras = await withNames(deps, await collect(await listExtras(t.deps, { all: true })));
+      return { data: { extras }, summary: withNotes(plural(extras.length, "extra"), t.notes()) };
+    },
+  },
+  {
+    name: "get_extra",
+    title: "Get one extra",
+    description: 'One extra by id, with the vehicles that use it ("used_by"). Example: {"id": 2}.',
+    input: (z) => ({ id: idSchema(z) }),
+    output: (z) => ({
+      extra: recordSchema(z, "extra"),
+      used_by: z.array(z.object({ id: z.int(), reg: z.string() })).describe("The vehicles whose extras hold it"),
+    }),
+    annotations: READ,
+    run: async ({ deps }, args) => {
+      const { getExtra } = await import("../ops/extra/get.js");
+      const r = await getExtra(deps, { id: args.id, usedBy: true });
+      const [extra] = await withNames(deps, [r.extra]);
+      const usedBy = r.used_by ?? [];
+      return {
+        data: { extra: extra!, used_by: usedBy },
+        summary: `extra ${args.id}, used by ${plural(usedBy.length, "vehicle")}`,
+      };
+    },
+  },
+  {
+    name: "vehicle_calendar",
+    title: "Availability calendar of a vehicle",
+    description:
+      'The days a vehicle is blocked (not available) in a window: from a month on ("from": "2026-12", default this month), for 1 to 24 months ("months", default 3). The answer names its window. Example: {"id": 3, "from": "2026-12", "months": 2}.',
+    input: (z) => ({
+      id: idSchema(z),
+      from: z.string().optional().describe("First month, YYYY-MM (default: this month)"),
+      months: z.int().min(1).max(24).default(3).describe("Months in the window"),
+    }),
+    output: (z) => ({
+      calendar: z.object({
+        vehicle_id: z.int(),
+        blocked: z.array(z.string()).describe("Blocked days of the window, YYYY-MM-DD, sorted"),
+        malformed: z.array(z.string()).optional().describe("Stored entries that are no date (kept as they are)"),
+        window: z
+          .object({ from: z.string(), to: z.string(), months: z.int() })
+          .optional()
+          .describe("The window's first and last day"),
+      }),
+    }),
+    annotations: READ,
+    run: async ({ deps }, args) => {
+      const { vehicleCalendar } = await import("../ops/vehicle/calendar.js");
+      const calendar = await vehicleCalendar(deps, { id: args.id, from: args.from, months: args.months });
+      const w = calendar.window;
+      return {
+        data: { calendar },
+        summary: `vehicle ${args.id}: ${plural(calendar.blocked.length, "blocked day")}${w ? ` from ${w.from} to ${w.to}` : ""}${calendar.malformed ? `; ${plural(calendar.malformed.length, "stored entry", "stored entries")} that are no date` : ""}`,
+      };
+    },
+  },
+  {
+    name: "export_account",
+    title: "Export the account",
+    description:
+      'The whole account as one document {extras: [...], vehicles: [...]}, as an account file holds it; "names": true gives catalog values as names (portable between accounts). Edit it and pass it (or a fragment) to plan_changes as "document". Example: {"names": true}.',
+    input: (z) => ({ names: z.boolean().default(false) }),
+    output: (z) => ({
+      account: z.object({
+        extras: z.array(z.record(z.string(), z.unknown())),
+        vehicles: z.array(z.record(z.string(), z.unknown())),
+      }),
+    }),
+    annotations: READ,
+    run: async ({ deps }, args) => {
+      const { accountDocument } = await import("../ops/account/export.js");
+      const t = toolDeps(deps);
+      const account = await accountDocument(t.deps, { names: args.names });
+      return {
+        data: { account },
+        summary: withNotes(
+          `${plural(account.extras.length, "extra")}, ${plural(account.vehicles.length, "vehicle")}`,
+          t.notes(),
+        ),
+      };
+    },
+  },
+  {
+    name: "undo_history",
+    title: "Undo history",
+    description:
+      'The recent writes that can be undone (newest first): op, time, action, id. Pass an op to the undo tool (offered when the server allows writes). Example: {"limit": 10}.',
+    input: (z) => ({ limit: z.int().min(1).max(200).default(20) }),
+    output: (z) => ({
+      entries: z.array(
+        z.object({
+          op: z.string(),
+          time: z.string(),
+          action: z.string(),
+          id: z.int(),
+          env: z.string(),
+          user_id: z.int().nullable(),
+          undone: z.string().nullable(),
+        }),
+      ),
+    }),
+    annotations: READ,
+    run: async ({ deps }, args) => {
+      const { undoHistory } = await import("../ops/undo/history.js");
+      const entries = await undoHistory(deps, { limit: args.limit });
+      return { data: { entries }, summary: plural(entries.length, "undo entry", "undo entries") };
+    },
+  },
+  {
+    name: "plan_changes",
+    title: "Plan a change (nothing is sent)",
+    description: `Plan a change and return it for review, with a plan token that apply_plan takes (single use, expires). Nothing is sent. Give ONE of:
+- "where" (or "ids") with "changes": field changes for the selected vehicles, relative values allowed ("clamp": true rounds fractions). Example: {"where": ["class=SUV", "pickup_location~Munich"], "changes": {"price_per_day": "+10%"}, "clamp": true}
+- "where" (or "ids") with "calendar": {"block": ["2026-12-24..2026-12-26"], "unblock": [...]}: availability days.
+- "document": an account document or fragment, as export_account returns ({extras, vehicles}; vehicles matched by registration number; fields left out are kept). "prune": true also removes what the document does not list.
+The result: counts, a markdown summary for the person to review, the plan, and the token. Show the markdown to the person before applying.`,
+    input: (z) => ({
+      where: whereSchema(z).optional(),
+      ids: z.array(idSchema(z)).optional().describe("Vehicle ids (instead of where)"),
+      changes: changesSchema(z).optional(),
+      calendar: z
+        .strictObject({
+          block: z
+            .array(z.string())
+            .optional()
+            .describe("Days or ranges to block: 2026-12-24, 2026-12-24..2026-12-26, 2026-12"),
+          unblock: z.array(z.string()).optional().describe("Days or ranges to make available again"),
+        })
+        .optional(),
+      document: z
+        .union([z.record(z.string(), z.unknown()), z.array(z.unknown())])
+        .optional()
+        .describe(
+          "An account document {extras: [...], vehicles: [...]} or a list of vehicle rows (as export_account gives them)",
+        ),
+      prune: z.boolean().default(false).describe("With document: remove vehicles and delete extras it does not list"),
+      clamp: z
+        .boolean()
+        .default(false)
+        .describe(
+          "With relative changes: round a result that is not a whole number half up (45 +10% = 49.5 → 50) and set one outside the field's range to its bound; without it such a change is refused",
+        ),
+    }),
+    output: (z) => ({
+      changes: z.int().describe("Changes the plan holds (0: the account already matches)"),
+      counts: countsSchema(z),
+      markdown: z.string().describe("The plan for the person to review"),
+      plan: z.record(z.string(), z.unknown()).optional(),
+      token: z.string().optional().describe("For apply_plan"),
+      expires_at: z.string().optional(),
+      max_changes: z.int().optional(),
+      plan_file: z.string().optional().describe("The plan saved in the data dir, for the person to apply"),
+      apply_with: z.string().optional().describe("The command a person runs to apply the saved plan"),
+      refused: z.string().optional().describe("Why apply_plan will refuse this plan"),
+    }),
+    annotations: READ,
+    run: (ctx, args) => planChanges(ctx, args),
+  },
+  {
+    name: "apply_plan",
+    title: "Apply a reviewed plan",
+    description:
+      'Apply exactly the plan of a token from plan_changes, after the person reviewed its markdown. Refused with nothing sent when the token is unknown, used, expired, for another owner, above the server\'s maximum of changes, or stale (a record it read changed since). Runs locked and recorded in the undo history; returns the counts and the undo op. May remove vehicles or delete extras when the plan says so. Example: {"token": "rp_1001_…"}.',
+    input: (z) => ({ token: z.string().describe("The plan token of plan_changes") }),
+    output: (z) => ({
+      applied: z.boolean(),
+      counts: countsSchema(z),
+      undo_op: z.string().optional().describe("Pass to the undo tool to revert the whole apply"),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    writes: true,
+    run: (ctx, args) => applyPlan(ctx, args),
+  },
+  {
+    name: "undo",
+    title: "Undo one write",
+    description:
+      'Undo one op of the undo history (an apply is undone as a whole, exactly: a vehicle changed since is left alone and named). Example: {"op": "12"}.',
+    input: (z) => ({ op: z.string().min(1).describe("An op of undo_history (or apply_plan's undo_op)") }),
+    output: (z) => ({ op: z.string(), undone: z.boolean() }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    writes: true,
+    run: async (ctx, args) => {
+      await writesAllowed(ctx);
+      const op: string = args.op;
+      // the undo's own logic (src/commands/undo), its output going nowhere: the answer is the op and its notes
+      const t = toolDeps(ctx.deps);
+      const { run } = await import("../commands/undo/undo.js");
+      await run(t.deps, op, {});
+      return { data: { op, undone: true }, summary: t.notes() || `op ${op} undone` };
+    },
+  },
+];
 
 /** Counts of a saved plan's entries: what apply_plan would send. */
 export function planCounts(plan: JsonObject): Record<string, number> {
@@ -184,306 +418,6 @@ export function planCounts(plan: JsonObject): Record<string, number> {
 
 const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
 
-// --- the tools --------------------------------------------------------------------------------------------------
-
-const catalogNames = CATALOG_OPERATIONS.map((o) => o.catalogName!);
-
-export const TOOLS: Tool[] = [
-  {
-    name: "search_catalog",
-    title: "Search a reference catalog",
-    description: `Look up ids by name in one of the API's reference catalogs (brands, models, classes, delivery places, extra options, currencies, …). Returns matching entries ({id, name, …}); without "query", the whole catalog (at most "limit"). Models need brand_id, equipments (configurations) need model_id. Example: {"catalog": "brands", "query": "toyota"}, then {"catalog": "models", "params": {"brand_id": <the id it gave>}}.`,
-    inputSchema: {
-      type: "object",
-      properties: {
-        catalog: { type: "string", enum: catalogNames, description: "Which catalog" },
-        query: { type: "string", description: "Case-insensitive text the name contains (accents folded)" },
-        params: {
-          type: "object",
-          description: "The catalog's own parameters: segment_id, brand_id (models), model_id (equipments)",
-          additionalProperties: { type: "integer" },
-        },
-        limit: { type: "integer", minimum: 1, maximum: 500, default: 100 },
-      },
-      required: ["catalog"],
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async ({ deps }, args) => {
-      const name = str(args.catalog, "catalog");
-      const op = CATALOG_OPERATIONS.find((o) => o.catalogName === name);
-      if (!op) throw new UsageError(`unknown catalog ${JSON.stringify(name)}: one of ${catalogNames.join(", ")}`);
-      const params = (args.params ?? {}) as Record<string, number>;
-      const items = await deps.catalogs().items(op.id, params);
-      const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
-      const q = str(args.query, "query");
-      const hits = q ? items.filter((i) => fold(JSON.stringify(i)).includes(fold(q))) : items;
-      const limit = int(args.limit, "limit", 100, 500, 1);
-      return {
-        data: { catalog: name, count: hits.length, items: hits.slice(0, limit) },
-        summary: `${hits.length} ${name} entr${hits.length === 1 ? "y" : "ies"}${q ? ` matching "${q}"` : ""}${hits.length > limit ? ` (first ${limit} shown)` : ""}`,
-      };
-    },
-  },
-  {
-    name: "list_vehicles",
-    title: "List vehicles",
-    description:
-      'List the owner\'s vehicles, optionally only those matching "where" expressions (as `rentctl vehicle list --where`) or a "search" text (registration, model name, location), sorted by a field. Each vehicle comes with "names" for its catalog ids (model, class, currency, benefits, …). Paginated: pass the returned "next_cursor" to get the next page. Example: {"where": ["segment=cars", "price_per_day<50"], "limit": 20}.',
-    inputSchema: {
-      type: "object",
-      properties: {
-        where: whereSchema,
-        search: { type: "string", description: "Text in the registration, model name or location" },
-        sort: { type: "string", description: 'A field, optionally ":desc" (e.g. "price_per_day:desc")' },
-        limit: { type: "integer", minimum: 1, maximum: 100, default: 20 },
-        cursor: { type: "string", description: "next_cursor of the previous page" },
-      },
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async ({ deps }, args) => {
-      const limit = int(args.limit, "limit", 20, 100, 1);
-      const offset = args.cursor === undefined ? 0 : int(args.cursor, "cursor");
-      const where = strings(args.where, "where");
-      const { data, notes } = await runCaptured(deps, async (d) => {
-        const { run } = await import("../commands/vehicle/list-where.js");
-        await run(d, {
-          where,
-          sort: str(args.sort, "sort"),
-          search: str(args.search, "search"),
-          limit: limit + 1,
-          offset,
-        });
-      });
-      const all = (Array.isArray(data) ? data : []) as JsonObject[];
-      const page = all.slice(0, limit);
-      const more = all.length > limit;
-      return {
-        data: {
-          vehicles: await withNames(deps, page),
-          ...(more ? { next_cursor: String(offset + limit) } : {}),
-        },
-        summary: `${page.length} vehicle${page.length === 1 ? "" : "s"}${offset ? ` from #${offset + 1}` : ""}${more ? "; more with next_cursor" : ""}${notes ? `\n${notes}` : ""}`,
-      };
-    },
-  },
-  {
-    name: "get_vehicle",
-    title: "Get one vehicle",
-    description: 'One vehicle\'s whole record by id, with "names" for its catalog ids. Example: {"id": 1}.',
-    inputSchema: { type: "object", properties: { id: idSchema }, required: ["id"], additionalProperties: false },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async ({ deps }, args) => {
-      const { fetchRecord, VEHICLE } = await import("../resources/safe-edit.js");
-      const [v] = await withNames(deps, [await fetchRecord(deps, VEHICLE, int(args.id, "id"))]);
-      return { data: { vehicle: v }, summary: `vehicle ${args.id} (${String(v!.vehicle_reg_number ?? "").trim()})` };
-    },
-  },
-  {
-    name: "list_extras",
-    title: "List extras",
-    description:
-      "The owner's paid extras (child seats, GPS, …): option, price, currency, period (the server's number), quantity, on/off, with option and currency names. Example: {}.",
-    inputSchema: { type: "object", properties: {}, additionalProperties: false },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async ({ deps }) => {
-      const { listExtras } = await import("../resources/list.js");
-      const extras = await withNames(deps, await listExtras(deps));
-      return { data: { extras }, summary: `${extras.length} extra${extras.length === 1 ? "" : "s"}` };
-    },
-  },
-  {
-    name: "get_extra",
-    title: "Get one extra",
-    description: 'One extra by id, with the vehicles that use it ("used_by"). Example: {"id": 2}.',
-    inputSchema: { type: "object", properties: { id: idSchema }, required: ["id"], additionalProperties: false },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async ({ deps }, args) => {
-      const id = int(args.id, "id");
-      const [{ fetchRecord, EXTRA }, { vehiclesUsingExtra }] = await Promise.all([
-        import("../resources/safe-edit.js"),
-        import("../resources/list.js"),
-      ]);
-      const [extra] = await withNames(deps, [await fetchRecord(deps, EXTRA, id)]);
-      const usedBy = await vehiclesUsingExtra(deps, id);
-      return {
-        data: { extra: extra!, used_by: usedBy },
-        summary: `extra ${id}, used by ${usedBy.length} vehicle${usedBy.length === 1 ? "" : "s"}`,
-      };
-    },
-  },
-  {
-    name: "vehicle_calendar",
-    title: "Availability calendar of a vehicle",
-    description:
-      'The days a vehicle is blocked (not available), from a month on ("from": "2026-12"), for 1 to 24 months. Example: {"id": 3, "from": "2026-12", "months": 2}.',
-    inputSchema: {
-      type: "object",
-      properties: {
-        id: idSchema,
-        from: { type: "string", description: "First month, YYYY-MM (default: this month)" },
-        months: { type: "integer", minimum: 1, maximum: 24, default: 3 },
-      },
-      required: ["id"],
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async ({ deps }, args) => {
-      const { data, notes } = await runCaptured(deps, async (d) => {
-        const { run } = await import("../commands/vehicle/calendar.js");
-        await run(d, {
-          ids: [String(int(args.id, "id"))],
-          from: str(args.from, "from"),
-          months: args.months === undefined ? undefined : String(int(args.months, "months", 3, 24)),
-        });
-      });
-      return {
-        data: { calendar: data as JsonObject },
-        summary: `calendar of vehicle ${args.id}${notes ? `\n${notes}` : ""}`,
-      };
-    },
-  },
-  {
-    name: "export_account",
-    title: "Export the account",
-    description:
-      'The whole account as one document {extras: [...], vehicles: [...]}, as `rentctl account export` writes it; "names": true gives catalog values as names (portable between accounts). Edit it and pass it (or a fragment) to plan_changes. Example: {"names": true}.',
-    inputSchema: {
-      type: "object",
-      properties: { names: { type: "boolean", default: false } },
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async ({ deps }, args) => {
-      const { data, notes } = await runCaptured(deps, async (d) => {
-        const { run } = await import("../commands/account/export.js");
-        await run(d, undefined, { format: "json", names: Boolean(args.names) });
-      });
-      const doc = (data ?? {}) as JsonObject;
-      const n = (k: string) => (Array.isArray(doc[k]) ? (doc[k] as unknown[]).length : 0);
-      return {
-        data: { account: doc },
-        summary: `${n("extras")} extras, ${n("vehicles")} vehicles${notes ? `\n${notes}` : ""}`,
-      };
-    },
-  },
-  {
-    name: "undo_history",
-    title: "Undo history",
-    description:
-      'The recent writes that can be undone (newest first): op, time, action, id. Pass an op to the undo tool (with --allow-writes). Example: {"limit": 10}.',
-    inputSchema: {
-      type: "object",
-      properties: { limit: { type: "integer", minimum: 1, maximum: 200, default: 20 } },
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async ({ deps }, args) => {
-      const { data } = await runCaptured(deps, async (d) => {
-        const { run } = await import("../commands/undo/undo.js");
-        await run(d, undefined, { limit: int(args.limit, "limit", 20, 200, 1) });
-      });
-      const entries = (Array.isArray(data) ? data : []) as JsonObject[];
-      return { data: { entries }, summary: `${entries.length} undo entr${entries.length === 1 ? "y" : "ies"}` };
-    },
-  },
-  {
-    name: "plan_changes",
-    title: "Plan a change (nothing is sent)",
-    description: `Plan a change and return it for review, with a plan token that apply_plan takes (single use, expires). Nothing is sent. Give ONE of:
-- "where" (or "ids") with "changes": field changes for the selected vehicles, relative values allowed ("clamp": true rounds fractions). Example: {"where": ["class=SUV", "pickup_location~Munich"], "changes": {"price_per_day": "+10%"}, "clamp": true}
-- "where" (or "ids") with "calendar": {"block": ["2026-12-24..2026-12-26"], "unblock": [...]}: availability days.
-- "document": an account document or fragment, as export_account returns ({extras, vehicles}; vehicles matched by registration number; fields left out are kept). "prune": true also removes what the document does not list.
-The result: counts, a markdown summary for the person to review, the plan, and the token. Show the markdown to the person before applying.`,
-    inputSchema: {
-      type: "object",
-      properties: {
-        where: whereSchema,
-        ids: { type: "array", items: idSchema, description: "Vehicle ids (instead of where)" },
-        changes: changesSchema(),
-        calendar: {
-          type: "object",
-          properties: {
-            block: {
-              type: "array",
-              items: { type: "string" },
-              description: "Days or ranges to block: 2026-12-24, 2026-12-24..2026-12-26, 2026-12",
-            },
-            unblock: {
-              type: "array",
-              items: { type: "string" },
-              description: "Days or ranges to make available again",
-            },
-          },
-          additionalProperties: false,
-        },
-        document: {
-          description:
-            "An account document {extras: [...], vehicles: [...]} or a list of vehicle rows (as export_account gives); see `rentctl account schema`",
-          type: ["object", "array"],
-        },
-        prune: {
-          type: "boolean",
-          default: false,
-          description: "With document: remove vehicles and delete extras it does not list",
-        },
-        clamp: {
-          type: "boolean",
-          default: false,
-          description:
-            "With relative changes: round a result that is not a whole number half up (45 +10% = 49.5 → 50) and set one outside the field's range to its bound; without it such a change is refused",
-        },
-      },
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    run: (ctx, args) => planChanges(ctx, args),
-  },
-  {
-    name: "apply_plan",
-    title: "Apply a reviewed plan",
-    description:
-      'Apply exactly the plan of a token from plan_changes, after the person reviewed its markdown. Refused with nothing sent when the token is unknown, used, expired, for another owner, above the server\'s --max-changes, or stale (a record it read changed since). Runs locked and journaled; returns the counts and the undo op. May remove vehicles or delete extras when the plan says so. Example: {"token": "rp_1001_…"}.',
-    inputSchema: {
-      type: "object",
-      properties: { token: { type: "string", description: "The plan token of plan_changes" } },
-      required: ["token"],
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    writes: true,
-    run: (ctx, args) => applyPlan(ctx, args),
-  },
-  {
-    name: "undo",
-    title: "Undo one write",
-    description:
-      'Undo one op of the undo history (an apply is undone as a whole, exactly: a vehicle changed since is left alone and named). Example: {"op": "12"}.',
-    inputSchema: {
-      type: "object",
-      properties: { op: { type: "string", description: "An op of undo_history (or of apply_plan's result)" } },
-      required: ["op"],
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    writes: true,
-    run: async (ctx, args) => {
-      await writesAllowed(ctx);
-      const op = str(args.op, "op");
-      if (!op) throw new UsageError("op is required");
-      const { data, notes } = await runCaptured(ctx.deps, async (d) => {
-        const { run } = await import("../commands/undo/undo.js");
-        await run(d, op, {});
-      });
-      return {
-        data: { op, undone: true, ...(data ? { result: data as JsonObject } : {}) },
-        summary: notes || `op ${op} undone`,
-      };
-    },
-  },
-];
-
 async function writesAllowed(ctx: ToolContext): Promise<void> {
   if (ctx.writes === "none")
     throw new UsageError("writes are off: start the server with --allow-writes to apply plans; nothing was sent");
@@ -493,8 +427,8 @@ async function writesAllowed(ctx: ToolContext): Promise<void> {
 
 async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
   const deps = ctx.deps;
-  const where = strings(args.where, "where");
-  const ids = args.ids === undefined ? [] : (args.ids as unknown[]).map((v) => String(int(v, "ids")));
+  const where = (args.where ?? []) as string[];
+  const ids = ((args.ids ?? []) as number[]).map(String);
   const forms = [args.document !== undefined, args.changes !== undefined, args.calendar !== undefined].filter(Boolean);
   if (forms.length !== 1)
     throw new UsageError('give one of "document", "changes" (with where or ids) or "calendar" (with where or ids)');
@@ -514,14 +448,14 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
       const flags: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(changes)) flags[requireField(k, "changes").name] = v;
       const { planSelectionEdit } = await import("../commands/vehicle/many.js");
-      plan = (await planSelectionEdit(captured(deps).deps, { ...selection, flags, clamp: Boolean(args.clamp) })).plan;
+      plan = (await planSelectionEdit(toolDeps(deps).deps, { ...selection, flags, clamp: Boolean(args.clamp) })).plan;
     } else {
-      const cal = args.calendar as { block?: unknown; unblock?: unknown };
+      const cal = args.calendar as { block?: string[]; unblock?: string[] };
       const { planCalendarEdit } = await import("../commands/vehicle/calendar.js");
-      plan = await planCalendarEdit(captured(deps).deps, {
+      plan = await planCalendarEdit(toolDeps(deps).deps, {
         ...selection,
-        block: strings(cal?.block, "calendar.block"),
-        unblock: strings(cal?.unblock, "calendar.unblock"),
+        block: cal.block ?? [],
+        unblock: cal.unblock ?? [],
       });
     }
     if (plan.change.length + plan.unchanged === 0)
@@ -628,7 +562,7 @@ async function planDocument(
     text,
   });
   try {
-    const plan = await planAccount(captured(deps).deps, source, { prune, fingerprints: true });
+    const plan = await planAccount(toolDeps(deps).deps, source, { prune, fingerprints: true });
     const saved = await sp.makeSavedPlan(deps, {
       kind: "account",
       source,
@@ -645,8 +579,7 @@ async function planDocument(
 
 async function applyPlan(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
   await writesAllowed(ctx);
-  const token = str(args.token, "token");
-  if (!token) throw new UsageError("token is required");
+  const token = String(args.token);
   const saved = ctx.tokens.take(token, await ctx.target());
   const counts = planCounts(saved.plan);
   const n = total(counts);
@@ -656,8 +589,7 @@ async function applyPlan(ctx: ToolContext, args: Record<string, unknown>): Promi
       { hint: "split the change into smaller plans, or apply it with `rentctl account apply --plan`" },
     );
   const { applySavedAccountPlan } = await import("../jobs/account-apply.js");
-  const c = captured(ctx.deps);
-  const result = await applySavedAccountPlan(c.deps, saved, { concurrency: 4, started: Date.now() });
+  const result = await applySavedAccountPlan(toolDeps(ctx.deps).deps, saved, { concurrency: 4, started: Date.now() });
   const done = Object.entries(result.counts)
     .map(([k, v]) => `${v} ${k}`)
     .join(", ");

@@ -1,14 +1,30 @@
-/** RFC 4180 CSV: fields quoted when they hold a comma, quote, CR or LF; arrays joined with `|` (the one csv convention, shared with fleet files). */
-export function csvCell(v: unknown): string {
-  let s: string;
-  if (v === undefined || v === null) s = "";
-  else if (Array.isArray(v))
-    s = v.map((x) => (typeof x === "object" && x !== null ? JSON.stringify(x) : String(x))).join("|");
-  else if (typeof v === "object") s = JSON.stringify(v);
-  else s = String(v);
-  return /[",\r\n]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+import { stringify } from "csv-stringify/sync";
+
+/**
+ * The one csv writer of rentctl (listings, fleet exports, reports), on
+ * csv-stringify; csv-parse reads them back (src/fleet/read.ts). RFC 4180:
+ * a cell is quoted when it holds a comma, a quote, a CR or an LF, and when
+ * it has whitespace at either end (the reader keeps a quoted cell as written
+ * and trims an unquoted one). Arrays are joined with `|` (the one csv
+ * convention, shared with fleet files), objects written as JSON.
+ */
+const QUOTED = /^\s|\s$|[\r\n]/;
+
+/** A value as the text of its cell (before quoting). */
+export function csvText(v: unknown): string {
+  if (v === undefined || v === null) return "";
+  if (Array.isArray(v))
+    return v.map((x) => (typeof x === "object" && x !== null ? JSON.stringify(x) : String(x))).join("|");
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
 }
 
-export function csvRow(values: unknown[]): string {
-  return `${values.map(csvCell).join(",")}\r\n`;
+/** One csv record with its line end (CRLF, as RFC 4180 writes it, unless told). */
+export function csvRow(values: readonly unknown[], eol = "\r\n"): string {
+  return stringify([values.map(csvText)], { quoted_match: QUOTED, record_delimiter: eol });
+}
+
+/** One cell as written in a record. */
+export function csvCell(v: unknown): string {
+  return csvRow([v], "");
 }

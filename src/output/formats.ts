@@ -7,4 +7,4 @@ export type Format = (typeof FORMATS)[number];
  * `-o` accepts them, the commands that print them declare them
  * (VerbSpec.outputs), and every other command refuses them (settings).
  */
-export const REVIEW_FORMATS = ["markdown"] as const;
+export const REVIEW_FORMATS = ["markdown", "sarif"] as const;

@@ -3,6 +3,10 @@ import { walkPages } from "../api/paginate.js";
 import { WALK_PAGE_SIZE } from "../contract/operations.js";
 import { type JsonObject, normalizeRecord, recordId } from "../contract/records.js";
 import type { Deps } from "../deps.js";
+
+/** What a listing reads with: the client, the owner and the locale. */
+export type ListDeps = Pick<Deps, "client" | "target" | "locale">;
+
 import { requireUser } from "../deps.js";
 import { RentctlError } from "../errors.js";
 
@@ -25,7 +29,7 @@ export interface ListOptions {
 }
 
 /** Every vehicle of the configured owner, page by page (as `vehicle list --all`). */
-export async function* listVehicles(deps: Deps, opts: ListOptions = {}): AsyncGenerator<JsonObject[]> {
+export async function* listVehicles(deps: ListDeps, opts: ListOptions = {}): AsyncGenerator<JsonObject[]> {
   const client = await deps.client();
   const params: EncodableRecord = { user_id: await requireUser(deps), locale_id: await deps.locale() };
   const fetchPage = async (offset: number, limit: number) => {
@@ -123,7 +127,7 @@ export async function scanVehicles(deps: Deps, visit: (vehicle: JsonObject) => v
 }
 
 /** Every extra of the account (as `extra list --all`), normalized (`id` first). */
-export async function listExtras(deps: Deps, opts: ListOptions = {}): Promise<JsonObject[]> {
+export async function listExtras(deps: ListDeps, opts: ListOptions = {}): Promise<JsonObject[]> {
   const client = await deps.client();
   const params: EncodableRecord = { locale_id: await deps.locale() };
   const fetchPage = async (offset: number, limit: number) => {
@@ -139,7 +143,7 @@ export async function listExtras(deps: Deps, opts: ListOptions = {}): Promise<Js
 }
 
 /** The owner's vehicles whose `vehicle_extras` hold this extra id (one walk of the account). */
-export async function vehiclesUsingExtra(deps: Deps, extraId: number): Promise<Array<{ id: number; reg: string }>> {
+export async function vehiclesUsingExtra(deps: ListDeps, extraId: number): Promise<Array<{ id: number; reg: string }>> {
   const out: Array<{ id: number; reg: string }> = [];
   for await (const page of listVehicles(deps))
     for (const v of page) {

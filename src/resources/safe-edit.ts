@@ -23,7 +23,11 @@ export { EXTRA, type Resource, VEHICLE } from "./resource.js";
  * record.
  */
 
-export async function fetchRecord(deps: Deps, res: Resource, id: number): Promise<JsonObject> {
+export async function fetchRecord(
+  deps: Pick<Deps, "client" | "locale">,
+  res: Resource,
+  id: number,
+): Promise<JsonObject> {
   const client = await deps.client();
   const params: EncodableRecord = { [res.idParam]: id, locale_id: await deps.locale() };
   const r = await client.call(res.getOp, params);

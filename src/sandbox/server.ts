@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { openApiDocument } from "../contract/openapi.js";
 import { API_VERSION, OPERATIONS } from "../contract/operations.js";
 import type { Operation } from "../contract/types.js";
+import { VERSION } from "../version.js";
 import { HANDLERS, SandboxHttpError } from "./handlers.js";
 import { DEMO_OWNERS, type DemoOwner } from "./owners.js";
 import type { LockHolder } from "./persistence/lock.js";
@@ -314,9 +314,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         sendError(413, "payload too large", undefined, { connection: "close" });
         return;
       }
-      // The contract this server implements, as OpenAPI 3.1 (the same document as `rentctl api --openapi`): no faults
+      // The contract this server implements, as OpenAPI 3.1 (the same document as `rentctl api --openapi`,
+      // plus `servers`): no faults. Loaded on first ask (the record schemas bring zod).
       if ((method === "GET" || method === "HEAD") && path === "/openapi.json") {
-        send(200, openApiDocument({ serverUrl: `http://${req.headers.host ?? "127.0.0.1"}` }));
+        const { openApiDocument } = await import("../contract/openapi.js");
+        send(200, openApiDocument({ version: VERSION, serverUrl: `http://${req.headers.host ?? "127.0.0.1"}` }));
         return;
       }
       if (faults.latencyMs) await sleep(faults.latencyMs, undefined, { signal: abort.signal });

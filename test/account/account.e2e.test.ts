@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { expectGolden } from "../fleet/golden.js";
 import { type FaultProxy, startProxy } from "../fleet/helpers.js";
-import { json, ROOT, runBuilt, sandboxEnv } from "../helpers/cli.js";
+import { json, ROOT, runMain, sandboxEnv } from "../helpers/cli.js";
 
 /**
  * The account as a file, through the built CLI against the sandbox (issue 25's fidelity tests):
@@ -20,9 +20,9 @@ let proxy: FaultProxy;
 const dir = mkdtempSync(join(tmpdir(), "account-e2e-"));
 const OWNERS = ["1001", "1002", "1003"];
 const path = (name: string) => join(dir, name);
-const cli = (user: string, args: string[]) => runBuilt([...args, "--user", user], sandbox.env);
+const cli = (user: string, args: string[]) => runMain([...args, "--user", user], sandbox.env);
 const viaProxy = (user: string, args: string[]) =>
-  runBuilt([...args, "--user", user], { ...sandbox.env, RENTCTL_BASE_URL: proxy.url });
+  runMain([...args, "--user", user], { ...sandbox.env, RENTCTL_BASE_URL: proxy.url });
 const posts = () => [...proxy.counts].filter(([k]) => k.startsWith("POST")).reduce((n, [, c]) => n + c, 0);
 
 type Doc = { extras: Record<string, unknown>[]; vehicles: Record<string, unknown>[] };

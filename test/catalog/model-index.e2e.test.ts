@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countedSandbox } from "../fleet/helpers.js";
-import { json, runBuilt } from "../helpers/cli.js";
+import { json, runBuilt, runMain } from "../helpers/cli.js";
 
 /**
  * The model reverse index (configuration id -> brand, model, configuration)
@@ -42,8 +42,9 @@ describe("the model index on an empty cache (built CLI, sandbox)", () => {
     for (const [url, n] of requests) expect(n, url).toBe(1);
     const count = (kind: string) => requests.filter(([u]) => u.includes(`/vehicles/${kind}?`)).length;
     // the walk of segment 1 only (owner 1001's vehicles are cars): every brand's models, every model's configurations
+    // (the catalogs read in-process, straight from the sandbox: only the list above is the built CLI's first run)
     const brands = json<Array<{ id: number }>>(
-      (await runBuilt(["catalog", "brands", "--segment", "1", "-o", "json"], s.ctx.env)).stdout,
+      (await runMain(["catalog", "brands", "--segment", "1", "-o", "json"], s.ctx.env)).stdout,
     );
     expect(count("brands")).toBe(1);
     expect(count("models")).toBe(brands.length);
@@ -51,12 +52,12 @@ describe("the model index on an empty cache (built CLI, sandbox)", () => {
     let configurations = 0;
     for (const b of brands) {
       const ms = json<Array<{ id: number }>>(
-        (await runBuilt(["catalog", "models", "--brand", String(b.id), "-o", "json"], s.ctx.env)).stdout,
+        (await runMain(["catalog", "models", "--brand", String(b.id), "-o", "json"], s.ctx.env)).stdout,
       );
       models += ms.length;
       for (const m of ms)
         configurations += json<unknown[]>(
-          (await runBuilt(["catalog", "equipments", "--model", String(m.id), "-o", "json"], s.ctx.env)).stdout,
+          (await runMain(["catalog", "equipments", "--model", String(m.id), "-o", "json"], s.ctx.env)).stdout,
         ).length;
     }
     expect(count("equipments")).toBe(models);

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runBuilt, tempHome } from "../helpers/cli.js";
+import { runMain, tempHome } from "../helpers/cli.js";
 
 // A config file with wrong types is reported (file, profile, field; exit 2)
 // and never rewritten, whatever command meets it first.
@@ -25,7 +25,7 @@ describe("config file validation", () => {
       mkdirSync(home.env.RENTCTL_CONFIG_DIR!, { recursive: true });
       const text = `${JSON.stringify(bad, null, 2)}\n`;
       writeFileSync(file, text);
-      const r = await runBuilt(args, { ...home.env, RENTCTL_SANDBOX_MEMORY: "1" }, "secret-key\n");
+      const r = await runMain(args, { ...home.env, RENTCTL_SANDBOX_MEMORY: "1" }, { input: "secret-key\n" });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(file);
       expect(r.stderr).toContain('profile "work"');
@@ -38,10 +38,10 @@ describe("config file validation", () => {
   it("a valid file still reads and writes (conf enforces the same schema on write)", async () => {
     const home = tempHome();
     homes.push(home);
-    const set = await runBuilt(["profile", "set", "timeout", "5"], home.env);
+    const set = await runMain(["profile", "set", "timeout", "5"], home.env);
     expect(set.code).toBe(0);
     expect(set.stderr).not.toContain("strict mode");
-    const list = await runBuilt(["profile", "list", "-o", "json"], home.env);
+    const list = await runMain(["profile", "list", "-o", "json"], home.env);
     expect(list.code).toBe(0);
     expect(list.stdout).toContain('"timeout": 5');
   });

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBuilt, tempHome } from "../helpers/cli.js";
+import { runMain, tempHome } from "../helpers/cli.js";
 
 // Issue 16 item 1: the contract does not show the extra record, so safe
 // update sends the server's record back as the server names it (period_id,
@@ -58,7 +58,7 @@ describe("extra update mirrors the server's record", () => {
       label: "Child seat",
     };
     updates.length = 0;
-    const r = await runBuilt(["extra", "update", "7", "--period", "1", "--price", "12"], env());
+    const r = await runMain(["extra", "update", "7", "--period", "1", "--price", "12"], env());
     expect(r.code, r.stderr).toBe(0);
     expect(updates).toHaveLength(1);
     const body = Object.fromEntries(updates[0]!);
@@ -79,12 +79,12 @@ describe("extra update mirrors the server's record", () => {
   it("a member the contract requires and the record lacks is refused, naming it and --set; nothing sent", async () => {
     record = { id: 8, option_id: 1, price: 10, currency_id: 1, period: 2 };
     updates.length = 0;
-    const r = await runBuilt(["extra", "update", "8", "--price", "11"], env());
+    const r = await runMain(["extra", "update", "8", "--price", "11"], env());
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("quantity");
     expect(r.stderr).toContain("--set quantity=VALUE");
     expect(updates).toHaveLength(0);
-    const ok = await runBuilt(["extra", "update", "8", "--price", "11", "--set", "quantity=4"], env());
+    const ok = await runMain(["extra", "update", "8", "--price", "11", "--set", "quantity=4"], env());
     expect(ok.code, ok.stderr).toBe(0);
     expect(Object.fromEntries(updates[0]!)).toMatchObject({ quantity: "4", period: "2", price: "11" });
   });

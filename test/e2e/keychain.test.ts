@@ -55,7 +55,7 @@ describe("keys in the keychain", () => {
       const refused = await login(off);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(
-        /no system keychain is usable here, so the key was not saved: the keychain is turned off/,
+        /no system keychain is usable here, so no key was asked for: the keychain is turned off/,
       );
       expect(refused.stderr).toMatch(/--insecure-storage/);
       expect(existsSync(join(off.RENTCTL_CONFIG_DIR!, "config.json"))).toBe(false);

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBuilt, tempHome } from "../helpers/cli.js";
+import { runMain, tempHome } from "../helpers/cli.js";
 
 // --all streams every format; the streamed text is the text a single page
 // would print, and a failure half-way leaves one valid json document.
@@ -52,8 +52,8 @@ describe("vehicle list --all streams", () => {
   for (const format of ["json", "yaml", "ndjson", "csv", "table"]) {
     it(`-o ${format}: three pages print the same text as one page`, async () => {
       failFrom = Number.POSITIVE_INFINITY;
-      const paged = await runBuilt(["vehicle", "list", "--all", "--limit", "3", "-o", format], env());
-      const whole = await runBuilt(["vehicle", "list", "--limit", "100", "-o", format], env());
+      const paged = await runMain(["vehicle", "list", "--all", "--limit", "3", "-o", format], env());
+      const whole = await runMain(["vehicle", "list", "--limit", "100", "-o", format], env());
       expect(paged.code).toBe(0);
       expect(whole.code).toBe(0);
       expect(paged.stdout.length).toBeGreaterThan(0);
@@ -63,7 +63,7 @@ describe("vehicle list --all streams", () => {
 
   it("-o json: the server fails on page 2 → exit 6 and stdout is still one valid document", async () => {
     failFrom = 3;
-    const r = await runBuilt(["vehicle", "list", "--all", "--limit", "3", "-o", "json"], env());
+    const r = await runMain(["vehicle", "list", "--all", "--limit", "3", "-o", "json"], env());
     expect(r.code).toBe(6);
     expect(JSON.parse(r.stdout)).toEqual(FLEET.slice(0, 3));
     expect(JSON.parse(r.stderr).error.exit_code).toBe(6);

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countedSandbox, ndjson, vehicleRow } from "../fleet/helpers.js";
-import { runBuilt } from "../helpers/cli.js";
+import { runMain } from "../helpers/cli.js";
 
 /**
  * Never misread the user (issue "strict input", Values): a member that is
@@ -23,13 +23,13 @@ afterAll(() => sb.close());
 
 const writes = () => sb.writes();
 const price = async (id: number) =>
-  Number(JSON.parse((await runBuilt(["vehicle", "get", String(id), "-o", "json"], ctx.env)).stdout).price_per_day);
+  Number(JSON.parse((await runMain(["vehicle", "get", String(id), "-o", "json"], ctx.env)).stdout).price_per_day);
 
 /** Runs the command and checks it was refused: exit 2, no write sent, the price unchanged. */
 async function refused(args: string[], input?: string) {
   const before = writes();
   const was = await price(1);
-  const r = await runBuilt(args, env, input);
+  const r = await runMain(args, env, { input });
   expect(r.code, r.stderr).toBe(2);
   expect(writes() - before, "writes sent").toBe(0);
   expect(await price(1)).toBe(was);
@@ -51,7 +51,7 @@ describe("members outside the contract", () => {
   });
 
   it("--allow-unknown sends it as given, with a warning", async () => {
-    const s = await runBuilt(["vehicle", "edit", "1", "--set", "turbo=1", "--allow-unknown", "--dry-run"], env);
+    const s = await runMain(["vehicle", "edit", "1", "--set", "turbo=1", "--allow-unknown", "--dry-run"], env);
     expect(s.code, s.stderr).toBe(0);
     expect(s.stderr).toMatch(
       /warning: --set turbo: not a field of the v302 contract; sent as given \(--allow-unknown\)/,
@@ -82,7 +82,7 @@ describe("values mean one thing", () => {
 
   it("--clamp sets the bound and says so per vehicle", async () => {
     const was = await price(2);
-    const r = await runBuilt(["vehicle", "edit", "2", "--price-per-day", "-100000", "--clamp", "--yes"], env);
+    const r = await runMain(["vehicle", "edit", "2", "--price-per-day", "-100000", "--clamp", "--yes"], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
       new RegExp(`vehicle 2 \\(.+\\): price_per_day ${was} -100000 = ${was - 100000} < 0: clamped to 0 \\(--clamp\\)`),
@@ -93,16 +93,16 @@ describe("values mean one thing", () => {
 
 describe("option values", () => {
   it("are case-insensitive where no two differ only by case: -o JSON, --env Sandbox", async () => {
-    const r = await runBuilt(["vehicle", "get", "1", "-o", "JSON"], env);
+    const r = await runMain(["vehicle", "get", "1", "-o", "JSON"], env);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).id).toBe(1);
-    const e = await runBuilt(["catalog", "currencies", "--env", "Sandbox", "-o", "Json", "-q"], {
+    const e = await runMain(["catalog", "currencies", "--env", "Sandbox", "-o", "Json", "-q"], {
       ...env,
       RENTCTL_ENV: undefined,
       RENTCTL_BASE_URL: undefined,
     });
     expect(e.code, e.stderr).toBe(0);
-    const bad = await runBuilt(["vehicle", "get", "1", "-o", "jsn"], env);
+    const bad = await runMain(["vehicle", "get", "1", "-o", "jsn"], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Allowed choices are table, json, ndjson, csv, yaml/);
   });
@@ -112,18 +112,18 @@ describe("a year is a year", () => {
   it("--year 2024 is the year (its catalog id), id:N an id, an unknown year exit 2 with nothing sent", async () => {
     const year = async () =>
       Number(
-        JSON.parse((await runBuilt(["vehicle", "get", "3", "-o", "json"], ctx.env)).stdout).vehicle_year_of_issue_id,
+        JSON.parse((await runMain(["vehicle", "get", "3", "-o", "json"], ctx.env)).stdout).vehicle_year_of_issue_id,
       );
-    const r = await runBuilt(["vehicle", "edit", "3", "--year", "2024"], env);
+    const r = await runMain(["vehicle", "edit", "3", "--year", "2024"], env);
     expect(r.code, r.stderr).toBe(0);
     expect(await year()).toBe(17); // the sandbox's year ids: 1 = 2008 ... 19 = 2026
-    expect((await runBuilt(["vehicle", "edit", "3", "--year", "id:3"], env)).code).toBe(0);
+    expect((await runMain(["vehicle", "edit", "3", "--year", "id:3"], env)).code).toBe(0);
     expect(await year()).toBe(3);
-    const s = await runBuilt(["vehicle", "edit", "3", "--set", "vehicle_year_of_issue_id=2020"], env);
+    const s = await runMain(["vehicle", "edit", "3", "--set", "vehicle_year_of_issue_id=2020"], env);
     expect(s.code, s.stderr).toBe(0);
     expect(await year()).toBe(13);
     const before = writes();
-    const bad = await runBuilt(["vehicle", "edit", "3", "--year", "1999"], env);
+    const bad = await runMain(["vehicle", "edit", "3", "--year", "1999"], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/no year named "1999"/);
     expect(writes()).toBe(before);
@@ -139,9 +139,9 @@ describe("a year is a year", () => {
         vehicleRow("YR-3", { vehicle_year_of_issue_id: 16 }),
       ]),
     );
-    const r = await runBuilt(["vehicle", "import", file, "--user", "1003"], env);
+    const r = await runMain(["vehicle", "import", file, "--user", "1003"], env);
     expect(r.code, r.stderr).toBe(0);
-    const list = await runBuilt(["vehicle", "list", "--all", "-o", "ndjson", "--user", "1003"], ctx.env);
+    const list = await runMain(["vehicle", "list", "--all", "-o", "ndjson", "--user", "1003"], ctx.env);
     const years = Object.fromEntries(
       list.stdout
         .split("\n")
@@ -155,19 +155,19 @@ describe("a year is a year", () => {
 
 describe("catalog values by name in arrays", () => {
   it("--vehicle-benefits-id and --set take names for each member; an unknown name is exit 2 with nothing sent", async () => {
-    const r = await runBuilt(
+    const r = await runMain(
       ["vehicle", "edit", "2", "--vehicle-benefits-id", "Unlimited mileage", "--vehicle-benefits-id", "3"],
       env,
     );
     expect(r.code, r.stderr).toBe(0);
     const benefits = async () =>
-      JSON.parse((await runBuilt(["vehicle", "get", "2", "-o", "json"], ctx.env)).stdout).vehicle_benefits_id;
+      JSON.parse((await runMain(["vehicle", "get", "2", "-o", "json"], ctx.env)).stdout).vehicle_benefits_id;
     expect(await benefits()).toEqual([2, 3]); // the sandbox's benefits: 2 Unlimited mileage, 3 Free delivery
-    const s = await runBuilt(["vehicle", "edit", "2", "--set", "vehicle_benefits_id=free cancellation"], env);
+    const s = await runMain(["vehicle", "edit", "2", "--set", "vehicle_benefits_id=free cancellation"], env);
     expect(s.code, s.stderr).toBe(0);
     expect(await benefits()).toEqual([1]);
     const before = writes();
-    const bad = await runBuilt(["vehicle", "edit", "2", "--vehicle-benefits-id", "Jetpack"], env);
+    const bad = await runMain(["vehicle", "edit", "2", "--vehicle-benefits-id", "Jetpack"], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/no item named "Jetpack"/);
     expect(writes()).toBe(before);
@@ -176,34 +176,33 @@ describe("catalog values by name in arrays", () => {
 
 describe("one member of a list: --add / --remove", () => {
   const benefitsOf = async (id: number) =>
-    JSON.parse((await runBuilt(["vehicle", "get", String(id), "-o", "json"], ctx.env)).stdout).vehicle_benefits_id ??
-    [];
+    JSON.parse((await runMain(["vehicle", "get", String(id), "-o", "json"], ctx.env)).stdout).vehicle_benefits_id ?? [];
 
   it("adds and removes by name or id, keeping the other members; a rerun changes nothing", async () => {
-    await runBuilt(["vehicle", "edit", "3", "--set", "vehicle_benefits_id=1", "--set", "vehicle_benefits_id=4"], env);
+    await runMain(["vehicle", "edit", "3", "--set", "vehicle_benefits_id=1", "--set", "vehicle_benefits_id=4"], env);
     expect(await benefitsOf(3)).toEqual([1, 4]);
-    const dry = await runBuilt(
+    const dry = await runMain(
       ["vehicle", "edit", "HH-SC 3003", "--add", "benefits=Unlimited mileage", "--remove", "benefit=1", "--dry-run"],
       env,
     );
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/vehicle_benefits_id: \+2 -1/);
     expect(await benefitsOf(3)).toEqual([1, 4]);
-    const r = await runBuilt(
+    const r = await runMain(
       ["vehicle", "edit", "3", "--add", "benefits=Unlimited mileage", "--remove", "benefit=1"],
       env,
     );
     expect(r.code, r.stderr).toBe(0);
     expect(await benefitsOf(3)).toEqual([4, 2]);
     const before = writes();
-    const again = await runBuilt(["vehicle", "edit", "3", "--add", "vehicle_benefits_id=2"], env);
+    const again = await runMain(["vehicle", "edit", "3", "--add", "vehicle_benefits_id=2"], env);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/nothing to edit/);
     expect(writes()).toBe(before);
   });
 
   it("over a --where selection: only the vehicles that lack the member are planned", async () => {
-    const r = await runBuilt(
+    const r = await runMain(
       ["vehicle", "edit", "--where", "id>=1", "--add", "benefits=24/7 roadside assistance", "--dry-run"],
       env,
     );
@@ -231,7 +230,7 @@ describe("one member of a list: --add / --remove", () => {
 
 describe("selections a person writes", () => {
   const ids = async (...args: string[]) => {
-    const r = await runBuilt(["vehicle", "list", ...args, "-q"], env);
+    const r = await runMain(["vehicle", "list", ...args, "-q"], env);
     expect(r.code, r.stderr).toBe(0);
     return r.stdout.split("\n").filter(Boolean).map(Number);
   };
@@ -240,31 +239,31 @@ describe("selections a person writes", () => {
     expect(await ids("--where", "model=corolla")).toEqual([1]);
     expect(await ids("--where", "model=Toyota Corolla hybrid")).toEqual([1]);
     expect(await ids("--where", "model!=corolla")).toEqual([2, 3]);
-    const r = await runBuilt(["vehicle", "list", "--where", "model=zeppelin"], env);
+    const r = await runMain(["vehicle", "list", "--where", "model=zeppelin"], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no model named "zeppelin"[\s\S]*hint: give brand or model words/);
   });
 
   it("--where id, and an unknown field suggests the nearest instead of listing 70", async () => {
     expect(await ids("--where", "id>=2")).toEqual([2, 3]);
-    const near = await runBuilt(["vehicle", "list", "--where", "prise_per_day<50"], env);
+    const near = await runMain(["vehicle", "list", "--where", "prise_per_day<50"], env);
     expect(near.code).toBe(2);
     expect(near.stderr).toMatch(/did you mean price_per_day/);
-    const far = await runBuilt(["vehicle", "list", "--where", "colour=red"], env);
+    const far = await runMain(["vehicle", "list", "--where", "colour=red"], env);
     expect(far.code).toBe(2);
     expect(far.stderr).not.toMatch(/vehicle_protection_plans/);
     expect(far.stderr).toMatch(/id, brand, model, available/);
   });
 
   it("--free-on DATE / --where available=…: free on every day, in either date form; available!= is blocked", async () => {
-    const block = await runBuilt(["vehicle", "calendar", "2", "--block", "24.12.2026..26.12.2026", "--yes"], env);
+    const block = await runMain(["vehicle", "calendar", "2", "--block", "24.12.2026..26.12.2026", "--yes"], env);
     expect(block.code, block.stderr).toBe(0);
     expect(await ids("--free-on", "25.12.2026")).toEqual([1, 3]);
     expect(await ids("--where", "available=2026-12-26")).toEqual([1, 3]);
     expect(await ids("--where", "available=2026-12-27")).toEqual([1, 2, 3]);
     expect(await ids("--free-on", "2026-12")).toEqual([1, 3]);
     expect(await ids("--where", "available!=2026-12-20..2026-12-24")).toEqual([2]);
-    const bad = await runBuilt(["vehicle", "list", "--free-on", "31.02.2026"], env);
+    const bad = await runMain(["vehicle", "list", "--free-on", "31.02.2026"], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--free-on "31.02.2026": "31.02.2026" is not a date/);
   });
@@ -272,10 +271,10 @@ describe("selections a person writes", () => {
 
 describe("dates and names in every input", () => {
   const get = async (id: number) =>
-    JSON.parse((await runBuilt(["vehicle", "get", String(id), "-o", "json"], ctx.env)).stdout);
+    JSON.parse((await runMain(["vehicle", "get", String(id), "-o", "json"], ctx.env)).stdout);
 
   it("--set and field flags take ISO or d.m.Y dates; the wire gets the contract's form", async () => {
-    const r = await runBuilt(
+    const r = await runMain(
       ["vehicle", "edit", "1", "--set", "vehicle_availability_calendar=2026-12-31,1.1.2027"],
       env,
     );
@@ -295,30 +294,30 @@ describe("dates and names in every input", () => {
         "",
       ].join("\n"),
     );
-    const dry = await runBuilt(["vehicle", "diff", "-f", file], env);
+    const dry = await runMain(["vehicle", "diff", "-f", file], env);
     expect(dry.code, dry.stderr).toBe(8);
     expect(dry.stdout).toMatch(/vehicle_availability_calendar: \+02\.01\.2027 \+03\.01\.2027/);
-    const r = await runBuilt(["vehicle", "apply", "-f", file, "--yes"], env);
+    const r = await runMain(["vehicle", "apply", "-f", file, "--yes"], env);
     expect(r.code, r.stderr).toBe(0);
     const v = await get(1);
     expect(v.vehicle_availability_calendar).toBe("02.01.2027,03.01.2027");
     expect(v.vehicle_benefits_id).toEqual([2, 3]);
-    const again = await runBuilt(["vehicle", "diff", "-f", file], env);
+    const again = await runMain(["vehicle", "diff", "-f", file], env);
     expect(again.code, again.stdout).toBe(0);
   });
 
   it("--fields takes only the resource's own fields: no vehicle field in an extra's list", async () => {
-    const r = await runBuilt(["extra", "list", "--fields", "vehicle_reg_number"], env);
+    const r = await runMain(["extra", "list", "--fields", "vehicle_reg_number"], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--fields: unknown field vehicle_reg_number/);
-    const v = await runBuilt(["vehicle", "list", "--fields", "option_id"], env);
+    const v = await runMain(["vehicle", "list", "--fields", "option_id"], env);
     expect(v.code).toBe(2);
   });
 });
 
 describe("the dry run shows what each catalog value stands for", () => {
   it("a year, a name and an id, each with the resolved id and its name", async () => {
-    const r = await runBuilt(
+    const r = await runMain(
       ["vehicle", "edit", "1", "--year", "2024", "--currency", "eur", "--vehicle-benefits-id", "2", "--dry-run"],
       env,
     );
@@ -339,7 +338,7 @@ describe("file errors in words", () => {
 
 describe("found by a new owner's trial", () => {
   const ids = async (...args: string[]) => {
-    const r = await runBuilt(["vehicle", "list", ...args, "-q"], env);
+    const r = await runMain(["vehicle", "list", ...args, "-q"], env);
     expect(r.code, r.stderr).toBe(0);
     return r.stdout.split("\n").filter(Boolean).map(Number);
   };
@@ -350,7 +349,7 @@ describe("found by a new owner's trial", () => {
       ["2", "2024"],
       ["3", "2012"],
     ])
-      expect((await runBuilt(["vehicle", "edit", id!, "--year", year!], env)).code).toBe(0);
+      expect((await runMain(["vehicle", "edit", id!, "--year", year!], env)).code).toBe(0);
     expect(await ids("--where", "year=2024")).toEqual([2]);
     expect(await ids("--where", "year=id:17")).toEqual([2]);
     expect(await ids("--where", "year<2015")).toEqual([3]);
@@ -362,7 +361,7 @@ describe("found by a new owner's trial", () => {
     const file = join(ctx.env.HOME!, "rel.json");
     writeFileSync(file, JSON.stringify([{ vehicle_reg_number: "B-SC 1001", price_per_day: "+5" }]));
     const before = writes();
-    const d = await runBuilt(["vehicle", "apply", "-f", file, "--yes"], env);
+    const d = await runMain(["vehicle", "apply", "-f", file, "--yes"], env);
     expect(d.code).toBe(2);
     expect(d.stderr).toMatch(/price_per_day: "\+5" is a relative change/);
     expect(writes()).toBe(before);
@@ -394,7 +393,7 @@ describe("found by a new owner's trial", () => {
   });
 
   it("the same vehicle named twice is one; a huge id and an unknown catalog id are refused before sending", async () => {
-    const dry = await runBuilt(["vehicle", "edit", "1", "b-sc 1001", "--price-per-day", "+1", "--dry-run"], env);
+    const dry = await runMain(["vehicle", "edit", "1", "b-sc 1001", "--price-per-day", "+1", "--dry-run"], env);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/1 to change/);
     const huge = await refused(["vehicle", "get", "99999999999999999999"]);
@@ -411,9 +410,9 @@ describe("edit keeps the identity rule", () => {
     const taken = await refused(["vehicle", "edit", "3", "--reg", "b-sc 1001"]);
     expect(taken.stderr).toMatch(/vehicle 1 already has registration number "b-sc 1001"/);
     await refused(["vehicle", "edit", "1", "2", "--reg", "SAME-1"]);
-    const own = await runBuilt(["vehicle", "edit", "1", "--reg", "B-SC 1001", "--dry-run"], env);
+    const own = await runMain(["vehicle", "edit", "1", "--reg", "B-SC 1001", "--dry-run"], env);
     expect(own.code, own.stderr).toBe(0);
-    const ok = await runBuilt(["vehicle", "edit", "3", "--reg", "B-SC 1001", "--allow-duplicate", "--dry-run"], env);
+    const ok = await runMain(["vehicle", "edit", "3", "--reg", "B-SC 1001", "--allow-duplicate", "--dry-run"], env);
     expect(ok.code, ok.stderr).toBe(0);
   });
 });

@@ -2,11 +2,11 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { json, ROOT, runBuilt, sandboxEnv } from "../helpers/cli.js";
+import { json, ROOT, runMain, sandboxEnv } from "../helpers/cli.js";
 import { type FaultProxy, ndjson, startProxy, vehicleRow } from "./helpers.js";
 
 /**
- * `vehicle apply` through the built CLI, against the sandbox behind a
+ * `vehicle apply` through the CLI (in-process, runMain), against the sandbox behind a
  * recording proxy: only the planned requests are sent, the prune guard, the
  * conflict check, no TTY without --yes, undo restores the previous fleet.
  */
@@ -19,8 +19,8 @@ const dir = mkdtempSync(join(tmpdir(), "fleet-apply-"));
 const API = "/api/v302/vehicles";
 const posts = () =>
   [...proxy.counts].filter(([k, n]) => k.startsWith("POST ") && n > 0).map(([k, n]) => `${k.slice(5)} ×${n}`);
-const cli = (user: string, args: string[]) => runBuilt([...args, "--user", user], env);
-const direct = (user: string, args: string[]) => runBuilt([...args, "--user", user], sandbox.env);
+const cli = (user: string, args: string[]) => runMain([...args, "--user", user], env);
+const direct = (user: string, args: string[]) => runMain([...args, "--user", user], sandbox.env);
 const file = (name: string, rows: Record<string, unknown>[]) => {
   const p = join(dir, name);
   writeFileSync(p, ndjson(rows));
@@ -58,7 +58,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("vehicle apply (built CLI, recording proxy)", () => {
+describe("vehicle apply (CLI in-process, recording proxy)", () => {
   it("without a terminal and without --yes: exit 2, a one-line hint, nothing sent", async () => {
     const f = file("noyes.ndjson", withPrice(await exportRows("1002"), "AP-1", 99));
     proxy.counts.clear();

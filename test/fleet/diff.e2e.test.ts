@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { json, runBuilt, runMain, sandboxEnv } from "../helpers/cli.js";
+import { json, runMain, sandboxEnv } from "../helpers/cli.js";
 import { ndjson, vehicleRow } from "./helpers.js";
 
-/** `vehicle diff` through the built CLI against the sandbox: the plan's lines, counts, json and exit codes. */
+/** `vehicle diff` through the CLI (in-process) against the sandbox: the plan's lines, counts, json and exit codes. */
 
 let sandbox: Awaited<ReturnType<typeof sandboxEnv>>;
 const dir = mkdtempSync(join(tmpdir(), "fleet-diff-"));
@@ -13,7 +13,7 @@ const USER = "1002";
 let base: Record<string, unknown>[] = [];
 let ids = new Map<string, number>();
 
-const cli = (args: string[], input?: string) => runBuilt([...args, "--user", USER], sandbox.env, input);
+const cli = (args: string[], input?: string) => runMain([...args, "--user", USER], sandbox.env, { input });
 const file = (name: string, rows: Record<string, unknown>[]) => {
   const p = join(dir, name);
   writeFileSync(p, ndjson(rows));
@@ -51,7 +51,7 @@ const edited = (changes: Record<string, Record<string, unknown>>, extra: Record<
     (r) => !("drop" in r),
   );
 
-describe("vehicle diff (built CLI, sandbox)", () => {
+describe("vehicle diff (CLI in-process, sandbox)", () => {
   it("the account's own export: nothing to do, exit 0", async () => {
     const r = await cli(["vehicle", "diff", "-f", file("same.ndjson", base)]);
     expect(r.stderr).toBe("");

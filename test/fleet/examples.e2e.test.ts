@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { json, ROOT, runBuilt, sandboxEnv } from "../helpers/cli.js";
+import { json, ROOT, runMain, sandboxEnv } from "../helpers/cli.js";
 
 let sandbox: Awaited<ReturnType<typeof sandboxEnv>>;
 beforeAll(async () => {
@@ -14,13 +14,13 @@ describe("examples/fleet.yaml and examples/fleet.csv", () => {
   for (const name of ["fleet.yaml", "fleet.csv"]) {
     it(`${name} imports cleanly into the sandbox (names resolved, images uploaded and attached)`, async () => {
       const file = join(ROOT, "examples", name);
-      const dry = await runBuilt(["vehicle", "import", file, "--user", "1003", "--dry-run"], sandbox.env);
+      const dry = await runMain(["vehicle", "import", file, "--user", "1003", "--dry-run"], sandbox.env);
       expect(dry.code).toBe(0);
-      const r = await runBuilt(["vehicle", "import", file, "--user", "1003", "-o", "json"], sandbox.env);
+      const r = await runMain(["vehicle", "import", file, "--user", "1003", "-o", "json"], sandbox.env);
       expect(r.stderr).toMatch(/created 3, exists 0, failed 0, invalid 0/);
       expect(r.code).toBe(0);
       const row1 = json<Array<{ row: number; vehicle_id: number }>>(r.stdout).find((x) => x.row === 1)!;
-      const first = await runBuilt(
+      const first = await runMain(
         ["vehicle", "get", String(row1.vehicle_id), "-o", "json", "--user", "1003"],
         sandbox.env,
       );

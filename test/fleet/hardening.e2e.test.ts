@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleVehicleInput } from "../../src/sandbox/server.js";
-import { runBuilt, sandboxEnv } from "../helpers/cli.js";
+import { runMain, sandboxEnv } from "../helpers/cli.js";
 import { type FaultProxy, startProxy } from "./helpers.js";
 
 // Issue 16 item 2: a write whose answer was lost may have been applied. The
@@ -33,7 +33,7 @@ describe("a create whose answer was lost", () => {
       proxy.counts.clear();
       proxy.decide = (r) => (r.method === "POST" && r.path.endsWith("/vehicles/create") ? { kind } : { kind: "pass" });
       const reg = `LOST-${kind}`;
-      const r = await runBuilt(["vehicle", "create", "--from-file", "-", "-v"], env, car(reg));
+      const r = await runMain(["vehicle", "create", "--from-file", "-", "-v"], env, { input: car(reg) });
       proxy.decide = () => ({ kind: "pass" });
       expect(r.code).toBe(6);
       expect(r.stderr).toContain("the server may have created the vehicle");
@@ -54,7 +54,7 @@ describe("image upload --attach (issue 16 item 3)", () => {
 
   it("checks the vehicle exists before uploading: a missing one is exit 5 and nothing is uploaded", async () => {
     proxy.counts.clear();
-    const r = await runBuilt(["image", "upload", image(), "--attach", "99999"], env);
+    const r = await runMain(["image", "upload", image(), "--attach", "99999"], env);
     expect(r.code).toBe(5);
     expect(proxy.counts.get("POST /api/v302/vehicles/upload") ?? 0).toBe(0);
   });
@@ -62,7 +62,7 @@ describe("image upload --attach (issue 16 item 3)", () => {
   it("when the attach fails after the upload, the uploaded image ids are printed", async () => {
     proxy.decide = (q) =>
       q.method === "POST" && q.path.endsWith("/vehicles/edit") ? { kind: "fail", status: 400 } : { kind: "pass" };
-    const r = await runBuilt(["image", "upload", image(), "--attach", "1"], env);
+    const r = await runMain(["image", "upload", image(), "--attach", "1"], env);
     proxy.decide = () => ({ kind: "pass" });
     expect(r.code).toBe(3);
     expect(r.stdout.trim()).toMatch(/^\d+$/);

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { json, runBuilt, sandboxEnv } from "../helpers/cli.js";
+import { json, runMain, sandboxEnv } from "../helpers/cli.js";
 import { type FaultProxy, startProxy } from "./helpers.js";
 
-// Issue 14 through the built CLI: --where selections, relative edits on the
+// Issue 14 through the CLI (in-process): --where selections, relative edits on the
 // bulk engine (plan, confirmation, one undo entry), and the calendar.
 
 let sandbox: Awaited<ReturnType<typeof sandboxEnv>>;
 let proxy: FaultProxy;
 let env: NodeJS.ProcessEnv;
-const cli = (args: string[]) => runBuilt(args, env);
+const cli = (args: string[]) => runMain(args, env);
 const writes = () => [...proxy.counts].filter(([k]) => k.startsWith("POST")).reduce((n, [, c]) => n + c, 0);
 const ids = async (args: string[]) => {
   const r = await cli(["vehicle", "list", ...args, "-q"]);

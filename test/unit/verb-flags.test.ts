@@ -222,7 +222,7 @@ describe("exit codes", () => {
   it("root help's line lists every code the tool uses, in order, from the one table", () => {
     const line = exitCodesLine();
     expect(line).toBe(
-      "Exit codes: 0 ok · 1 internal · 2 usage or input rejected (nothing sent) · 3 API rejected (400) · 4 not authenticated · 5 not found · 6 network/server · 7 bulk partly failed · 8 vehicle diff found changes · 9 busy (held by another rentctl process) · 130 interrupted · 143 terminated",
+      "Exit codes: 0 ok · 1 internal · 2 usage or input rejected (nothing sent) · 3 API rejected (400) · 4 not authenticated · 5 not found · 6 network/server · 7 bulk partly failed · 8 a diff found changes, or a saved plan is stale · 9 busy (held by another rentctl process) · 10 lint findings at or above --fail-on · 130 interrupted · 143 terminated",
     );
     for (const code of Object.values(EXIT)) expect(line).toContain(` ${code} ${EXIT_MEANINGS[code]}`);
   });

@@ -88,6 +88,14 @@ export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
         hint: `log in to another profile with --profile NAME (e.g. --profile ${env}-${userId}), or name --profile ${name} to replace it`,
       });
   }
+  // Where the key will live (the system keychain, or the file only when asked): known before
+  // the key is asked for, so nobody types or pipes a key that cannot be kept.
+  const { accountOf, openKeychain } = await import("../../config/secrets.js");
+  const access = opts.insecureStorage ? undefined : await openKeychain(deps.env);
+  if (access && !access.ok)
+    throw new UsageError(`no system keychain is usable here, so no key was asked for: ${access.reason}`, {
+      hint: "pass --insecure-storage to keep it in config.json (mode 0600), or give it to each run as RENTCTL_API_KEY (CI)",
+    });
   let key: string;
   if (opts.withToken) key = (await readAll(deps.io.stdin)).trim();
   else if (deps.io.stdinTTY) key = (await deps.prompt.password(`API key for owner ${userId} (${env})`)).trim();
@@ -98,13 +106,6 @@ export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
   }
   if (!key) throw new UsageError("the API key is empty");
   if (/\s/.test(key)) throw new UsageError("the API key contains white space; check what was pasted");
-  // Where the key will live: the system keychain, or the file only when asked. Known before the key is checked.
-  const { accountOf, openKeychain } = await import("../../config/secrets.js");
-  const access = opts.insecureStorage ? undefined : await openKeychain(deps.env);
-  if (access && !access.ok)
-    throw new UsageError(`no system keychain is usable here, so the key was not saved: ${access.reason}`, {
-      hint: "pass --insecure-storage to keep it in config.json (mode 0600), or give it to each run as RENTCTL_API_KEY (CI)",
-    });
 
   if (opts.verify !== false) {
     let verifyUrl = baseUrl;

@@ -15,8 +15,35 @@ export const verb = defineVerb({
   run: (deps, args, opts) => printValues(deps, args.kind, opts.ids ? [...args.args, "--ids"] : args.args),
 });
 
-export async function printValues(deps: Deps, kind: string, args: readonly string[]): Promise<void> {
+/** The global flags that choose whose values are offered, by their long names on the line. */
+const TARGET_FLAGS = { env: "env", profile: "profile", "base-url": "baseUrl", user: "user", locale: "locale" } as const;
+
+/**
+ * The deps of the line being completed: `rentctl --env sandbox vehicle get <TAB>`
+ * offers the sandbox's vehicles, whatever the shell's environment says. The
+ * scripts pass the line's words in RENTCTL_COMPLETE_WORDS.
+ */
+async function lineDeps(deps: Deps): Promise<{ deps: Deps; close(): Promise<void> }> {
+  const { lineFlags } = await import("../../completion/provide.js");
+  const line = lineFlags(deps.env.RENTCTL_COMPLETE_WORDS);
+  const given = Object.entries(TARGET_FLAGS).filter(([long]) => line.get(long));
+  if (!given.length) return { deps, close: async () => {} };
+  const { createDeps } = await import("../../deps.js");
+  const flags = { ...deps.flags };
+  for (const [long, key] of given) flags[key] = line.get(long);
+  const own = createDeps(deps.io, deps.env, flags, { paths: deps.paths });
+  return { deps: own, close: () => own.runExitHooks() };
+}
+
+export async function printValues(given: Deps, kind: string, args: readonly string[]): Promise<void> {
   const { completionValues } = await import("../../completion/provide.js");
-  const values = await completionValues(deps, kind, args);
+  const line = await lineDeps(given);
+  const deps = line.deps;
+  let values: string[];
+  try {
+    values = await completionValues(deps, kind, args);
+  } finally {
+    await line.close();
+  }
   if (values.length) await write(deps, `${values.join("\n")}\n`);
 }

@@ -22,18 +22,16 @@ export const verb = defineVerb({
  * formats the record stays the server's, and the vehicles are said on stderr.
  */
 export async function get(deps: Deps, rawId: string): Promise<void> {
-  const [{ EXTRA }, { showRecord }, { vehiclesUsingExtra }] = await Promise.all([
-    import("../../resources/safe-edit.js"),
+  const [{ getExtra }, { printRecord }, { parseId }] = await Promise.all([
+    import("../../ops/extra/get.js"),
     import("../resource.js"),
-    import("../../resources/list.js"),
+    import("../ids.js"),
   ]);
+  const id = parseId(rawId, "extra");
   const card = deps.settings().output === "table" && !deps.flags.quiet && !deps.settings().fields;
-  let users: Array<{ id: number; reg: string }> | undefined;
-  await showRecord(deps, EXTRA, rawId, async (id) => {
-    users = await vehiclesUsingExtra(deps, id);
-    return card ? [usedBySection(users)] : [];
-  });
-  if (!card && users && !deps.flags.quiet) deps.msg.info(usedByText(users));
+  const { extra, used_by: users = [] } = await getExtra(deps, { id, usedBy: !deps.flags.quiet });
+  await printRecord(deps, "extra", id, extra, card ? [usedBySection(users)] : undefined);
+  if (!card && !deps.flags.quiet) deps.msg.info(usedByText(users));
 }
 
 /** The card's `Used by` section: a vehicle a line (at most 10), or none. */

@@ -21,20 +21,14 @@ export const verb = defineVerb({
   },
 });
 
+/** `extra list`: the op's listing, printed (a program reading gets every row; a table one page and a footer). */
 export async function list(deps: Deps, opts: PagedListOptions & { search?: string }): Promise<void> {
-  const { pagedList } = await import("../paged-list.js");
-  const filter =
-    opts.search !== undefined ? (await import("../search.js")).searchFilter(deps, "extra", opts.search) : undefined;
-  await pagedList(
-    deps,
-    {
-      opId: "extras.list",
-      kind: "extra",
-      noun: "extras",
-      params: { locale_id: await deps.locale() },
-      columns: EXTRA_COLUMNS,
-      filter,
-    },
-    opts,
-  );
+  const [{ listExtras }, { listProgress, printListing, wholeListFor }] = await Promise.all([
+    import("../../ops/extra/list.js"),
+    import("../paged-list.js"),
+  ]);
+  const input = { ...wholeListFor(deps, opts), search: opts.search };
+  const progress = listProgress(deps, "extras");
+  const listing = await listExtras(deps, input, { onProgress: progress.onProgress });
+  await printListing(deps, { kind: "extra", noun: "extras", columns: EXTRA_COLUMNS }, listing, input, progress.line);
 }

@@ -4,6 +4,7 @@ import type { BulkRow } from "../../bulk/runner.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import type { HistoryEntry } from "../../history/history.js";
+import { whatOf } from "../../ops/undo/history.js";
 
 /**
  * Undo a `vehicle apply` (a batch entry), as a bulk job: in reverse order,
@@ -401,8 +402,3 @@ async function dryRun(deps: Deps, batch: HistoryEntry, steps: BulkRow<HistoryEnt
 }
 
 /** What an apply's rows are: `3 vehicles`, `1 extra and 2 vehicles`. */
-export function whatOf(items: readonly HistoryEntry[]): string {
-  const extras = items.filter((e) => e.action.startsWith("extra.")).length;
-  const vehicles = items.length - extras;
-  return extras ? `${counted(extras, "extras")} and ${counted(vehicles, "vehicles")}` : counted(vehicles, "vehicles");
-}

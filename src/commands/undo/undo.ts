@@ -43,31 +43,23 @@ export async function run(
     { History, isBatchEntry, sameTarget },
     { createRecord, guardedReplace },
     { EXTRA, inputOf, serverMembers, VEHICLE },
-    { counted, listRow, UNDOING },
+    { counted, UNDOING },
   ] = await load();
   const journal = new History(deps.paths.dataDir);
   const entries = journal.entries();
   if (op === undefined) {
-    const n = opts.limit ?? 20;
-    const recent = entries
-      .filter((e) => e.batch === undefined)
-      .slice(-n)
-      .reverse();
+    const { undoHistory } = await import("../../ops/undo/history.js");
+    const recent = await undoHistory(deps, { limit: opts.limit });
     if (deps.flags.quiet) return deps.out.ids(recent.map((e) => e.op));
-    const rowsOf = new Map<string, HistoryEntry[]>();
-    for (const e of entries) if (e.batch !== undefined) rowsOf.set(e.batch, [...(rowsOf.get(e.batch) ?? []), e]);
-    await deps.out.list(
-      recent.map((e) => listRow(e, rowsOf.get(e.op) ?? [])),
-      [
-        { key: "op", header: "OP" },
-        { key: "time", header: "TIME" },
-        { key: "action", header: "ACTION" },
-        { key: "id", header: "ID" },
-        { key: "what", header: "WHAT" },
-        { key: "env", header: "ENV" },
-        { key: "undone", header: "UNDONE" },
-      ],
-    );
+    await deps.out.list(recent as unknown as JsonObject[], [
+      { key: "op", header: "OP" },
+      { key: "time", header: "TIME" },
+      { key: "action", header: "ACTION" },
+      { key: "id", header: "ID" },
+      { key: "what", header: "WHAT" },
+      { key: "env", header: "ENV" },
+      { key: "undone", header: "UNDONE" },
+    ]);
     if (recent.length === 0) deps.msg.info("nothing to undo yet");
     return;
   }

@@ -1,5 +1,4 @@
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 import type { ManyOptions } from "./many.js";
@@ -16,8 +15,14 @@ export const verb = defineVerb({
     ),
     unblock: flag.list("--unblock <range>", "make dates available again (same forms; repeat)"),
     clearPast: flag.bool("--clear-past", "drop blocked dates before today"),
-    from: flag.string("--from <YYYY-MM>", "first month shown (default: this month); with --board a day (2026-12-24)"),
-    months: flag.string("--months <n>", "months shown (default 3)"),
+    from: flag.string(
+      "--from <YYYY-MM>",
+      "first month shown (default: this month; with -o json, only its blocked days and on); with --board a day (2026-12-24)",
+    ),
+    months: flag.int("--months <n>", "months shown (default 3); with -o json, only their blocked days", {
+      min: 1,
+      max: 24,
+    }),
     board: flag.bool(
       "--board",
       "one board for many vehicles: vehicles as rows, days as columns (every vehicle unless ids or --where)",
@@ -53,7 +58,7 @@ export interface CalendarOptions extends ManyOptions {
   unblock?: string[];
   clearPast?: boolean;
   from?: string;
-  months?: string;
+  months?: number;
   board?: boolean;
   days?: number;
   wide?: boolean;
@@ -111,12 +116,13 @@ export async function planCalendarEdit(deps: Deps, opts: CalendarOptions) {
 }
 
 async function show(deps: Deps, opts: CalendarOptions, cal: typeof import("../../fleet/calendar.js")): Promise<void> {
-  const { isSelection, selectedVehicles } = await import("./select.js");
-  const now = new Date(deps.now());
-  const from = opts.from ? cal.parseMonth(opts.from) : { year: now.getFullYear(), month: now.getMonth() + 1 };
-  const months = opts.months === undefined ? 3 : Number(opts.months);
-  if (!Number.isInteger(months) || months < 1 || months > 24)
-    throw new UsageError(`--months: expected a whole number from 1 to 24, got ${JSON.stringify(opts.months)}`);
+  const [{ isSelection, selectedVehicles }, { calendarOf, calendarWindow }] = await Promise.all([
+    import("./select.js"),
+    import("../../ops/vehicle/calendar.js"),
+  ]);
+  // the window (checked before any request): the grid's months; in other formats only its days, when asked for
+  const window = calendarWindow(deps, opts.from, opts.months);
+  const asked = opts.from !== undefined || opts.months !== undefined;
   const format = deps.settings().output;
   const records = await selectedVehicles(deps, opts);
   // One vehicle named: the object itself (as `vehicle get` prints a record); several: a list.
@@ -127,7 +133,7 @@ async function show(deps: Deps, opts: CalendarOptions, cal: typeof import("../..
     const warning = cal.malformedWarning(calendar, `vehicle ${r.id}`);
     if (warning) deps.msg.warn(warning);
     if (format !== "table") {
-      const data = cal.calendarJson(Number(r.id), calendar) as never;
+      const data = calendarOf(r, asked ? window : undefined) as never;
       if (writer) await writer.push([data]);
       else await deps.out.record(data);
       continue;
@@ -135,8 +141,8 @@ async function show(deps: Deps, opts: CalendarOptions, cal: typeof import("../..
     const c = deps.outColor;
     const colored = c.level > 0;
     const lines = cal.renderCalendarGrid(calendar, {
-      from,
-      months,
+      from: window.first,
+      months: window.months,
       color: colored ? { blocked: (s) => c.inverse.red(s), dim: (s) => c.dim(s) } : undefined,
     });
     deps.io.stdout.write(

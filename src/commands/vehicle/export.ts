@@ -1,7 +1,6 @@
 import { createWriteStream } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Deps } from "../../deps.js";
-import { settleHeap } from "../../memory.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
@@ -81,7 +80,6 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
     for await (const page of listVehicles(deps, { warn: (m) => deps.msg.warn(m) })) {
       for (const record of page) {
         if (selection && !selection.matches(record)) continue;
-        settleHeap();
         const id = typeof record.id === "number" ? record.id : 0;
         if (id < lastId) ordered = false;
         lastId = id;

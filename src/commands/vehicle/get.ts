@@ -21,11 +21,11 @@ export const verb = defineVerb({
 });
 
 export async function get(deps: Deps, rawId: string): Promise<void> {
-  const [{ VEHICLE }, { showRecord }, { vehicleIds }] = await Promise.all([
-    import("../../resources/safe-edit.js"),
+  const [{ getVehicle }, { printRecord }, { vehicleIds }] = await Promise.all([
+    import("../../ops/vehicle/get.js"),
     import("../resource.js"),
     import("./handles.js"),
   ]);
   const id = (await vehicleIds(deps, [rawId]))[0]!;
-  return showRecord(deps, VEHICLE, String(id));
+  await printRecord(deps, "vehicle", id, await getVehicle(deps, { id }));
 }

@@ -54,30 +54,27 @@ export const verb = defineVerb({
       }
     }
     const where = opts.freeOn === undefined ? opts.where : [...opts.where, `available=${opts.freeOn}`];
-    return where.length > 0 || opts.sort || opts.search !== undefined
-      ? (await import("./list-where.js")).run(deps, {
-          where,
-          sort: opts.sort,
-          search: opts.search,
-          limit: opts.all ? undefined : opts.limit,
-          offset: opts.page !== undefined ? (opts.page - 1) * (opts.limit ?? 15) : opts.offset,
-        })
-      : list(deps, opts);
+    return list(deps, { ...opts, where });
   },
 });
 
-export async function list(deps: Deps, opts: PagedListOptions): Promise<void> {
-  const [{ requireUser }, { pagedList }] = await Promise.all([import("../../deps.js"), import("../paged-list.js")]);
-  const userId = await requireUser(deps);
-  await pagedList(
+/** `vehicle list`: the op's listing, printed (a program reading gets every row; a table one page and a footer). */
+export async function list(
+  deps: Deps,
+  opts: PagedListOptions & { where?: string[]; sort?: string; search?: string },
+): Promise<void> {
+  const [{ listVehicles }, { listProgress, printListing, wholeListFor }] = await Promise.all([
+    import("../../ops/vehicle/list.js"),
+    import("../paged-list.js"),
+  ]);
+  const input = { ...wholeListFor(deps, opts), where: opts.where, sort: opts.sort, search: opts.search };
+  const progress = listProgress(deps, "vehicles");
+  const listing = await listVehicles(deps, input, { onProgress: progress.onProgress });
+  await printListing(
     deps,
-    {
-      opId: "vehicles.list",
-      kind: "vehicle",
-      noun: "vehicles",
-      params: { user_id: userId, locale_id: await deps.locale() },
-      columns: VEHICLE_COLUMNS,
-    },
-    opts,
+    { kind: "vehicle", noun: "vehicles", columns: VEHICLE_COLUMNS },
+    listing,
+    input,
+    progress.line,
   );
 }

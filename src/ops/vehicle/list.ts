@@ -1,0 +1,58 @@
+import type { JsonObject } from "../../contract/records.js";
+import { requireUser } from "../../deps.js";
+import type { OpContext, OpOptions } from "../context.js";
+import {
+  boundedMatches,
+  DEFAULT_PAGE_SIZE,
+  type Listing,
+  type ListProgress,
+  type PageInput,
+  pagedListing,
+  pageOffset,
+} from "../listing.js";
+
+/** What `vehicle list` takes: a page or every page, optionally a `where` selection, a search text and a sort. */
+export interface VehicleListInput extends PageInput {
+  /** FIELD OP VALUE expressions (all must hold), matched over every page. */
+  where?: readonly string[];
+  /** Text in the registration, model name or location (any case, accents folded). */
+  search?: string;
+  /** A field, optionally `:desc`; holds the matches (not the fleet) to sort them. */
+  sort?: string;
+}
+
+/** True when the input selects (where, search or sort): every page is walked and filtered in the client. */
+export function isFiltered(input: VehicleListInput): boolean {
+  return Boolean(input.where?.length || input.sort || input.search !== undefined);
+}
+
+/**
+ * The owner's vehicles, page by page. Without a selection: one page of the
+ * server (or every page with `all`). With `where`, `search` or `sort`: every
+ * page is walked and filtered in the client, the matches stream out; `limit`
+ * and `offset` / `page` then count matches (after the sort), and without a
+ * limit every match is returned.
+ */
+export async function listVehicles(
+  ctx: OpContext,
+  input: VehicleListInput,
+  opts: OpOptions<ListProgress> = {},
+): Promise<Listing> {
+  if (!isFiltered(input)) {
+    const params = { user_id: await requireUser(ctx), locale_id: await ctx.locale() };
+    return pagedListing(ctx, { opId: "vehicles.list", kind: "vehicle", params }, input, opts);
+  }
+  const [{ wherePages }, { searchPages }] = await Promise.all([import("./select.js"), import("../search.js")]);
+  let pages: AsyncIterable<JsonObject[]> = wherePages(ctx, input.where ?? []);
+  if (input.search !== undefined) pages = searchPages(ctx, "vehicle", input.search, pages);
+  let sort: ((a: JsonObject, b: JsonObject) => number) | undefined;
+  if (input.sort) {
+    const { parseSort, sortComparator } = await import("../../fleet/where.js");
+    sort = sortComparator(parseSort(input.sort));
+  }
+  return boundedMatches(pages, {
+    limit: input.all ? undefined : input.limit,
+    offset: pageOffset(input, input.limit ?? DEFAULT_PAGE_SIZE),
+    sort,
+  });
+}

@@ -1,0 +1,177 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: answers are JSON, compared member by member
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exitCodeOf, RentctlError } from "../../src/errors.js";
+import { createClient, type RentctlClient } from "../../src/library/index.js";
+import { DEMO_OWNERS } from "../../src/sandbox/owners.js";
+import { runMain, sandboxEnv } from "../helpers/cli.js";
+import { type InProcessMcp, inProcessMcp } from "../helpers/mcp.js";
+
+/**
+ * Issue 39 item 6: one table of verbs run through the three front ends (the
+ * CLI in-process with runMain, the library's createClient, the MCP server
+ * over an in-memory transport) against one in-process sandbox: the same input
+ * gives the same records, and the same refusal with the same error kind and
+ * exit code. A front end that does not offer a verb says so in its column
+ * (undefined); every row runs in at least two. The write verbs join the table
+ * with the ops of `writes`.
+ */
+
+type Answer = { ok: true; value: unknown } | { ok: false; kind: string; code: number };
+
+interface Row {
+  verb: string;
+  cli?: string[];
+  lib?: (c: RentctlClient) => Promise<unknown>;
+  mcp?: [tool: string, args: Record<string, unknown>, pick: (data: any) => unknown];
+}
+
+/** `names` is the MCP's addition (names for catalog ids): the records compare without it. */
+const bare = (r: any) => {
+  if (r === null || typeof r !== "object" || Array.isArray(r)) return r;
+  const { names: _n, ...rest } = r;
+  return rest;
+};
+const bareAll = (rs: any[]) => rs.map(bare);
+
+async function pages(it: AsyncIterable<unknown[]>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const p of it) out.push(...p);
+  return out;
+}
+
+const ROWS: Row[] = [
+  {
+    verb: "vehicle list",
+    cli: ["vehicle", "list", "-o", "json"],
+    lib: (c) => pages(c.vehicles.list({ all: true })),
+    mcp: ["list_vehicles", { limit: 100 }, (d) => bareAll(d.vehicles)],
+  },
+  {
+    verb: "vehicle list, a where selection",
+    cli: ["vehicle", "list", "--where", "price_per_day>50", "-o", "json"],
+    mcp: ["list_vehicles", { where: ["price_per_day>50"] }, (d) => bareAll(d.vehicles)],
+  },
+  {
+    verb: "vehicle list, a search",
+    cli: ["vehicle", "list", "--search", "corolla", "-o", "json"],
+    mcp: ["list_vehicles", { search: "corolla" }, (d) => bareAll(d.vehicles)],
+  },
+  {
+    verb: "vehicle list, one page",
+    cli: ["vehicle", "list", "--limit", "2", "-o", "json"],
+    lib: async (c) => (await c.vehicles.list({ limit: 2 })[Symbol.asyncIterator]().next()).value,
+    mcp: ["list_vehicles", { limit: 2 }, (d) => bareAll(d.vehicles)],
+  },
+  {
+    verb: "vehicle list, an unknown where field (refused)",
+    cli: ["vehicle", "list", "--where", "colour=red", "-o", "json"],
+    mcp: ["list_vehicles", { where: ["colour=red"] }, () => undefined],
+  },
+  {
+    verb: "vehicle get",
+    cli: ["vehicle", "get", "2", "-o", "json"],
+    lib: (c) => c.vehicles.get(2),
+    mcp: ["get_vehicle", { id: 2 }, (d) => bare(d.vehicle)],
+  },
+  {
+    verb: "vehicle get, no such vehicle (refused)",
+    cli: ["vehicle", "get", "999", "-o", "json"],
+    lib: (c) => c.vehicles.get(999),
+    mcp: ["get_vehicle", { id: 999 }, () => undefined],
+  },
+  {
+    verb: "vehicle calendar, a window",
+    cli: ["vehicle", "calendar", "1", "--from", "2027-06", "--months", "1", "-o", "json"],
+    mcp: ["vehicle_calendar", { id: 1, from: "2027-06", months: 1 }, (d) => d.calendar],
+  },
+  {
+    verb: "vehicle calendar, a bad month (refused)",
+    cli: ["vehicle", "calendar", "1", "--from", "2027-13", "-o", "json"],
+    mcp: ["vehicle_calendar", { id: 1, from: "2027-13" }, () => undefined],
+  },
+  {
+    verb: "account export",
+    cli: ["account", "export", "--format", "json"],
+    mcp: ["export_account", {}, (d) => d.account],
+  },
+  {
+    verb: "account export with names",
+    cli: ["account", "export", "--format", "json", "--names"],
+    mcp: ["export_account", { names: true }, (d) => d.account],
+  },
+  {
+    verb: "extra list",
+    cli: ["extra", "list", "-o", "json"],
+    lib: (c) => c.extras.list(),
+    mcp: ["list_extras", {}, (d) => bareAll(d.extras)],
+  },
+  {
+    verb: "extra get",
+    cli: ["extra", "get", "1", "-o", "json"],
+    lib: (c) => c.extras.get(1),
+    mcp: ["get_extra", { id: 1 }, (d) => bare(d.extra)],
+  },
+  {
+    verb: "extra get, no such extra (refused)",
+    cli: ["extra", "get", "999", "-o", "json"],
+    lib: (c) => c.extras.get(999),
+    mcp: ["get_extra", { id: 999 }, () => undefined],
+  },
+];
+
+let sb: Awaited<ReturnType<typeof sandboxEnv>>;
+let lib: RentctlClient;
+let mcp: InProcessMcp;
+beforeAll(async () => {
+  sb = await sandboxEnv();
+  const owner = DEMO_OWNERS[0]!;
+  lib = createClient({ baseUrl: sb.sb.url, apiKey: owner.apiKey, userId: owner.userId });
+  mcp = await inProcessMcp(sb.env);
+  const r = await runMain(["vehicle", "calendar", "1", "--block", "2027-05-31", "--block", "2027-06-10"], sb.env);
+  expect(r.code, r.stderr).toBe(0);
+});
+afterAll(async () => {
+  await mcp?.close();
+  await lib?.close();
+  await sb?.cleanup();
+});
+
+async function viaCli(args: string[]): Promise<Answer> {
+  const r = await runMain(args, sb.env);
+  if (r.code !== 0) {
+    const e = JSON.parse(r.stderr.trim().split("\n").at(-1)!).error;
+    return { ok: false, kind: e.kind, code: e.exit_code };
+  }
+  const value = JSON.parse(r.stdout);
+  if (value && typeof value === "object" && "$schema" in value) delete value.$schema; // a file's, not the data's
+  return { ok: true, value };
+}
+
+async function viaLib(fn: (c: RentctlClient) => Promise<unknown>): Promise<Answer> {
+  try {
+    return { ok: true, value: await fn(lib) };
+  } catch (e) {
+    return { ok: false, kind: e instanceof RentctlError ? e.kind : "internal", code: exitCodeOf(e) };
+  }
+}
+
+async function viaMcp([tool, args, pick]: NonNullable<Row["mcp"]>): Promise<Answer> {
+  const r = await mcp.call(tool, args);
+  if (r.isError) return { ok: false, kind: r.data.error.kind, code: r.data.error.code };
+  return { ok: true, value: pick(r.data) };
+}
+
+describe("the same verb through the CLI, the library and MCP", () => {
+  for (const row of ROWS) {
+    it(row.verb, async () => {
+      const answers: Array<[string, Answer]> = [];
+      if (row.cli) answers.push(["cli", await viaCli(row.cli)]);
+      if (row.lib) answers.push(["library", await viaLib(row.lib)]);
+      if (row.mcp) answers.push(["mcp", await viaMcp(row.mcp)]);
+      expect(answers.length).toBeGreaterThanOrEqual(2);
+      const [first, ...rest] = answers;
+      if (first![1].ok) expect(JSON.stringify(first![1].value).length).toBeGreaterThan(2); // not an empty answer
+      for (const [name, a] of rest) expect(a, `${name} vs ${first![0]}`).toEqual(first![1]);
+    });
+  }
+});
