@@ -19,6 +19,19 @@ async function put(out: Writable, text: string): Promise<void> {
   if (!out.write(text)) await once(out, "drain");
 }
 
+/**
+ * A document streamed to stdout and cut short by a failure: its last line
+ * makes sure no reader takes it for complete (`%` starts no YAML value, no
+ * JSON line and is a row of one cell where csv has several), and says why.
+ * An unclosed json array is refused as it is. The failure itself still ends
+ * the command with its exit code.
+ */
+export async function endIncomplete(format: string, out: Writable, what: string, e: unknown): Promise<void> {
+  if (format === "json") return;
+  const why = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, " ");
+  await put(out, `%INCOMPLETE rentctl ${what} failed: ${why}\n`).catch(() => {});
+}
+
 export async function createRecordWriter(
   format: FleetFormat,
   out: Writable,

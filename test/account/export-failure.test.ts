@@ -52,6 +52,23 @@ describe("account export to stdout that fails", () => {
   });
 });
 
+describe("vehicle export to stdout that fails", () => {
+  it("on its first page prints nothing; on a later one ends with a line no reader takes for a row", async () => {
+    proxy.decide = (r) => (r.path === LIST ? { kind: "fail", status: 401 } : { kind: "pass" });
+    const first = await run(["vehicle", "export"]);
+    expect(first.code).toBe(4);
+    expect(first.stdout).toBe("");
+    let n = 0;
+    proxy.decide = (r) => (r.path === LIST && ++n >= 2 ? { kind: "fail", status: 401 } : { kind: "pass" });
+    const later = await run(["vehicle", "export"]);
+    expect(later.code).toBe(4);
+    const lines = later.stdout.trimEnd().split("\n");
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.at(-1)).toMatch(/^%INCOMPLETE rentctl vehicle export failed: /);
+    expect(() => JSON.parse(lines.at(-1)!)).toThrow();
+  });
+});
+
 describe("path errors are exit 2, before anything is sent", () => {
   it("an empty file name and a 300-character one", async () => {
     proxy.decide = () => ({ kind: "pass" });

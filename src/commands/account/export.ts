@@ -35,7 +35,7 @@ export interface AccountExportOptions {
  * export`). A file is written under a temp name, fsync'd and renamed.
  */
 export async function run(deps: Deps, file: string | undefined, opts: AccountExportOptions): Promise<void> {
-  const [{ formatFor }, { checkTargetDir }, { exportAccount }, { UsageError }] = await Promise.all([
+  const [{ formatFor }, { checkTargetDir, endIncomplete }, { exportAccount }, { UsageError }] = await Promise.all([
     import("../../fleet/format.js"),
     import("../../fleet/write.js"),
     import("../../ops/account/export.js"),
@@ -104,12 +104,7 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
     if (fh) {
       await fh.close().catch(() => {});
       await unlink(tmp!).catch(() => {});
-    } else if (written && format === "yaml") {
-      // Streamed to stdout and cut short: end it with a line no YAML reader accepts (`%` starts no value;
-      // an unclosed JSON document is refused as it is), saying why.
-      const why = (e as Error).message.replace(/\s+/g, " ");
-      await put(`%INCOMPLETE rentctl account export failed: ${why}\n`).catch(() => {});
-    }
+    } else if (written) await endIncomplete(format, stdout, "account export", e);
     throw e;
   } finally {
     if (tmp) released(tmp);
