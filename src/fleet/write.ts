@@ -19,6 +19,19 @@ async function put(out: Writable, text: string): Promise<void> {
   if (!out.write(text)) await once(out, "drain");
 }
 
+/**
+ * A document streamed to stdout and cut short by a failure: its last line
+ * makes sure no reader takes it for complete (`%` starts no YAML value, no
+ * JSON line and is a row of one cell where csv has several), and says why.
+ * An unclosed json array is refused as it is. The failure itself still ends
+ * the command with its exit code.
+ */
+export async function endIncomplete(format: string, out: Writable, what: string, e: unknown): Promise<void> {
+  if (format === "json") return;
+  const why = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, " ");
+  await put(out, `%INCOMPLETE rentctl ${what} failed: ${why}\n`).catch(() => {});
+}
+
 export async function createRecordWriter(
   format: FleetFormat,
   out: Writable,
@@ -67,6 +80,8 @@ export async function createRecordWriter(
  * said before anything is read, planned or sent, as one clear line (exit 2).
  */
 export async function checkTargetDir(path: string, what: string): Promise<void> {
+  if (path.trim() === "")
+    throw new UsageError(`${what}: the file name is empty`, { hint: "give a file name, or - for stdout" });
   const { stat } = await import("node:fs/promises");
   const { dirname, resolve } = await import("node:path");
   const dir = dirname(resolve(path));

@@ -194,7 +194,7 @@ export async function createRecord(
   res: Resource,
   record: EncodableRecord,
   opts: { undo?: UndoScope } = {},
-): Promise<(CreateResult & { undoOp?: string }) | undefined> {
+): Promise<CreateResult | undefined> {
   const target = await deps.target();
   if (deps.flags.dryRun) {
     await deps.out.record(describeRequest(target.baseUrl, res.createOp, record));

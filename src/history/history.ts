@@ -64,6 +64,51 @@ export function isBatchEntry(e: Pick<HistoryEntry, "action">): boolean {
   return e.action === "vehicle.apply" || e.action === "vehicle.import";
 }
 
+/** A record an undo created again: the server gave it a new id (`from` → `to`). */
+export interface Recreated {
+  kind: "vehicle" | "extra";
+  from: number;
+  to: number;
+}
+
+export type RecreatedIds = Record<Recreated["kind"], Map<number, number>>;
+
+/** The id a record has now, following the undos that re-created it (each may have been re-created again). */
+function idNow(ids: ReadonlyMap<number, number>, id: number): number {
+  let now = id;
+  for (let i = 0; i < 1000 && ids.has(now); i++) now = ids.get(now)!;
+  return now;
+}
+
+/**
+ * An entry with the ids it names as they are now: its own id, the ids of a
+ * change to many, a vehicle's extras and an extra's vehicles (`used_by`). An
+ * undo maps the ids earlier undos re-created onto every later step.
+ */
+export function remapEntry(e: HistoryEntry, ids: RecreatedIds): HistoryEntry {
+  if (ids.vehicle.size === 0 && ids.extra.size === 0) return e;
+  const kind = e.action.startsWith("extra.") ? "extra" : "vehicle";
+  const list = (v: unknown, k: Recreated["kind"]) =>
+    Array.isArray(v)
+      ? v.map((x) =>
+          typeof x === "number" || (typeof x === "string" && /^\d+$/.test(x)) ? idNow(ids[k], Number(x)) : x,
+        )
+      : v;
+  const record = (r: JsonObject): JsonObject => {
+    const out: JsonObject = { ...r };
+    if (Array.isArray(r.vehicle_extras)) out.vehicle_extras = list(r.vehicle_extras, "extra") as JsonObject[string];
+    if (Array.isArray(r.used_by)) out.used_by = list(r.used_by, "vehicle") as JsonObject[string];
+    return out;
+  };
+  return {
+    ...e,
+    id: e.id > 0 ? idNow(ids[kind], e.id) : e.id,
+    before: record(e.before),
+    ...(e.after ? { after: record(e.after) } : {}),
+    ...(e.items ? { items: e.items.map((i) => ({ id: idNow(ids.vehicle, i.id), before: record(i.before) })) } : {}),
+  };
+}
+
 /** What the journal needs to know of where a change is made (config/target.ts's Target fits). */
 export interface HistoryTargetInfo {
   env: string;
@@ -155,8 +200,26 @@ export class History {
     this.append({ op: `${batch}.${seq}`, time: new Date(now).toISOString(), batch, ...entry });
   }
 
-  markUndone(op: string, now: number): void {
-    this.append({ undo: op, time: new Date(now).toISOString() });
+  /** Mark an entry undone; `recreated`: the records its undo created again, under the new ids the server gave. */
+  markUndone(op: string, now: number, recreated: readonly Recreated[] = []): void {
+    this.append({ undo: op, time: new Date(now).toISOString(), ...(recreated.length ? { recreated } : {}) });
+  }
+
+  /** The ids undos re-created under new ones, by kind: an earlier entry naming an old id is undone on the new one. */
+  recreatedIds(): RecreatedIds {
+    const out: RecreatedIds = { vehicle: new Map(), extra: new Map() };
+    if (!existsSync(this.file)) return out;
+    for (const line of readFileSync(this.file, "utf8").split("\n")) {
+      if (!line.includes('"recreated"')) continue;
+      try {
+        const e = JSON.parse(line) as { undo?: string; recreated?: Recreated[] };
+        for (const r of e.recreated ?? [])
+          if (r.kind === "vehicle" || r.kind === "extra") out[r.kind].set(r.from, r.to);
+      } catch {
+        // a torn last line (crash mid-write) is skipped
+      }
+    }
+    return out;
   }
 
   private append(obj: unknown): void {

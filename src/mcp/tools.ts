@@ -292,7 +292,7 @@ export const TOOLS: Tool[] = [
     name: "undo_history",
     title: "Undo history",
     description:
-      'The recent writes that can be undone (newest first): op, time, action, id (null for a batch such as an apply), what it did. Pass an op to the undo tool (offered when the server allows writes). Example: {"limit": 10}.',
+      'The recent writes that can be undone (newest first): op, time, action, id (null for an apply or an import), what it did. Pass an op to the undo tool (offered when the server allows writes). Example: {"limit": 10}.',
     input: (z) => ({ limit: z.int().min(1).max(200).default(20) }),
     output: (z) => ({
       entries: z.array(
@@ -300,6 +300,7 @@ export const TOOLS: Tool[] = [
           op: z.string(),
           time: z.string(),
           action: z.string(),
+          // null for a batch (an apply, an import): its rows are counted under what
           id: z.int().nullable(),
           what: z.string(),
           env: z.string(),

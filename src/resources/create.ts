@@ -37,6 +37,8 @@ export async function prepareExtra(deps: Deps, values: Record<string, unknown>):
 export interface CreateResult {
   id?: number;
   record: JsonObject;
+  /** The undo entry that removes it again. */
+  undoOp?: string;
 }
 
 /** Print a created resource: the id (`-q`, table) or the record (json, yaml, …). */
@@ -47,6 +49,9 @@ export async function printCreated(deps: Deps, noun: string, result: CreateResul
   } else if (result.id !== undefined) {
     await deps.out.ids([result.id]);
   }
-  if (result.id !== undefined) deps.msg.success(`${noun} ${result.id} created`);
+  if (result.id !== undefined)
+    deps.msg.success(
+      `${noun} ${result.id} created${result.undoOp ? ` · undo with: rentctl undo ${result.undoOp}` : ""}`,
+    );
   else deps.msg.warn(`${noun} created, but the response carried no id`);
 }

@@ -24,6 +24,8 @@ export interface ListOptions {
    * record less. Read the id with recordId.
    */
   raw?: boolean;
+  /** A listing the command makes on the way (a registration number resolved to its id): not its result, so --raw does not print it. */
+  lookup?: boolean;
 }
 
 /** Every vehicle of the configured owner, page by page (as `vehicle list --all`). */
@@ -31,7 +33,7 @@ export async function* listVehicles(deps: ListDeps, opts: ListOptions = {}): Asy
   const client = await deps.client();
   const params: EncodableRecord = { user_id: await requireUser(deps), locale_id: await deps.locale() };
   const fetchPage = async (offset: number, limit: number) => {
-    const r = await client.call("vehicles.list", { ...params, limit, offset });
+    const r = await client.call("vehicles.list", { ...params, limit, offset }, { lookup: opts.lookup });
     if (r.decoded.kind !== "paginated") throw new RentctlError("vehicles.list did not answer with a page");
     const page = r.decoded.page;
     return opts.raw ? page : { ...page, items: page.items.map((i) => normalizeRecord(i, "vehicle")) };
@@ -51,7 +53,7 @@ export async function findByIdentity(deps: Deps, values: Record<string, unknown>
   const identity = identityOf(values);
   if (!identity) return [];
   // page by page, nothing ahead: the walk usually stops early
-  for await (const page of listVehicles(deps, { readAhead: 0 })) {
+  for await (const page of listVehicles(deps, { readAhead: 0, lookup: true })) {
     const index = new IdentityIndex<number>();
     for (const v of page) {
       const vi = identityOf(v);

@@ -57,6 +57,24 @@ describe("undo restores exactly (issue 41 item 2)", () => {
     expect(activeOf(again as JsonObject)).toBe(false);
   });
 
+  it("undone in reverse order (delete, then disable): the earlier undo acts on the id the later one re-created", async () => {
+    const id = await createExtra(2);
+    const disable = await run(["extra", "disable", String(id)]);
+    expect(disable.code).toBe(0);
+    const del = await run(["extra", "delete", String(id), "--yes"]);
+    const [disableOp, deleteOp] = (await undoList())
+      .map((e) => String(e.op))
+      .reverse()
+      .slice(-2);
+    expect(del.code).toBe(0);
+    const back = json<{ id: number }>((await run(["undo", deleteOp!, "-o", "json"])).stdout);
+    const undo = await run(["undo", disableOp!]);
+    expect(undo.stderr).toContain(`extra ${back.id} switched back on`);
+    expect(undo.code).toBe(0);
+    const extras = json<Array<Record<string, unknown>>>((await run(["extra", "list", "-o", "json"])).stdout);
+    expect(activeOf(extras.find((e) => Number(e.id) === back.id) as JsonObject)).toBe(true);
+  });
+
   it("a create, an enable / disable and a switch each leave an entry, and undo reverses each", async () => {
     const id = await createExtra(3);
     expect((await undoList())[0]).toMatchObject({ action: "extra.create", id, what: "created" });

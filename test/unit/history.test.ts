@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { History, historyFor, historyTarget, sameTarget } from "../../src/history/history.js";
+import { History, historyFor, historyTarget, remapEntry, sameTarget } from "../../src/history/history.js";
 
 // The undo journal on its own (it was covered only through `rentctl undo`).
 
@@ -103,5 +103,36 @@ describe("binding entries to their target", () => {
     expect(sameTarget(e, remote)).toBe(true);
     expect(sameTarget(e, { ...remote, baseUrl: "https://other.example" })).toBe(false);
     expect(sameTarget(e, { ...remote, userId: 1002 })).toBe(false);
+  });
+});
+
+describe("ids an undo re-created (issue 41 item 2)", () => {
+  it("are noted with the undo and followed through every re-creation, by kind", () => {
+    const j = new History(dir);
+    j.record(base, 0);
+    j.markUndone("1", 0, [{ kind: "extra", from: 5, to: 7 }]);
+    j.markUndone("2", 0, [
+      { kind: "extra", from: 7, to: 9 },
+      { kind: "vehicle", from: 5, to: 6 },
+    ]);
+    const ids = j.recreatedIds();
+    const e = remapEntry(
+      {
+        ...base,
+        op: "3",
+        time: "t",
+        id: 5,
+        action: "extra.switch",
+        before: { id: 5, used_by: [5, 8] },
+      },
+      ids,
+    );
+    expect(e.id).toBe(9);
+    expect(e.before.used_by).toEqual([6, 8]);
+    const v = remapEntry({ ...base, op: "4", time: "t", id: 5, before: { id: 5, vehicle_extras: [5, "7", 2] } }, ids);
+    expect(v.id).toBe(6);
+    expect(v.before.vehicle_extras).toEqual([9, 9, 2]);
+    // the entry as listed is left as it was
+    expect(j.entries()[0]!.id).toBe(7);
   });
 });

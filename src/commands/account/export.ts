@@ -35,14 +35,13 @@ export interface AccountExportOptions {
  * export`). A file is written under a temp name, fsync'd and renamed.
  */
 export async function run(deps: Deps, file: string | undefined, opts: AccountExportOptions): Promise<void> {
-  const [{ formatFor }, { checkTargetDir }, { exportAccount }, { UsageError }] = await Promise.all([
+  const [{ formatFor }, { checkTargetDir, endIncomplete }, { exportAccount }, { UsageError }] = await Promise.all([
     import("../../fleet/format.js"),
     import("../../fleet/write.js"),
     import("../../ops/account/export.js"),
     import("../../errors.js"),
   ]);
   const { open, rename, unlink } = await import("node:fs/promises");
-  const { basename, dirname, join } = await import("node:path");
   const path = file ?? "-";
   const format = formatFor(path, opts.format, "yaml");
   if (format !== "yaml" && format !== "json")
@@ -50,19 +49,35 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
       hint: "csv and ndjson hold vehicles only: use `rentctl vehicle export`",
     });
   if (path !== "-") await checkTargetDir(path, "account export");
-  const doc = await exportAccount(deps, { names: opts.names });
-  const extras = doc.extras;
-
-  const { loadYaml } = await import("../../output/yaml.js");
-  const { stringify } = await loadYaml();
-  const tmp = path === "-" ? undefined : join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  const fh = tmp ? await open(tmp, "w", 0o644) : undefined;
+  // Checked before any request: the file can be created (a name too long, no permission: one clear line, exit 2).
+  const { tempFor, released } = await import("../../temp-files.js");
+  const tmp = path === "-" ? undefined : tempFor(path);
+  const fh = tmp
+    ? await open(tmp, "w", 0o644).catch(async (e: unknown) => {
+        const { fsReason } = await import("../../errors.js");
+        throw new UsageError(`account export: cannot write ${path}: ${fsReason(e)}`);
+      })
+    : undefined;
   const stdout = deps.io.stdout as Writable;
+  let written = false;
   const put = async (text: string) => {
+    written = true;
     if (fh) await fh.write(text);
     else if (!stdout.write(text)) await new Promise((r) => stdout.once("drain", r));
   };
+  let extras: unknown[] = [];
+  let vehicleCount = () => 0;
   try {
+    // What can be checked is checked before the first byte: the extras' rows (names included) and the
+    // first page of vehicles (an expired key, a wrong owner, the network). A later page that fails leaves
+    // stdout with a document no reader takes for complete (below).
+    const doc = await exportAccount(deps, { names: opts.names });
+    extras = doc.extras;
+    vehicleCount = doc.vehicleCount;
+    const rows = doc.vehicles[Symbol.asyncIterator]();
+    const first = await rows.next();
+    const { loadYaml } = await import("../../output/yaml.js");
+    const { stringify } = await loadYaml();
     // sections are written as they are read: the vehicles are never held all at once
     let count = 0;
     const item = async (r: Record<string, unknown>) => {
@@ -73,11 +88,11 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
     const close = () => (format === "json" ? put(count ? "\n  ]" : "]") : count ? Promise.resolve() : put("  []\n"));
     if (format === "yaml") await put("# yaml-language-server: $schema=rentctl-account.schema.json\nextras:\n");
     else await put('{\n  "$schema": "rentctl-account.schema.json",\n  "extras": [');
-    for (const e of extras) await item(e);
+    for (const e of doc.extras) await item(e);
     await close();
     count = 0;
     await put(format === "json" ? ',\n  "vehicles": [' : "vehicles:\n");
-    for await (const row of doc.vehicles) await item(row);
+    for (let r = first; !r.done; r = await rows.next()) await item(r.value);
     await close();
     if (format === "json") await put("\n}\n");
     if (fh) {
@@ -89,10 +104,13 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
     if (fh) {
       await fh.close().catch(() => {});
       await unlink(tmp!).catch(() => {});
-    }
+    } else if (written) await endIncomplete(format, stdout, "account export", e);
     throw e;
+  } finally {
+    if (tmp) released(tmp);
   }
+  const { counted } = await import("../../api/paginate.js");
   deps.msg.info(
-    `exported ${extras.length} extra${extras.length === 1 ? "" : "s"} and ${doc.vehicleCount()} vehicle${doc.vehicleCount() === 1 ? "" : "s"}${path === "-" ? "" : ` to ${path}`}`,
+    `exported ${counted(extras.length, "extras")} and ${counted(vehicleCount(), "vehicles")}${path === "-" ? "" : ` to ${path}`}`,
   );
 }

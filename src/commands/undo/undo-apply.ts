@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { counted } from "../../api/paginate.js";
 import type { BulkRow } from "../../bulk/runner.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
@@ -32,7 +31,7 @@ export async function undoApply(
   batch: HistoryEntry,
   items: HistoryEntry[],
   opts: UndoApplyOptions = {},
-): Promise<void> {
+): Promise<Array<{ from: number; id: number; kind?: "extra" }>> {
   const [
     { openBulkJob, holdJobLog },
     gateway,
@@ -98,7 +97,10 @@ export async function undoApply(
   steps.forEach((s, i) => {
     s.row = i + 1;
   });
-  if (deps.flags.dryRun) return dryRun(deps, batch, steps);
+  if (deps.flags.dryRun) {
+    await dryRun(deps, batch, steps);
+    return [];
+  }
   async function* rows(): AsyncGenerator<BulkRow<HistoryEntry>> {
     yield* steps;
   }
@@ -124,7 +126,7 @@ export async function undoApply(
       if (now?.undone) {
         deps.msg.success(`${batchName(batch)} was undone meanwhile by the run this one waited for; nothing to do`);
         await job.finish();
-        return;
+        return [];
       }
     }
     // Writes of a stopped undo may still be on their way: let them land before looking.
@@ -295,6 +297,7 @@ export async function undoApply(
         already: summary.counts.get("already") ?? 0,
         recreated: recreated.map((r) => ({ was: r.from, id: r.id })),
       });
+    return recreated;
   } finally {
     await job.close();
     releaseApply();

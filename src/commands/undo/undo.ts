@@ -40,7 +40,7 @@ export async function run(
   opts: { limit?: number; force?: boolean; dedupe?: boolean },
 ): Promise<void> {
   const [
-    { History, isBatchEntry, sameTarget },
+    { History, isBatchEntry, remapEntry, sameTarget },
     { createRecord, guardedReplace },
     { EXTRA, inputOf, serverMembers, VEHICLE },
     { counted, UNDOING },
@@ -63,7 +63,10 @@ export async function run(
     if (recent.length === 0) deps.msg.info("nothing to undo yet");
     return;
   }
-  const entry = entries.find((e) => e.op === op);
+  // The ids earlier undos re-created under new ones: this undo acts on the records as they are now.
+  const ids = journal.recreatedIds();
+  const listed = entries.find((e) => e.op === op);
+  const entry = listed && remapEntry(listed, ids);
   if (!entry) throw new UsageError(`no undo entry ${JSON.stringify(op)}`, { hint: "list them with `rentctl undo`" });
   if (entry.undone) throw new UsageError(`operation ${op} was already undone at ${entry.undone}`);
   if (entry.batch !== undefined)
@@ -85,13 +88,18 @@ export async function run(
   }
   if (isBatchEntry(entry)) {
     const { undoApply } = await import("./undo-apply.js");
-    await undoApply(
+    const recreated = await undoApply(
       deps,
       entry,
-      entries.filter((e) => e.batch === op),
+      entries.filter((e) => e.batch === op).map((e) => remapEntry(e, ids)),
       opts,
     );
-    if (!deps.flags.dryRun) journal.markUndone(op, deps.now());
+    if (!deps.flags.dryRun)
+      journal.markUndone(
+        op,
+        deps.now(),
+        recreated.map((r) => ({ kind: r.kind ?? "vehicle", from: r.from, to: r.id })),
+      );
     return;
   }
   if (entry.items?.length) return undoMany(deps, journal, entry, counted);
@@ -143,7 +151,7 @@ export async function run(
       await reattach(deps, entry, newId);
     }
   }
-  journal.markUndone(op, deps.now());
+  journal.markUndone(op, deps.now(), newId !== undefined ? [{ kind: res.kind, from: entry.id, to: newId }] : []);
   if (deps.flags.quiet || deps.settings().output === "table") await deps.out.ids(newId !== undefined ? [newId] : []);
   else await deps.out.record({ op, recreated_from: entry.id, id: newId ?? null });
   deps.msg.success(
@@ -286,7 +294,10 @@ async function undoMany(
     }
   }
   if (deps.flags.dryRun) return;
-  if (failed === 0) journal.markUndone(entry.op, deps.now());
+  const recreated = results.flatMap((r) =>
+    typeof r.recreated_as === "number" ? [{ kind: "vehicle" as const, from: Number(r.id), to: r.recreated_as }] : [],
+  );
+  if (failed === 0) journal.markUndone(entry.op, deps.now(), recreated);
   if (deps.flags.quiet) await deps.out.ids(results.filter((r) => !r.error).map((r) => Number(r.recreated_as ?? r.id)));
   else if (deps.settings().output !== "table") await deps.out.list(results);
   const n = (entry.items ?? []).length;

@@ -46,7 +46,7 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
       import("../../fleet/fields.js"),
       import("../../fleet/format.js"),
     ]);
-  const [{ createNameResolver, nameRow }, { createRecordWriter }] = await Promise.all([
+  const [{ createNameResolver, nameRow }, { createRecordWriter, endIncomplete }] = await Promise.all([
     import("../../fleet/resolver.js"),
     import("../../fleet/write.js"),
   ]);
@@ -72,6 +72,7 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
   let count = 0;
   let lastId = 0;
   let ordered = true;
+  let written = false;
   try {
     const writer = await createRecordWriter(format, out, exportColumns(Boolean(opts.withIds)));
     const selection = opts.where?.length
@@ -86,6 +87,7 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
         let row: Record<string, unknown> = { ...toInput(record) };
         if (!opts.withIds) for (const k of ACCOUNT_BOUND) delete row[k];
         if (resolver) row = await nameRow(resolver, row);
+        written = true;
         await writer.write(opts.withIds ? { vehicle_id: id, ...row } : row);
         count++;
       }
@@ -100,7 +102,7 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
     if (tmp) {
       out.destroy();
       await unlink(tmp).catch(() => {});
-    }
+    } else if (written) await endIncomplete(format, out, "vehicle export", e);
     throw e;
   }
   if (!ordered) deps.msg.warn("the server listed vehicles out of id order; rows are in its order");

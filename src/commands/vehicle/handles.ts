@@ -42,7 +42,7 @@ export async function vehicleIds(deps: Deps, raws: readonly string[]): Promise<n
   }
   const found = wanted.map(() => [] as number[]);
   // One listing for all of them, read to the end (a second vehicle of a registration makes it ambiguous).
-  for await (const page of listVehicles(deps, { raw: true, warn: (m) => deps.msg.warn(m) }))
+  for await (const page of listVehicles(deps, { raw: true, lookup: true, warn: (m) => deps.msg.warn(m) }))
     for (const v of page) {
       const identity = identityOf(v as Record<string, unknown>);
       if (!identity) continue;
