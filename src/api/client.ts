@@ -12,7 +12,15 @@ import {
   encodeQuery,
   type FilePart,
 } from "./encode.js";
-import { ApiError, MalformedResponseError, NetworkError, NotConfiguredError, TimeoutError } from "./errors.js";
+import {
+  ApiError,
+  type ApiHints,
+  CLI_HINTS,
+  MalformedResponseError,
+  NetworkError,
+  NotConfiguredError,
+  TimeoutError,
+} from "./errors.js";
 import { backoffDelay, MAX_ATTEMPTS, NOT_SENT_CODES, parseRetryAfter, shouldRetry } from "./retry.js";
 import { WRITE_GRANT, type WriteGrant } from "./write-grant.js";
 
@@ -30,8 +38,8 @@ export interface ClientOptions {
   userAgent?: string;
   /** Attempts of a request that may be repeated safely (default MAX_ATTEMPTS; the library's `retries`). */
   maxAttempts?: number;
-  /** Where a missing key should point the user. */
-  missingKeyHint?: string;
+  /** The hints of its errors, in the words of the front end (default: the CLI's, `CLI_HINTS`; the library: `LIBRARY_HINTS`). */
+  hints?: Partial<ApiHints>;
   /** Called with every final 2xx body exactly as received (`--raw` prints them). */
   onBody?: (text: string) => void;
   /**
@@ -58,6 +66,9 @@ export interface RawRequest {
 }
 
 export interface RawResponse {
+  /** The request's method and path (without the query), for the errors decode throws. */
+  method?: string;
+  path?: string;
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
@@ -79,6 +90,7 @@ const sleepReal = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export class ApiClient {
   readonly baseUrl: string;
   #opts: ClientOptions;
+  #hints: ApiHints;
   #dispatcher: Dispatcher | undefined;
   #ownsDispatcher: boolean;
   /** The base address's origin and path, parsed once (undefined when it is no URL: each request then says so). */
@@ -91,6 +103,7 @@ export class ApiClient {
 
   constructor(opts: ClientOptions) {
     this.#opts = opts;
+    this.#hints = { ...CLI_HINTS, ...opts.hints };
     this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
     this.#ownsDispatcher = !opts.dispatcher;
     this.#dispatcher = opts.dispatcher;
@@ -223,8 +236,24 @@ export class ApiClient {
 
   /** Turn a raw response into a result or the right error. */
   decode(op: Pick<Operation, "envelope"> | undefined, res: RawResponse, lookup = false): CallResult {
+    try {
+      return this.#decode(op, res, lookup);
+    } catch (e) {
+      if (e instanceof ApiError) this.#locate(e, res.method, res.path);
+      throw e;
+    }
+  }
+
+  /** Where an error happened: the request's method and path, and the contract operation it is. */
+  #locate(e: ApiError, method: string | undefined, path: string | undefined): void {
+    e.method ??= method;
+    e.path ??= path;
+    if (e.operation === undefined && method && path) e.operation = findOperation(method, path)?.id;
+  }
+
+  #decode(op: Pick<Operation, "envelope"> | undefined, res: RawResponse, lookup: boolean): CallResult {
     const ok = res.status >= 200 && res.status < 300;
-    if (!ok) throw errorFor(res.status, res.json, res.text);
+    if (!ok) throw errorFor(res.status, res.json, res.text, this.#hints);
     if (res.parseError !== undefined) {
       const e = new MalformedResponseError(
         `malformed response (${res.status}): the body is not JSON (${res.parseError})`,
@@ -232,7 +261,8 @@ export class ApiClient {
       e.status = res.status;
       throw e;
     }
-    if (isObject(res.json) && res.json.is_success === false) throw errorFor(res.status, res.json, res.text);
+    if (isObject(res.json) && res.json.is_success === false)
+      throw errorFor(res.status, res.json, res.text, this.#hints);
     if (res.json === undefined) {
       const e = new MalformedResponseError(`malformed response (${res.status}): empty body`);
       e.status = res.status;
@@ -255,19 +285,19 @@ export class ApiClient {
     const query = req.query ? encodeQuery(req.query) : "";
     const url = `${this.baseUrl}${req.path}${query}`;
     if (req.auth && !this.#opts.apiKey) {
-      throw new NotConfiguredError("no API key configured for this operation", {
-        hint: this.#opts.missingKeyHint ?? "run `rentctl auth login`, set RENTCTL_API_KEY, or use --env sandbox",
-      });
+      const e = new NotConfiguredError("no API key configured for this operation", { hint: this.#hints.missingKey });
+      this.#locate(e, method, req.path);
+      throw e;
     }
     // A key an HTTP header cannot carry (a placeholder such as `…` copied from an example, a stray
     // newline): one clear line now, not three "network errors" from the header check.
     if (req.auth && !/^[\x21-\x7e]+$/.test(this.#opts.apiKey!)) {
-      throw new NotConfiguredError(
+      const e = new NotConfiguredError(
         "the API key has characters an API key cannot have (spaces, line breaks or non-ASCII)",
-        {
-          hint: "set the key itself (RENTCTL_API_KEY, or `rentctl auth login`); nothing was sent",
-        },
+        { hint: this.#hints.badKey },
       );
+      this.#locate(e, method, req.path);
+      throw e;
     }
     const useMultipart = Boolean(req.multipart || (req.files && req.files.length > 0));
 
@@ -336,7 +366,16 @@ export class ApiClient {
         } catch (e) {
           parseError = e instanceof Error ? e.message : String(e);
         }
-        return { status: res.statusCode, headers: res.headers, text, json, parseError, attempts: attempt };
+        return {
+          method,
+          path: req.path,
+          status: res.statusCode,
+          headers: res.headers,
+          text,
+          json,
+          parseError,
+          attempts: attempt,
+        };
       } catch (err) {
         clearTimeout(timer);
         if (req.signal?.aborted || err === this.#opts.serverFailure?.()) throw err;
@@ -361,22 +400,20 @@ export class ApiClient {
               cause: err,
             },
           );
-          e.method = method;
-          e.path = req.path;
+          this.#locate(e, method, req.path);
           e.answerLost = true;
           throw e;
         }
         const e = timedOut
           ? new TimeoutError(`request timed out after ${this.#opts.timeoutMs / 1000}s: ${method} ${req.path}${tries}`, {
-              hint: "raise --timeout or check the base address",
+              hint: this.#hints.timeout,
               cause: err,
             })
           : new NetworkError(`network error: ${describe(err)}: ${method} ${this.baseUrl}${req.path}${tries}`, {
-              hint: "check the base address (--base-url) and your connection",
+              hint: this.#hints.network,
               cause: err,
             });
-        e.method = method;
-        e.path = req.path;
+        this.#locate(e, method, req.path);
         throw e;
       } finally {
         clearTimeout(timer);

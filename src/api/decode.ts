@@ -3,8 +3,10 @@ import type { Envelope } from "../contract/types.js";
 import type { FieldDetail } from "../errors.js";
 import {
   type ApiError,
+  type ApiHints,
   ApiValidationError,
   AuthError,
+  CLI_HINTS,
   MalformedResponseError,
   NotFoundError,
   ServerError,
@@ -141,15 +143,20 @@ function collectArray(arr: Json[], field: string, out: FieldDetail[]): void {
   }
 }
 
-/** Map a status and a (possibly undecodable) body to the right error class. */
-export function errorFor(status: number, body: unknown, bodyText: string): ApiError {
+/** Map a status and a (possibly undecodable) body to the right error class (hints in the caller's words). */
+export function errorFor(
+  status: number,
+  body: unknown,
+  bodyText: string,
+  hints: Pick<ApiHints, "unauthorized"> = CLI_HINTS,
+): ApiError {
   const { message, details } = decodeErrorBody(body);
   const snippet = bodyText.replace(/\s+/g, " ").trim().slice(0, 120);
   let err: ApiError;
   if (status === 401 || status === 403) {
     err = new AuthError(message ? `not authorized (${status}): ${message}` : `not authorized (${status})`, {
       details,
-      hint: "check the API key (`rentctl auth status`) and that --user matches the key's owner",
+      hint: hints.unauthorized,
     });
   } else if (status === 404) {
     err = new NotFoundError(message ? `not found (404): ${message}` : "not found (404)", { details });

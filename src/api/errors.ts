@@ -1,13 +1,55 @@
 /** Errors that came back from (or on the way to) the API: HTTP statuses, network, malformed bodies. */
 import { EXIT, RentctlError } from "../errors.js";
 
-/** Errors that came back from (or on the way to) the API. */
+/**
+ * What an API error suggests, in the words of the front end that shows it: the CLI names its
+ * commands, flags and variables; the library names createClient's options (`LIBRARY_HINTS`).
+ * One table each; the client (`ClientOptions.hints`) picks.
+ */
+export interface ApiHints {
+  /** No key for an operation that needs one (nothing was sent). */
+  missingKey: string;
+  /** A key an HTTP header cannot carry (nothing was sent). */
+  badKey: string;
+  /** 401 / 403. */
+  unauthorized: string;
+  /** An attempt ran out of time. */
+  timeout: string;
+  /** The connection failed. */
+  network: string;
+}
+
+export const CLI_HINTS: ApiHints = {
+  missingKey: "run `rentctl auth login`, set RENTCTL_API_KEY, or use --env sandbox",
+  badKey: "set the key itself (RENTCTL_API_KEY, or `rentctl auth login`); nothing was sent",
+  unauthorized: "check the API key (`rentctl auth status`) and that --user matches the key's owner",
+  timeout: "raise --timeout or check the base address",
+  network: "check the base address (--base-url) and your connection",
+};
+
+export const LIBRARY_HINTS: ApiHints = {
+  missingKey: "pass apiKey to createClient",
+  badKey: "pass the key itself as createClient's apiKey; nothing was sent",
+  unauthorized: "check createClient's apiKey, and that its userId is the key's owner",
+  timeout: "raise createClient's timeout (milliseconds) or check its baseUrl",
+  network: "check createClient's baseUrl and the connection",
+};
+
+/**
+ * Errors that came back from (or on the way to) the API. The client sets `method` and `path` on
+ * every one it throws for a request, and `operation` (the contract's id, e.g. `vehicles.get`)
+ * when the request is an operation of the contract.
+ */
 export class ApiError extends RentctlError {
   status?: number;
   /** The decoded error body, for `--raw` and json output. */
   body?: unknown;
+  /** The request's HTTP method. */
   method?: string;
+  /** The request's path (with `/api/v302`, without the query). */
   path?: string;
+  /** The contract operation (`vehicles.get`, `catalog.currencies`), when the request is one. */
+  operation?: string;
   /** A write whose answer never arrived: it may have been applied. */
   answerLost?: boolean;
 }

@@ -1,4 +1,5 @@
 import { API_VERSION, OPERATIONS, UPLOAD_MAX_FILES, UPLOAD_MIN_FILES, UPLOAD_PART_NAME } from "./operations.js";
+import { answerSchema, fieldJsonSchema, recordJsonSchemas } from "./schemas.js";
 import type { Operation, ParamSpec } from "./types.js";
 
 /**
@@ -7,7 +8,9 @@ import type { Operation, ParamSpec } from "./types.js";
  * that other tools can read what rentctl knows: every operation once, its
  * parameters with their encodings (array members as `key[]`, form bodies,
  * multipart with 1-10 `file` parts), the bearer scheme on the Auth operations
- * only, the response envelopes and the errors each operation lists.
+ * only, each operation's 200 answer (its envelope as the contract shows it,
+ * around its record: the schemas of src/contract/schemas.ts, the one source
+ * of record shapes) and the errors each operation lists.
  *
  * What the spec leaves "not shown" stays open (`additionalProperties: true`)
  * and says so in a description; nothing is invented. The extras' member names
@@ -17,40 +20,13 @@ import type { Operation, ParamSpec } from "./types.js";
 
 type Schema = Record<string, unknown>;
 
-const NOT_SHOWN = "The v302 contract does not show these members: any are allowed.";
 const EXTRAS_ASSUMED =
   "The contract does not show the extras' member names; these are rentctl's assumption, and other members are allowed.";
 
+/** A parameter's or body member's schema: the field's JSON Schema (src/contract/schemas.ts) and its default. */
 function valueSchema(spec: ParamSpec): Schema {
-  const s: Schema = {};
-  const bounds = (t: Schema) => {
-    if (spec.min !== undefined) t.minimum = spec.min;
-    if (spec.max !== undefined) t.maximum = spec.max;
-    return t;
-  };
-  switch (spec.type) {
-    case "integer":
-      Object.assign(s, bounds({ type: "integer" }));
-      break;
-    case "flag":
-      Object.assign(s, { type: "integer", enum: [0, 1] });
-      break;
-    case "string":
-      Object.assign(s, { type: "string" });
-      if (spec.maxLength !== undefined) s.maxLength = spec.maxLength;
-      break;
-    case "integer[]":
-      Object.assign(s, { type: "array", items: bounds({ type: "integer" }) });
-      break;
-    case "string[]":
-      Object.assign(s, { type: "array", items: { type: "string" } });
-      break;
-  }
+  const s = fieldJsonSchema(spec);
   if (spec.default !== undefined) s.default = spec.default;
-  s.description =
-    spec.required === "conflicting"
-      ? `${spec.description} (the contract states this field both as required and as optional)`
-      : spec.description;
   return s;
 }
 
@@ -112,23 +88,25 @@ function parameters(op: Operation): Schema[] | undefined {
   }));
 }
 
-const ENVELOPE_REF: Record<Operation["envelope"], string> = {
-  list: "#/components/schemas/ListEnvelope",
-  paginated: "#/components/schemas/PaginatedEnvelope",
-  flexible: "#/components/schemas/FlexibleEnvelope",
-};
-
 const ERROR_TEXT: Record<number, string> = {
   400: "Request validation failed (missing or invalid parameter)",
   401: "API key missing, invalid, or not permitted for the requested resource",
   404: "Requested vehicle or extra does not exist",
 };
 
+/** The component name of an operation's 200 answer: `vehicles.get` -> `VehiclesGetAnswer`. */
+export function answerName(op: Operation): string {
+  return `${op.id
+    .split(/[._]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join("")}Answer`;
+}
+
 function responses(op: Operation): Schema {
   const out: Schema = {
     "200": {
       description: "Success",
-      content: { "application/json": { schema: { $ref: ENVELOPE_REF[op.envelope] } } },
+      content: { "application/json": { schema: { $ref: `#/components/schemas/${answerName(op)}` } } },
     },
   };
   for (const code of op.errors)
@@ -139,73 +117,20 @@ function responses(op: Operation): Schema {
   return out;
 }
 
-const COMPONENTS = {
-  securitySchemes: {
-    bearer: { type: "http", scheme: "bearer", description: "The owner's API key: `Authorization: Bearer <API_KEY>`" },
-  },
-  schemas: {
-    Meta: {
-      type: "object",
-      description: "Present on test and other non-production environments.",
-      properties: {
-        method: { type: "string" },
-        path: { type: "string" },
-        vars: { type: "object", additionalProperties: true },
-        api_version: { type: "integer", const: API_VERSION },
-      },
-      additionalProperties: true,
+/**
+ * The components: every record schema of src/contract/schemas.ts once (Vehicle, Extra, Image, the
+ * catalog items, the envelopes, Error), and each operation's answer (its envelope around its record,
+ * referring to them).
+ */
+function components(): Schema {
+  const answers = Object.fromEntries(OPERATIONS.map((op) => [answerName(op), answerSchema(op)]));
+  return {
+    securitySchemes: {
+      bearer: { type: "http", scheme: "bearer", description: "The owner's API key: `Authorization: Bearer <API_KEY>`" },
     },
-    FlexibleEnvelope: {
-      type: "object",
-      description: `Any JSON object with an optional meta. ${NOT_SHOWN}`,
-      properties: { meta: { $ref: "#/components/schemas/Meta" } },
-      additionalProperties: true,
-    },
-    ListEnvelope: {
-      type: "object",
-      properties: {
-        meta: { $ref: "#/components/schemas/Meta" },
-        list: { type: "array", items: { type: "object", additionalProperties: true } },
-      },
-      required: ["list"],
-      additionalProperties: true,
-    },
-    PaginatedEnvelope: {
-      type: "object",
-      properties: {
-        meta: { $ref: "#/components/schemas/Meta" },
-        total: { type: "integer", minimum: 0 },
-        per_page: { type: "integer", minimum: 1 },
-        current_page: { type: "integer", minimum: 0 },
-        limit: { type: "integer", minimum: 1 },
-        last_page: { type: "integer", minimum: 0 },
-        data: { type: "array", items: { type: "object", additionalProperties: true } },
-      },
-      required: ["total", "per_page", "current_page", "limit", "last_page", "data"],
-      additionalProperties: true,
-    },
-    Error: {
-      type: "object",
-      properties: {
-        is_success: { type: "boolean", const: false },
-        errors: {
-          description: "An object (usually `message` and `code`), an array or a string",
-          oneOf: [
-            {
-              type: "object",
-              properties: { message: { type: "string" }, code: { type: "integer" } },
-              additionalProperties: true,
-            },
-            { type: "array" },
-            { type: "string" },
-          ],
-        },
-      },
-      required: ["is_success", "errors"],
-      additionalProperties: true,
-    },
-  },
-};
+    schemas: recordJsonSchemas({ extra: answers }),
+  };
+}
 
 /** The whole document; `serverUrl` names where it is served (the sandbox gives its own address). */
 export function openApiDocument(opts: { serverUrl?: string; version?: string } = {}): Record<string, unknown> {
@@ -234,6 +159,6 @@ export function openApiDocument(opts: { serverUrl?: string; version?: string } =
     },
     ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
     paths,
-    components: COMPONENTS,
+    components: components(),
   };
 }

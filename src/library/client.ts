@@ -11,29 +11,43 @@ import type { Change } from "../resources/safe-edit.js";
 import { type LibraryOptions, libraryContext } from "./context.js";
 import {
   CATALOG_OPERATION_IDS,
+  type CatalogItem,
+  type CatalogItems,
   type CatalogName,
   type CatalogParams,
+  type Currency,
+  type Extra,
   type ExtraChange,
   type ExtraInput,
+  type Image,
+  type Locale,
+  type Segment,
+  type Vehicle,
   type VehicleChange,
   type VehicleInput,
 } from "./contract-types.js";
 
+/**
+ * The records as the server answers them (wire names; `id` first), typed from the record schemas
+ * (src/contract/schemas.ts); members the contract does not name are kept, typed unknown.
+ */
 export type {
   AccountApplyResult as FleetApplyResult,
+  CatalogItem,
+  CatalogItems,
   Change,
+  Currency,
+  Extra,
   ExtraChange,
   ExtraInput,
+  Image,
+  Locale,
   SavedPlan,
+  Segment,
+  Vehicle,
   VehicleChange,
   VehicleInput,
 };
-
-/** A record as the server answers it (wire names; `id` first). */
-export type Vehicle = JsonObject & { id: number };
-export type Extra = JsonObject & { id: number };
-/** A catalog entry as the server answers it (`id`, `name`, and what the catalog adds). */
-export type CatalogItem = JsonObject;
 
 export interface ClientOptions extends LibraryOptions {}
 
@@ -103,7 +117,7 @@ export interface ApplyOptions {
   restart?: boolean;
 }
 
-type CatalogMethods = { [K in CatalogName]: (params?: CatalogParams[K]) => Promise<CatalogItem[]> };
+type CatalogMethods = { [K in CatalogName]: (params?: CatalogParams[K]) => Promise<CatalogItems[K][]> };
 
 export interface RentctlClient {
   /** The owner every vehicle call is made for. */

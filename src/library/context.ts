@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { ApiClient } from "../api/client.js";
+import { LIBRARY_HINTS } from "../api/errors.js";
 import type { Catalogs } from "../catalog/service.js";
 import type { Paths } from "../config/paths.js";
 import { catalogsFor, clientFor } from "../config/services.js";
@@ -154,7 +155,7 @@ export function libraryContext(opts: LibraryOptions): LibraryContext {
             maxAttempts: opts.retries,
             trace: opts.trace,
             userAgent: "rentctl-library/0.1",
-            missingKeyHint: "pass apiKey to createClient",
+            hints: LIBRARY_HINTS,
           },
           (fn) => exitHooks.push(fn),
         );

@@ -29,3 +29,39 @@ test("listCar creates the vehicle with its price", async () => {
   }
 });
 // README-EXAMPLE-END
+
+// Every TypeScript example of the README's library section ("For integrators"), compiled as printed
+// (strict, module nodenext, against the package's own `exports` and types), each as an ES module.
+test("the README's library examples compile as printed", async () => {
+  const { mkdirSync, readFileSync, rmSync, writeFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const ts = (await import("typescript")).default;
+  const root = new URL("../../", import.meta.url).pathname;
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### For integrators"), readme.indexOf("### Use with an AI assistant"));
+  const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  expect(blocks.length).toBeGreaterThanOrEqual(3);
+  const dir = join(root, `.rentctl-test-readme-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    const files = blocks.map((text, i) => {
+      const file = join(dir, `example-${i + 1}.mts`);
+      writeFileSync(file, text.includes("import ") ? text : `${text}\nexport {};\n`);
+      return file;
+    });
+    const program = ts.createProgram(files, {
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      types: ["node"],
+    });
+    const problems = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+    expect(problems).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);

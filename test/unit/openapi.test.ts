@@ -1,7 +1,9 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
+import openapiTS, { astToString } from "openapi-typescript";
 import { describe, expect, it } from "vitest";
-import { openApiDocument } from "../../src/contract/openapi.js";
+import { answerName, openApiDocument } from "../../src/contract/openapi.js";
 import { OPERATIONS } from "../../src/contract/operations.js";
+import { VEHICLE_FIELDS } from "../../src/contract/vehicle-fields.js";
 
 /**
  * The contract as OpenAPI 3.1 (issue "rentctl as a library", section 3): the
@@ -73,5 +75,39 @@ describe("the OpenAPI document", () => {
         .schema;
     expect(create.additionalProperties).toBe(true);
     expect(JSON.stringify(create)).toMatch(/does not show the extras' member names/);
+  });
+
+  it("each operation's 200 answer references its answer schema: its envelope around its record", () => {
+    const paths = doc.paths as Record<string, Record<string, Op>>;
+    const schemas = (doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas;
+    for (const o of OPERATIONS) {
+      const op = paths[o.path]![o.method.toLowerCase()]!;
+      const ok = op.responses["200"] as { content: { "application/json": { schema: { $ref: string } } } };
+      expect(ok.content["application/json"].schema.$ref, o.id).toBe(`#/components/schemas/${answerName(o)}`);
+      expect(schemas[answerName(o)], o.id).toBeDefined();
+    }
+    const get = schemas.VehiclesGetAnswer as { properties: Record<string, unknown> };
+    expect(get.properties.data).toEqual({ $ref: "#/components/schemas/Vehicle" });
+    const list = schemas.VehiclesListAnswer as { properties: Record<string, unknown>; required: string[] };
+    expect(list.properties.data).toEqual({ type: "array", items: { $ref: "#/components/schemas/Vehicle" } });
+    expect(list.required).toEqual(
+      expect.arrayContaining(["total", "per_page", "current_page", "limit", "last_page", "data"]),
+    );
+    expect((schemas.CatalogCurrenciesAnswer as { properties: Record<string, unknown> }).properties.list).toEqual({
+      type: "array",
+      items: { $ref: "#/components/schemas/Currency" },
+    });
+    const vehicle = schemas.Vehicle as { properties: Record<string, unknown>; additionalProperties: unknown };
+    expect(Object.keys(vehicle.properties)).toEqual(["id", ...VEHICLE_FIELDS.map((f) => f.name)]);
+    expect(vehicle.additionalProperties).toBe(true);
+  });
+
+  it("openapi-typescript on the document: the vehicles.get 200 answer's Vehicle has price_per_day: number", async () => {
+    const ts = astToString(await openapiTS(structuredClone(doc) as never));
+    const vehicle = ts.slice(ts.indexOf("        Vehicle: {"), ts.indexOf("        VehicleInput: {"));
+    expect(vehicle).toMatch(/^\s+price_per_day: number;$/m);
+    expect(vehicle).toMatch(/^\s+vehicle_vin\?: string \| null;$/m);
+    expect(vehicle).toMatch(/^\s+\[key: string\]: unknown;$/m);
+    expect(ts).toMatch(/VehiclesGetAnswer: \{[^}]*data\?: components\["schemas"\]\["Vehicle"\];/);
   });
 });
