@@ -67,6 +67,13 @@ const whereSchema = (z: Zod) =>
 
 const idSchema = (z: Zod) => z.int().min(1);
 
+/** How refusals name the selection here: the tools' arguments, not the CLI's flags. */
+const TOOL_TERMS = {
+  where: "where",
+  sort: "sort",
+  fields: "the member names of get_vehicle's vehicle",
+} as const;
+
 const countsSchema = (z: Zod) => z.record(z.string(), z.int());
 
 /** Names for the catalog ids of records, as the table views show them (`names: { vehicle_model_id: "Toyota Corolla …" }`). */
@@ -165,6 +172,7 @@ export const TOOLS: Tool[] = [
           sort: args.sort,
           limit: limit + 1,
           offset,
+          terms: TOOL_TERMS,
         }),
       );
       const page = all.slice(0, limit);
@@ -508,7 +516,7 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
         throw new UsageError('"changes": an object of field: value');
       const { requireField } = await import("../fleet/where.js");
       const flags: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(changes)) flags[requireField(k, "changes").name] = v;
+      for (const [k, v] of Object.entries(changes)) flags[requireField(k, "changes", undefined, TOOL_TERMS).name] = v;
       const { planSelectionEdit } = await import("../commands/vehicle/many.js");
       plan = (await planSelectionEdit(toolDeps(deps).deps, { ...selection, flags, clamp: Boolean(args.clamp) })).plan;
     } else {
