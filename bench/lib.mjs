@@ -12,14 +12,18 @@ export const bin = process.env.RENTCTL_BENCH_BIN || join(root, "bin", "rentctl.j
 
 /**
  * Start `rentctl sandbox serve` in memory, in its own process, with config and
- * data under `dir`. Resolves with its address (no trailing slash), owners and a
+ * data under `dir` (`extraArgs`: e.g. `--latency MS`). Resolves with its address (no trailing slash), owners and a
  * stop() that resolves once the process is gone.
  */
-export async function serveSandbox(dir) {
-  const srv = spawn(process.execPath, [bin, "sandbox", "serve", "--port", "0", "--memory", "-o", "json"], {
-    env: { ...process.env, RENTCTL_CONFIG_DIR: join(dir, "c"), RENTCTL_DATA_DIR: join(dir, "d") },
-    stdio: ["ignore", "pipe", "ignore"],
-  });
+export async function serveSandbox(dir, extraArgs = []) {
+  const srv = spawn(
+    process.execPath,
+    [bin, "sandbox", "serve", "--port", "0", "--memory", "-o", "json", ...extraArgs],
+    {
+      env: { ...process.env, RENTCTL_CONFIG_DIR: join(dir, "c"), RENTCTL_DATA_DIR: join(dir, "d") },
+      stdio: ["ignore", "pipe", "ignore"],
+    },
+  );
   const exited = new Promise((r) => srv.once("exit", r));
   const info = await new Promise((resolve, reject) => {
     let buf = "";

@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bin, median, sampleVehicle } from "./lib.mjs";
+import { bin, median, sampleVehicle, serveSandbox } from "./lib.mjs";
 
 const ROWS = Number(process.argv[2] ?? 300);
 const LATENCY = Number(process.argv[3] ?? 300);
@@ -20,29 +20,6 @@ const RUNS = Number(process.argv[4] ?? 5);
 const CONC = 8;
 const home = mkdtempSync(join(tmpdir(), "rentctl-resume-bench-"));
 const SAMPLE = await sampleVehicle(home);
-
-/** `rentctl sandbox serve --latency` in memory, in its own process. */
-async function serve(dir) {
-  const srv = spawn(
-    process.execPath,
-    [bin, "sandbox", "serve", "--port", "0", "--memory", "--latency", String(LATENCY), "-o", "json"],
-    {
-      env: { ...process.env, RENTCTL_CONFIG_DIR: join(dir, "c"), RENTCTL_DATA_DIR: join(dir, "d") },
-      stdio: ["ignore", "pipe", "ignore"],
-    },
-  );
-  const exited = new Promise((r) => srv.once("exit", r));
-  const info = await new Promise((resolve, reject) => {
-    let buf = "";
-    srv.stdout.on("data", (d) => {
-      buf += d;
-      const nl = buf.indexOf("\n");
-      if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)));
-    });
-    srv.once("exit", (c) => reject(new Error(`sandbox serve exited ${c}`)));
-  });
-  return { url: info.url.replace(/\/$/, ""), stop: () => (srv.kill(), exited) };
-}
 
 /** Rows the running import has noted done in its row log. */
 function doneRows(dir) {
@@ -72,7 +49,7 @@ function run(args, env) {
 const times = [];
 for (let round = 0; round < RUNS; round++) {
   const dir = mkdtempSync(join(home, `r${round}-`));
-  const server = await serve(dir);
+  const server = await serveSandbox(dir, ["--latency", String(LATENCY)]);
   const env = {
     ...process.env,
     RENTCTL_CONFIG_DIR: join(dir, "c"),
