@@ -2,10 +2,10 @@
 // (src/contract/): a field added there appears in `vehicles.create` without a second edit.
 // test/library/contract-types.test.ts fails when src/library/contract-types.ts is out of date;
 // `UPDATE_CONTRACT_TYPES=1 npx vitest run test/library/contract-types.test.ts` rewrites it.
-import { EXTRA_FIELDS } from "../src/contract/extra-fields.js";
+import { EXTRA_EDITABLE_FIELDS } from "../src/contract/extra-fields.js";
 import { CATALOG_OPERATIONS } from "../src/contract/operations.js";
 import type { ParamSpec, ValueType } from "../src/contract/types.js";
-import { VEHICLE_FIELDS } from "../src/contract/vehicle-fields.js";
+import { VEHICLE_EDITABLE_FIELDS } from "../src/contract/vehicle-fields.js";
 
 const TS: Record<ValueType, string> = {
   integer: "number",
@@ -14,9 +14,6 @@ const TS: Record<ValueType, string> = {
   "integer[]": "number[]",
   "string[]": "string[]",
 };
-
-/** Members the client fills itself (the owner, the locale). */
-const FILLED = new Set(["user_id", "locale_id"]);
 
 function doc(f: ParamSpec): string {
   const parts = [f.description.replace(/([^.])$/, "$1.")];
@@ -31,7 +28,6 @@ function doc(f: ParamSpec): string {
 
 function members(fields: readonly ParamSpec[], allOptional = false): string {
   return fields
-    .filter((f) => !FILLED.has(f.name))
     .map((f) => `${doc(f)}\n  ${f.name}${allOptional || f.required !== true ? "?" : ""}: ${TS[f.type]};`)
     .join("\n");
 }
@@ -50,7 +46,7 @@ export function contractTypesSource(): string {
 
 /** A vehicle as created: wire names and types of the v302 contract (the client fills user_id and locale_id). */
 export interface VehicleInput {
-${members(VEHICLE_FIELDS)}
+${members(VEHICLE_EDITABLE_FIELDS)}
 }
 
 /** A change to a vehicle: the fields to change (vehicles.edit reads the record, applies them, sends the whole). */
@@ -58,7 +54,7 @@ export type VehicleChange = Partial<VehicleInput>;
 
 /** An extra as created (the client fills locale_id). */
 export interface ExtraInput {
-${members(EXTRA_FIELDS)}
+${members(EXTRA_EDITABLE_FIELDS)}
 }
 
 /** A change to an extra (extras.update sends the whole record: the members not given are kept). */

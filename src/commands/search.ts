@@ -2,6 +2,7 @@ import { FieldNames } from "../catalog/names.js";
 import type { JsonObject } from "../contract/records.js";
 import type { Deps } from "../deps.js";
 import { UsageError } from "../errors.js";
+import { fold } from "../nearest.js";
 
 /**
  * `--search TEXT` of `vehicle list` and `extra list`: a record matches when
@@ -10,15 +11,6 @@ import { UsageError } from "../errors.js";
  * accents folded (`munchen` finds `München`). Names come from the catalog
  * service like the table's (read once per run); with `--ids` too.
  */
-
-/** Lower case, accents and other combining marks removed, Unicode compatibility forms folded. */
-export function fold(s: string): string {
-  return s
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .toLocaleLowerCase("en")
-    .normalize("NFC");
-}
 
 const TEXT_FIELDS: Record<"vehicle" | "extra", { plain: string[]; named: string[] }> = {
   vehicle: { plain: ["vehicle_reg_number", "pickup_location"], named: ["vehicle_model_id"] },

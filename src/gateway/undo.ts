@@ -1,5 +1,5 @@
 import type { JsonObject } from "../contract/records.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps } from "../deps.js";
 import type { HistoryAction } from "../history/history.js";
 
 /**
@@ -40,7 +40,7 @@ export interface UndoBatch {
 }
 
 /** The history of the selected target, or undefined for a throw-away in-memory sandbox (nothing to undo there). */
-async function historyOf(deps: Deps) {
+async function historyOf(deps: CoreDeps) {
   if (deps.history === false) return undefined;
   const target = await deps.target();
   const { historyFor, historyTarget } = await import("../history/history.js");
@@ -50,7 +50,7 @@ async function historyOf(deps: Deps) {
 
 /** Open a batch entry (`vehicle apply`): its rows are recorded as they are sent. */
 export async function openBatch(
-  deps: Deps,
+  deps: CoreDeps,
   action: "vehicle.apply",
   summary: JsonObject,
 ): Promise<UndoBatch | undefined> {
@@ -72,7 +72,7 @@ export async function openBatch(
 
 /** One entry holding every vehicle's previous record, written before any of them is sent. */
 export async function recordPlan(
-  deps: Deps,
+  deps: CoreDeps,
   action: HistoryAction,
   items: Array<{ id: number; before: JsonObject }>,
 ): Promise<string | undefined> {
@@ -84,7 +84,7 @@ export async function recordPlan(
 
 /** Record one write's previous record as its scope says; returns the op that undoes it, if any. */
 export async function recordWrite(
-  deps: Deps,
+  deps: CoreDeps,
   scope: UndoScope,
   action: HistoryAction,
   id: number,

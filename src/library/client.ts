@@ -1,8 +1,8 @@
-import type { AccountPlan } from "../account/plan.js";
+import type { AccountPlan as MadeAccountPlan } from "../account/plan.js";
 import { MalformedResponseError, NotFoundError } from "../api/errors.js";
-import { EXTRA_FIELDS } from "../contract/extra-fields.js";
+import { EXTRA_EDITABLE_FIELDS, EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { JsonObject } from "../contract/records.js";
-import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
+import { VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { OwnedDeps } from "../deps.js";
 import { InputError, UsageError } from "../errors.js";
 import type { SavedPlan } from "../fleet/saved-plan.js";
@@ -19,15 +19,7 @@ import {
   type VehicleInput,
 } from "./contract-types.js";
 
-export type {
-  AccountApplyResult as FleetApplyResult,
-  Change,
-  ExtraChange,
-  ExtraInput,
-  SavedPlan,
-  VehicleChange,
-  VehicleInput,
-};
+export type { AccountApplyResult, Change, ExtraChange, ExtraInput, SavedPlan, VehicleChange, VehicleInput };
 
 /** A record as the server answers it (wire names; `id` first). */
 export type Vehicle = JsonObject & { id: number };
@@ -62,11 +54,17 @@ export interface EditResult {
   undoOp?: string;
 }
 
+/** @deprecated Use `AccountApplyResult` (the library's `fleet` is now `account`). */
+export type FleetApplyResult = AccountApplyResult;
+
 /**
  * An account document as an account file holds it: `{ extras: [...], vehicles: [...] }` (rows as in
  * the files: wire names or the short names, catalog values by id or name), or a list of vehicles.
  */
-export type FleetDocument = { extras?: object[]; vehicles?: object[] } | object[];
+export type AccountDocument = { extras?: object[]; vehicles?: object[] } | object[];
+
+/** @deprecated Use `AccountDocument` (the library's `fleet` is now `account`). */
+export type FleetDocument = AccountDocument;
 
 export interface PlanOptions {
   /** Also delete the extras and remove the vehicles the input does not list. */
@@ -77,21 +75,24 @@ export interface PlanOptions {
   format?: "yaml" | "json" | "ndjson" | "csv";
 }
 
-/** A plan of fleet.plan: what apply will do, for a person to review, and the saved plan apply runs. */
-export interface FleetPlan {
+/** A plan of account.plan: what apply will do, for a person to review, and the saved plan apply runs. */
+export interface AccountPlan {
   /** False when the account already matches the input. */
   changes: boolean;
   /** The review summary (as `rentctl account diff --markdown`). */
   markdown: string;
   /**
    * The plan as `account diff --out FILE` saves it (JSON-serialisable: write it to a file and
-   * `rentctl account apply --plan FILE` applies it, or pass it to fleet.apply).
+   * `rentctl account apply --plan FILE` applies it, or pass it to account.apply).
    */
   saved: SavedPlan;
 }
 
+/** @deprecated Use `AccountPlan` (the library's `fleet` is now `account`). */
+export type FleetPlan = AccountPlan;
+
 export interface ApplyOptions {
-  /** Stop: no new rows; the rows in flight finish and are journaled (fleet.apply then throws InterruptedError, code 130). */
+  /** Stop: no new rows; the rows in flight finish and are recorded in the row log (account.apply then throws InterruptedError, code 130). */
   signal?: AbortSignal;
   /** Each row's outcome as it is known. */
   onProgress?(row: { key: string; status: string; id?: number; error?: string }, done: number, total: number): void;
@@ -101,6 +102,17 @@ export interface ApplyOptions {
   allowMassDelete?: boolean;
   /** Ignore the journal of an interrupted apply of the same plan. */
   restart?: boolean;
+}
+
+export interface AccountMethods {
+  /** Plan an account file (path) or document (`{ extras, vehicles }`, or a list of vehicles) against the account. */
+  plan(input: string | AccountDocument, opts?: PlanOptions): Promise<AccountPlan>;
+  /**
+   * Run exactly the plan: refused (StalePlanError, code 8, nothing sent) when a record it read
+   * changed since; locked, recorded in a row log and resumable (the same plan applied again after
+   * an abort finishes the rest); one undo op when the client keeps a history.
+   */
+  apply(plan: AccountPlan | SavedPlan, opts?: ApplyOptions): Promise<AccountApplyResult>;
 }
 
 type CatalogMethods = { [K in CatalogName]: (params?: CatalogParams[K]) => Promise<CatalogItem[]> };
@@ -141,16 +153,10 @@ export interface RentctlClient {
     /** Delete an extra; `usedBy` lists the vehicles it was attached to (its undo re-attaches it). */
     remove(id: number): Promise<{ undoOp?: string; usedBy: number[] }>;
   };
-  readonly fleet: {
-    /** Plan an account file (path) or document (`{ extras, vehicles }`, or a list of vehicles) against the account. */
-    plan(input: string | FleetDocument, opts?: PlanOptions): Promise<FleetPlan>;
-    /**
-     * Run exactly the plan: refused (StalePlanError, code 8, nothing sent) when a record it read
-     * changed since; locked, journaled and resumable (the same plan applied again after an abort
-     * finishes the rest); one undo op when the client keeps a history.
-     */
-    apply(plan: FleetPlan | SavedPlan, opts?: ApplyOptions): Promise<AccountApplyResult>;
-  };
+  /** The account as a whole (its extras and vehicles, as an account file holds them): plan a document, apply the plan. */
+  readonly account: AccountMethods;
+  /** @deprecated Use `account` (the same methods: they work on account documents). Kept for one release. */
+  readonly fleet: AccountMethods;
   /** Close the connections (and an in-process sandbox the client started). */
   close(): Promise<void>;
 }
@@ -172,6 +178,10 @@ export function createClient(options: ClientOptions): RentctlClient {
     ]),
   ) as CatalogMethods;
 
+  const account: AccountMethods = {
+    plan: (input, opts = {}) => plan(deps, input, opts),
+    apply: (p, opts = {}) => apply(deps, p, opts),
+  };
   const client: RentctlClient = {
     get userId() {
       return options.userId ?? (options.env === "sandbox" && !options.baseUrl ? DEMO_OWNER : undefined);
@@ -181,26 +191,18 @@ export function createClient(options: ClientOptions): RentctlClient {
       list: (opts = {}) => listPages(deps, opts),
       get: async (id) => (await read(deps, "vehicle", id)) as Vehicle,
       create: async (input, opts) => {
-        const [{ prepareVehicle }, { createRecord }, { VEHICLE }] = await Promise.all([
-          import("../resources/create.js"),
-          import("../gateway/records.js"),
-          import("../resources/resource.js"),
-        ]);
+        const { createVehicle } = await import("../ops/vehicle/create.js");
         const values = checkedObject(input, "vehicles.create");
         onlyFields(values, VEHICLE_FIELDS, "vehicles.create");
-        const record = await prepareVehicle(deps, values);
-        await refuseTakenReg(deps, record.vehicle_reg_number, undefined, opts?.allowDuplicate);
-        return created<Vehicle>(await createRecord(deps, VEHICLE, record));
+        const r = await createVehicle(deps, { values, allowDuplicate: opts?.allowDuplicate });
+        return created<Vehicle>(r.dryRun ? undefined : r);
       },
       edit: async (id, change, opts) => {
+        const { editVehicle } = await import("../ops/vehicle/edit.js");
         const values = checkedObject(change, "vehicles.edit");
-        onlyFields(
-          values,
-          VEHICLE_FIELDS.filter((f) => f.name !== "user_id" && f.name !== "locale_id"),
-          "vehicles.edit",
-        );
-        await refuseTakenReg(deps, values.vehicle_reg_number, checkedId(id), opts?.allowDuplicate);
-        return edit(deps, "vehicle", id, values);
+        onlyFields(values, VEHICLE_EDITABLE_FIELDS, "vehicles.edit");
+        const r = await editVehicle(deps, { id: checkedId(id), changes: values, allowDuplicate: opts?.allowDuplicate });
+        return { changes: r.changes, ...(r.undoOp ? { undoOp: r.undoOp } : {}) };
       },
       remove: async (id) => {
         const [{ removeRecord }, { VEHICLE }] = await Promise.all([
@@ -252,11 +254,7 @@ export function createClient(options: ClientOptions): RentctlClient {
       },
       update: (id, change) => {
         const values = checkedObject(change, "extras.update");
-        onlyFields(
-          values,
-          EXTRA_FIELDS.filter((f) => f.name !== "locale_id"),
-          "extras.update",
-        );
+        onlyFields(values, EXTRA_EDITABLE_FIELDS, "extras.update");
         return edit(deps, "extra", id, values);
       },
       enable: (id) => setActive(deps, id, true),
@@ -276,10 +274,8 @@ export function createClient(options: ClientOptions): RentctlClient {
         return { ...r, usedBy };
       },
     },
-    fleet: {
-      plan: (input, opts = {}) => plan(deps, input, opts),
-      apply: (p, opts = {}) => apply(deps, p, opts),
-    },
+    account,
+    fleet: account,
     close: async () => {
       closed = true;
       await ctx.close();
@@ -306,7 +302,8 @@ export function createClient(options: ClientOptions): RentctlClient {
     vehicles: guard(client.vehicles),
     images: guard(client.images),
     extras: guard(client.extras),
-    fleet: guard(client.fleet),
+    account: guard(client.account),
+    fleet: guard(client.account),
     close: client.close,
   };
 }
@@ -322,18 +319,6 @@ function onlyFields(values: Record<string, unknown>, fields: readonly { name: st
     throw new InputError(`${what}: not a field of the contract (nothing was sent)`, {
       details: unknown.map((k) => ({ field: k, message: "unknown field" })),
     });
-}
-
-/** A registration number another vehicle of the account has is refused (nothing sent), unless allowed. */
-async function refuseTakenReg(deps: OwnedDeps, reg: unknown, self: number | undefined, allow?: boolean): Promise<void> {
-  if (allow || reg === undefined || reg === "") return;
-  const { findByIdentity } = await import("../resources/list.js");
-  const others = (await findByIdentity(deps, { vehicle_reg_number: reg })).filter((id) => id !== self);
-  if (others.length)
-    throw new InputError(
-      `vehicle_reg_number ${JSON.stringify(reg)} is vehicle ${others.join(", ")}'s already (nothing was sent)`,
-      { hint: "pass { allowDuplicate: true } to have two vehicles with one registration number" },
-    );
 }
 
 async function readImage(path: string): Promise<Buffer> {
@@ -412,7 +397,7 @@ async function* listPages(deps: OwnedDeps, opts: ListOptions): AsyncGenerator<Ve
   yield r.decoded.page.items.map((i) => normalizeRecord(i, "vehicle")) as Vehicle[];
 }
 
-async function plan(deps: OwnedDeps, input: string | FleetDocument, opts: PlanOptions): Promise<FleetPlan> {
+async function plan(deps: OwnedDeps, input: string | AccountDocument, opts: PlanOptions): Promise<AccountPlan> {
   const [sp, { planAccount, accountFingerprints, accountPlanIsEmpty }, print] = await Promise.all([
     import("../fleet/saved-plan.js"),
     import("../account/plan.js"),
@@ -432,10 +417,10 @@ async function plan(deps: OwnedDeps, input: string | FleetDocument, opts: PlanOp
       baseDir: process.cwd(),
       text: JSON.stringify(input),
     });
-  } else throw new InputError("fleet.plan takes a file path or an account document");
+  } else throw new InputError("account.plan takes a file path or an account document");
   try {
     const text = await sp.inputText(source);
-    const made: AccountPlan = await planAccount(deps, source, { ...opts, fingerprints: true });
+    const made: MadeAccountPlan = await planAccount(deps, source, { ...opts, fingerprints: true });
     const saved = await sp.makeSavedPlan(deps, {
       kind: "account",
       source,
@@ -460,15 +445,14 @@ function progressSafely<A extends unknown[]>(fn: (...a: A) => void, ...args: A):
   }
 }
 
-async function apply(deps: OwnedDeps, p: FleetPlan | SavedPlan, opts: ApplyOptions): Promise<AccountApplyResult> {
+async function apply(deps: OwnedDeps, p: AccountPlan | SavedPlan, opts: ApplyOptions): Promise<AccountApplyResult> {
   const [sp, { applySavedAccountPlan }] = await Promise.all([
     import("../fleet/saved-plan.js"),
     import("../jobs/account-apply.js"),
   ]);
-  const saved = sp.checkSavedPlan("saved" in p ? p.saved : p, "account", "fleet.apply");
-  const concurrency = opts.concurrency ?? 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)
-    throw new UsageError(`concurrency must be a whole number from 1 to 16, not ${concurrency}`);
+  const saved = sp.checkSavedPlan("saved" in p ? p.saved : p, "account", "account.apply");
+  const { checkConcurrency } = await import("../concurrency.js");
+  const concurrency = checkConcurrency(opts.concurrency);
   return applySavedAccountPlan(deps, saved, {
     concurrency,
     started: Date.now(),

@@ -1,7 +1,7 @@
 import { CATALOG_OPERATIONS } from "../contract/operations.js";
 import type { JsonObject } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
-import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
+import { VEHICLE_EDITABLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
 import { UsageError } from "../errors.js";
 import type { PlanTarget, SavedPlan } from "../fleet/saved-plan.js";
@@ -68,7 +68,7 @@ function fieldSchema(f: ParamSpec, relative: boolean): Record<string, unknown> {
   return { ...scalar, description: `${f.description}${range}${names}` };
 }
 
-const EDITABLE = VEHICLE_FIELDS.filter((f) => f.name !== "user_id" && f.name !== "locale_id");
+const EDITABLE = VEHICLE_EDITABLE_FIELDS;
 
 /** The `changes` object of plan_changes: every vehicle field, by wire name, relative forms allowed on numbers. */
 function changesSchema(): Record<string, unknown> {

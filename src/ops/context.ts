@@ -1,4 +1,4 @@
-import type { Deps } from "../deps.js";
+import type { CoreDeps } from "../deps.js";
 
 /**
  * What an operation (`src/ops/<noun>/<verb>.ts`) may use: the target, the API
@@ -7,12 +7,10 @@ import type { Deps } from "../deps.js";
  * returns data or a plan, and each front end (CLI, library, MCP) renders it.
  *
  * The CLI's `Deps` satisfies it; the library and the MCP server build their own.
- * (First cut: a narrowing of Deps; `msg` is for notes only, never results.)
+ * (`msg` is for notes only, never results: the library's is silent.) The gateway
+ * and the resources below take the same shape (`CoreDeps`, src/deps.ts).
  */
-export type OpContext = Pick<
-  Deps,
-  "client" | "catalogs" | "locale" | "target" | "paths" | "settings" | "env" | "now" | "history" | "msg" | "onExit"
->;
+export type OpContext = CoreDeps;
 
 /** What a long operation takes besides its input: a stop signal and progress reports. */
 export interface OpOptions<P = unknown> {

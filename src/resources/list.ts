@@ -1,8 +1,9 @@
 import type { EncodableRecord } from "../api/encode.js";
+import { listAllExtras } from "../api/extras-list.js";
 import { walkPages } from "../api/paginate.js";
 import { WALK_PAGE_SIZE } from "../contract/operations.js";
 import { type JsonObject, normalizeRecord, recordId } from "../contract/records.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps } from "../deps.js";
 import { requireUser } from "../deps.js";
 import { RentctlError } from "../errors.js";
 
@@ -23,7 +24,7 @@ export interface ListOptions {
 }
 
 /** Every vehicle of the configured owner, page by page (as `vehicle list --all`). */
-export async function* listVehicles(deps: Deps, opts: ListOptions = {}): AsyncGenerator<JsonObject[]> {
+export async function* listVehicles(deps: CoreDeps, opts: ListOptions = {}): AsyncGenerator<JsonObject[]> {
   const client = await deps.client();
   const params: EncodableRecord = { user_id: await requireUser(deps), locale_id: await deps.locale() };
   const fetchPage = async (offset: number, limit: number) => {
@@ -42,7 +43,7 @@ export async function* listVehicles(deps: Deps, opts: ListOptions = {}): AsyncGe
 }
 
 /** The ids of the owner's vehicles with this identity (registration number), looked up page by page. */
-export async function findByIdentity(deps: Deps, values: Record<string, unknown>): Promise<number[]> {
+export async function findByIdentity(deps: CoreDeps, values: Record<string, unknown>): Promise<number[]> {
   const { IdentityIndex, identityOf } = await import("../contract/identity.js");
   const identity = identityOf(values);
   if (!identity) return [];
@@ -76,7 +77,7 @@ const SCAN_READ_AHEAD = 3;
  * starts it again. Assumes what offset paging assumes: the server lists
  * vehicles in a stable order.
  */
-export async function scanVehicles(deps: Deps, visit: (vehicle: JsonObject) => void): Promise<boolean> {
+export async function scanVehicles(deps: CoreDeps, visit: (vehicle: JsonObject) => void): Promise<boolean> {
   const client = await deps.client();
   const params: EncodableRecord = { user_id: await requireUser(deps), locale_id: await deps.locale() };
   const fetchAt = async (offset: number) => {
@@ -121,23 +122,12 @@ export async function scanVehicles(deps: Deps, visit: (vehicle: JsonObject) => v
 }
 
 /** Every extra of the account (as `extra list --all`), normalized (`id` first). */
-export async function listExtras(deps: Deps, opts: ListOptions = {}): Promise<JsonObject[]> {
-  const client = await deps.client();
-  const params: EncodableRecord = { locale_id: await deps.locale() };
-  const fetchPage = async (offset: number, limit: number) => {
-    const r = await client.call("extras.list", { ...params, limit, offset });
-    if (r.decoded.kind !== "paginated") throw new RentctlError("extras.list did not answer with a page");
-    const page = r.decoded.page;
-    return { ...page, items: page.items.map((i) => normalizeRecord(i, "extra")) };
-  };
-  const out: JsonObject[] = [];
-  for await (const { items } of walkPages(fetchPage, { limit: WALK_PAGE_SIZE, kind: "extra", warn: opts.warn }))
-    out.push(...items);
-  return out;
+export async function listExtras(deps: CoreDeps, opts: ListOptions = {}): Promise<JsonObject[]> {
+  return listAllExtras(await deps.client(), await deps.locale(), { warn: opts.warn });
 }
 
 /** The owner's vehicles whose `vehicle_extras` hold this extra id (one walk of the account). */
-export async function vehiclesUsingExtra(deps: Deps, extraId: number): Promise<Array<{ id: number; reg: string }>> {
+export async function vehiclesUsingExtra(deps: CoreDeps, extraId: number): Promise<Array<{ id: number; reg: string }>> {
   const out: Array<{ id: number; reg: string }> = [];
   for await (const page of listVehicles(deps))
     for (const v of page) {

@@ -8,7 +8,7 @@ import {
   unwrapRecord,
 } from "../contract/records.js";
 import { isEmpty, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps, Deps } from "../deps.js";
 import { InputError } from "../errors.js";
 import type { Resource } from "./resource.js";
 
@@ -23,7 +23,7 @@ export { EXTRA, type Resource, VEHICLE } from "./resource.js";
  * record.
  */
 
-export async function fetchRecord(deps: Deps, res: Resource, id: number): Promise<JsonObject> {
+export async function fetchRecord(deps: CoreDeps, res: Resource, id: number): Promise<JsonObject> {
   const client = await deps.client();
   const params: EncodableRecord = { [res.idParam]: id, locale_id: await deps.locale() };
   const r = await client.call(res.getOp, params);

@@ -1,0 +1,60 @@
+import type { JsonObject } from "../../contract/records.js";
+import type { Change } from "../../resources/safe-edit.js";
+import type { OpContext, OpOptions } from "../context.js";
+import type { WriteProgress } from "./create.js";
+
+/** A change to one vehicle: the fields to change by wire name (catalog values already ids). */
+export interface EditVehicleInput {
+  id: number;
+  changes: Record<string, unknown>;
+  /** Send exactly the fields given (the API clears the rest). */
+  replace?: boolean;
+  /** Give it a registration number another vehicle of the account has. */
+  allowDuplicate?: boolean;
+  /** Check everything, send nothing: answer the difference and the request that would be sent. */
+  dryRun?: boolean;
+}
+
+export interface EditVehicleResult {
+  id: number;
+  /** The fields that change (or would, on a dry run); empty: the record already held the change. */
+  changes: Change[];
+  /** True when the edit was sent. */
+  sent: boolean;
+  /** A dry run: the request that was not sent. */
+  dryRun?: { request: JsonObject };
+  /** The undo history's op, when a history is kept. */
+  undoOp?: string;
+}
+
+/**
+ * The guarded safe edit of one vehicle: the client-filled fields dropped, the taken-registration
+ * rule, then read, change, check, read again and refuse (ConflictError) if it moved, record for
+ * undo, send the whole record.
+ */
+export async function editVehicle(
+  ctx: OpContext,
+  input: EditVehicleInput,
+  opts: OpOptions<WriteProgress> = {},
+): Promise<EditVehicleResult> {
+  const [{ replaceRecord }, { VEHICLE }, { VEHICLE_CLIENT_FILLED }, { refuseTakenRegistration }] = await Promise.all([
+    import("../../gateway/records.js"),
+    import("../../resources/resource.js"),
+    import("../../contract/vehicle-fields.js"),
+    import("./registration.js"),
+  ]);
+  const changes = Object.fromEntries(Object.entries(input.changes).filter(([k]) => !VEHICLE_CLIENT_FILLED.has(k)));
+  if (!input.allowDuplicate) await refuseTakenRegistration(ctx, changes, [input.id]);
+  const r = await replaceRecord(ctx, VEHICLE, input.id, changes, {
+    replace: input.replace,
+    dryRun: input.dryRun,
+    onSend: (target, what) => opts.onProgress?.({ kind: "sending", target, what }),
+  });
+  return {
+    id: input.id,
+    changes: r.changes,
+    sent: r.sent !== undefined,
+    ...(r.dryRun ? { dryRun: r.dryRun } : {}),
+    ...(r.undoOp ? { undoOp: r.undoOp } : {}),
+  };
+}
