@@ -1,5 +1,5 @@
 import type { AccountPlan as MadeAccountPlan } from "../account/plan.js";
-import { MalformedResponseError, NotFoundError } from "../api/errors.js";
+import { MalformedResponseError } from "../api/errors.js";
 import { EXTRA_EDITABLE_FIELDS, EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { JsonObject } from "../contract/records.js";
 import { VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
@@ -242,36 +242,29 @@ export function createClient(options: ClientOptions): RentctlClient {
       },
       get: async (id) => (await read(deps, "extra", id)) as Extra,
       create: async (input) => {
-        const [{ prepareExtra }, { createRecord }, { EXTRA }] = await Promise.all([
-          import("../resources/create.js"),
-          import("../gateway/records.js"),
-          import("../resources/resource.js"),
-        ]);
+        const { createExtra } = await import("../ops/extra/create.js");
         const values = checkedObject(input, "extras.create");
         onlyFields(values, EXTRA_FIELDS, "extras.create");
-        const record = await prepareExtra(deps, values);
-        return created<Extra>(await createRecord(deps, EXTRA, record));
+        const r = await createExtra(deps, { values });
+        return created<Extra>(r.dryRun ? undefined : r);
       },
-      update: (id, change) => {
+      update: async (id, change) => {
+        const { updateExtra } = await import("../ops/extra/update.js");
         const values = checkedObject(change, "extras.update");
         onlyFields(values, EXTRA_EDITABLE_FIELDS, "extras.update");
-        return edit(deps, "extra", id, values);
+        const r = await updateExtra(deps, { id: checkedId(id), changes: values });
+        return { changes: r.changes, ...(r.undoOp ? { undoOp: r.undoOp } : {}) };
       },
       enable: (id) => setActive(deps, id, true),
       disable: (id) => setActive(deps, id, false),
       switch: async (id) => {
-        const { switchExtra } = await import("../gateway/records.js");
-        await switchExtra(deps, checkedId(id));
+        const { switchExtra } = await import("../ops/extra/switch.js");
+        await switchExtra(deps, { id: checkedId(id) });
       },
       remove: async (id) => {
-        const [{ removeRecord }, { EXTRA }, { vehiclesUsingExtra }] = await Promise.all([
-          import("../gateway/records.js"),
-          import("../resources/resource.js"),
-          import("../resources/list.js"),
-        ]);
-        const usedBy = (await vehiclesUsingExtra(deps, checkedId(id))).map((v) => v.id);
-        const r = await removeRecord(deps, EXTRA, id, { usedBy });
-        return { ...r, usedBy };
+        const { deleteExtra } = await import("../ops/extra/delete.js");
+        const r = await deleteExtra(deps, { id: checkedId(id) });
+        return { ...(r.undoOp ? { undoOp: r.undoOp } : {}), usedBy: r.usedBy.map((u) => u.id) };
       },
     },
     account,
@@ -353,27 +346,9 @@ function created<R>(r: { id?: number; record: JsonObject } | undefined): WriteRe
   return { id: r.id, record: { ...r.record, id: r.id } as R };
 }
 
-async function edit(
-  deps: OwnedDeps,
-  kind: "vehicle" | "extra",
-  id: number,
-  change: Record<string, unknown>,
-): Promise<EditResult> {
-  const [{ guardedReplace }, { VEHICLE, EXTRA }] = await Promise.all([
-    import("../gateway/records.js"),
-    import("../resources/resource.js"),
-  ]);
-  const r = await guardedReplace(deps, kind === "vehicle" ? VEHICLE : EXTRA, checkedId(id), {
-    ...checkedObject(change, `${kind}s.edit`),
-  });
-  return { changes: r.changes, ...(r.undoOp ? { undoOp: r.undoOp } : {}) };
-}
-
 async function setActive(deps: OwnedDeps, id: number, on: boolean): Promise<{ switched: boolean }> {
-  const { setExtraActive, NOT_RECORDED_SWITCH } = await import("../gateway/index.js");
-  const r = await setExtraActive(deps, checkedId(id), on, { undo: NOT_RECORDED_SWITCH });
-  if (r.status === "gone") throw new NotFoundError(`extra ${id} not found`);
-  return { switched: r.status === "switched" };
+  const { setExtraActive } = await import("../ops/extra/enable.js");
+  return { switched: (await setExtraActive(deps, { id: checkedId(id), on })).switched };
 }
 
 async function* listPages(deps: OwnedDeps, opts: ListOptions): AsyncGenerator<Vehicle[]> {

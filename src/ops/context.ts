@@ -1,4 +1,6 @@
+import type { JsonObject } from "../contract/records.js";
 import type { CoreDeps } from "../deps.js";
+import type { ActingTarget } from "../output/messages.js";
 
 /**
  * What an operation (`src/ops/<noun>/<verb>.ts`) may use: the target, the API
@@ -18,4 +20,22 @@ export interface OpOptions<P = unknown> {
   signal?: AbortSignal;
   /** Called as work advances (rows done, pages fetched). Never required for correctness. */
   onProgress?: (progress: P) => void;
+}
+
+/** What a write reports just before it is sent: the target it acts on and what it does (the CLI names them on stderr). */
+export interface WriteProgress {
+  kind: "sending";
+  target: ActingTarget;
+  what: string;
+}
+
+/** The gateway's "about to send" hook, as an op's progress report. */
+export function sendingTo(opts: OpOptions<WriteProgress>): ((target: ActingTarget, what: string) => void) | undefined {
+  const on = opts.onProgress;
+  return on ? (target, what) => on({ kind: "sending", target, what }) : undefined;
+}
+
+/** A dry run's answer: the request that would have been sent (nothing was). */
+export interface DryRun {
+  request: JsonObject;
 }

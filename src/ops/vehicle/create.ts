@@ -1,6 +1,5 @@
 import type { JsonObject } from "../../contract/records.js";
-import type { OnSend } from "../../gateway/records.js";
-import type { OpContext, OpOptions } from "../context.js";
+import { type OpContext, type OpOptions, sendingTo, type WriteProgress } from "../context.js";
 
 /** A vehicle to create: its fields by wire name (catalog values already ids), as gathered by a front end. */
 export interface CreateVehicleInput {
@@ -10,9 +9,6 @@ export interface CreateVehicleInput {
   /** Check everything, send nothing: answer the request that would be sent. */
   dryRun?: boolean;
 }
-
-/** What a create reports while it runs: the write about to be sent (the CLI names the target). */
-export type WriteProgress = { kind: "sending"; target: Parameters<OnSend>[0]; what: string };
 
 export type CreateVehicleResult =
   | { dryRun: { request: JsonObject }; id?: undefined }
@@ -38,7 +34,7 @@ export async function createVehicle(
   if (!input.allowDuplicate) await refuseTakenRegistration(ctx, record as Record<string, unknown>);
   const r = await createOne(ctx, VEHICLE, record, {
     dryRun: input.dryRun,
-    onSend: (target, what) => opts.onProgress?.({ kind: "sending", target, what }),
+    onSend: sendingTo(opts),
     trace: opts.trace,
   });
   if (r.dryRun) return { dryRun: r.dryRun };

@@ -1,7 +1,6 @@
 import type { JsonObject } from "../../contract/records.js";
 import type { Change } from "../../resources/safe-edit.js";
-import type { OpContext, OpOptions } from "../context.js";
-import type { WriteProgress } from "./create.js";
+import { type OpContext, type OpOptions, sendingTo, type WriteProgress } from "../context.js";
 
 /** A change to one vehicle: the fields to change by wire name (catalog values already ids). */
 export interface EditVehicleInput {
@@ -48,7 +47,7 @@ export async function editVehicle(
   const r = await replaceRecord(ctx, VEHICLE, input.id, changes, {
     replace: input.replace,
     dryRun: input.dryRun,
-    onSend: (target, what) => opts.onProgress?.({ kind: "sending", target, what }),
+    onSend: sendingTo(opts),
   });
   return {
     id: input.id,
