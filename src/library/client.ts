@@ -1,4 +1,3 @@
-import type { AccountPlan as MadeAccountPlan } from "../account/plan.js";
 import { MalformedResponseError } from "../api/errors.js";
 import { EXTRA_EDITABLE_FIELDS, EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { JsonObject } from "../contract/records.js";
@@ -373,42 +372,22 @@ async function* listPages(deps: OwnedDeps, opts: ListOptions): AsyncGenerator<Ve
 }
 
 async function plan(deps: OwnedDeps, input: string | AccountDocument, opts: PlanOptions): Promise<AccountPlan> {
-  const [sp, { planAccount, accountFingerprints, accountPlanIsEmpty }, print] = await Promise.all([
-    import("../fleet/saved-plan.js"),
-    import("../account/plan.js"),
+  const [{ planAccountDocument }, { accountPlanMarkdown }] = await Promise.all([
+    import("../ops/account/plan.js"),
     import("../account/print.js"),
   ]);
-  let source: Awaited<ReturnType<typeof sp.textSource>>;
-  if (typeof input === "string") {
-    const [{ formatFor }, { openSource }] = await Promise.all([
-      import("../fleet/format.js"),
-      import("../fleet/source.js"),
-    ]);
-    source = await openSource(deps, input, formatFor(input, opts.format));
-  } else if (typeof input === "object" && input !== null) {
-    source = await sp.textSource(deps, {
-      label: "account.json",
-      format: "json",
-      baseDir: process.cwd(),
-      text: JSON.stringify(input),
-    });
-  } else throw new InputError("account.plan takes a file path or an account document");
-  try {
-    const text = await sp.inputText(source);
-    const made: MadeAccountPlan = await planAccount(deps, source, { ...opts, fingerprints: true });
-    const saved = await sp.makeSavedPlan(deps, {
-      kind: "account",
-      source,
+  if (typeof input !== "string" && (typeof input !== "object" || input === null))
+    throw new InputError("account.plan takes a file path or an account document");
+  const r = await planAccountDocument(
+    deps,
+    {
+      source: typeof input === "string" ? { path: input, format: opts.format } : { document: input },
       prune: opts.prune,
       exact: opts.exact,
-      text,
-      fingerprints: accountFingerprints(made),
-      plan: print.accountPlanJson(made),
-    });
-    return { changes: !accountPlanIsEmpty(made), markdown: print.accountPlanMarkdown(made), saved };
-  } finally {
-    await source.cleanup();
-  }
+    },
+    { save: true, listUnchanged: false },
+  );
+  return { changes: r.changes, markdown: accountPlanMarkdown(r.plan), saved: r.saved! };
 }
 
 /** A progress callback that throws must not end an apply midway (its rows are the caller's data): it is ignored. */
@@ -421,32 +400,18 @@ function progressSafely<A extends unknown[]>(fn: (...a: A) => void, ...args: A):
 }
 
 async function apply(deps: OwnedDeps, p: AccountPlan | SavedPlan, opts: ApplyOptions): Promise<AccountApplyResult> {
-  const [sp, { applySavedAccountPlan }] = await Promise.all([
+  const [sp, { applyAccountPlan }] = await Promise.all([
     import("../fleet/saved-plan.js"),
-    import("../jobs/account-apply.js"),
+    import("../ops/account/apply.js"),
   ]);
   const saved = sp.checkSavedPlan("saved" in p ? p.saved : p, "account", "account.apply");
-  const { checkConcurrency } = await import("../concurrency.js");
-  const concurrency = checkConcurrency(opts.concurrency);
-  return applySavedAccountPlan(deps, saved, {
-    concurrency,
-    started: Date.now(),
-    allowMassDelete: opts.allowMassDelete,
-    restart: opts.restart,
-    signal: opts.signal,
-    onProgress: opts.onProgress
-      ? (r, done, total) =>
-          progressSafely(
-            opts.onProgress!,
-            {
-              key: r.key,
-              status: r.status,
-              ...(r.id !== undefined ? { id: r.id } : {}),
-              ...(r.error ? { error: r.error } : {}),
-            },
-            done,
-            total,
-          )
-      : undefined,
-  });
+  const onProgress = opts.onProgress;
+  return applyAccountPlan(
+    deps,
+    { saved, concurrency: opts.concurrency, allowMassDelete: opts.allowMassDelete, restart: opts.restart },
+    {
+      signal: opts.signal,
+      onProgress: onProgress ? ({ done, total, ...row }) => progressSafely(onProgress, row, done, total) : undefined,
+    },
+  );
 }
