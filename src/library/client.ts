@@ -204,11 +204,9 @@ export function createClient(options: ClientOptions): RentctlClient {
         return { changes: r.changes, ...(r.undoOp ? { undoOp: r.undoOp } : {}) };
       },
       remove: async (id) => {
-        const [{ removeRecord }, { VEHICLE }] = await Promise.all([
-          import("../gateway/records.js"),
-          import("../resources/resource.js"),
-        ]);
-        return removeRecord(deps, VEHICLE, checkedId(id));
+        const { removeVehicle } = await import("../ops/vehicle/remove.js");
+        const r = await removeVehicle(deps, { id: checkedId(id) });
+        return r.undoOp ? { undoOp: r.undoOp } : {};
       },
     },
     images: {

@@ -142,3 +142,31 @@ describe("one copy of each rule", () => {
     expect(fold("Citroe\u0308n")).toBe(fold("Citroën"));
   });
 });
+
+describe("removeVehicle and setVehicleActivity", () => {
+  it("deactivate then activate through the safe edit; the same state again sends nothing", async () => {
+    const { setVehicleActivity } = await import("../../src/ops/vehicle/activate.js");
+    const off = await setVehicleActivity(b.ctx, { id: 2, active: false });
+    expect(off).toMatchObject({ id: 2, vehicle_activity: 0, changed: true });
+    b.mark();
+    const again = await setVehicleActivity(b.ctx, { id: 2, active: false });
+    expect(again.changed).toBe(false);
+    expect(b.sent()).not.toContain("vehicles.edit");
+    const dry = await setVehicleActivity(b.ctx, { id: 2, active: true, dryRun: true });
+    expect(dry.changes).toEqual([{ field: "vehicle_activity", before: 0, after: 1 }]);
+    expect((await setVehicleActivity(b.ctx, { id: 2, active: true })).changed).toBe(true);
+  });
+
+  it("removes a vehicle with its undo op; a dry run answers the request and sends nothing", async () => {
+    const { removeVehicle } = await import("../../src/ops/vehicle/remove.js");
+    const made = await createVehicle(b.ctx, { values: car("OPS RM") });
+    b.mark();
+    const dry = await removeVehicle(b.ctx, { id: made.id!, dryRun: true });
+    expect(dry.dryRun?.request).toMatchObject({ method: "POST" });
+    expect(b.sent()).toEqual([]);
+    const r = await removeVehicle(b.ctx, { id: made.id! });
+    expect(r).toMatchObject({ id: made.id, removed: true });
+    expect(r.undoOp).toBeDefined();
+    expect(b.sent()).toContain("vehicles.remove");
+  });
+});
