@@ -28,8 +28,9 @@ export type CatalogItem = JsonObject;
 
 export interface ClientOptions extends LibraryOptions {}
 
-/** A file to upload: a path, or bytes with a file name (the name's extension gives the content type). */
-export type ImageFile = string | { name: string; data: Uint8Array };
+import type { ImageFile } from "../ops/image/upload.js";
+
+export type { ImageFile };
 
 export interface ListOptions {
   /** Every page (an async iterator that asks for the next page only when the caller wants it). Default: one page. */
@@ -211,25 +212,8 @@ export function createClient(options: ClientOptions): RentctlClient {
     },
     images: {
       upload: async (files) => {
-        const { uploadParts } = await import("../gateway/vehicles.js");
-        const { contentTypeFor } = await import("../api/encode.js");
-        const { basename } = await import("node:path");
-        if (!Array.isArray(files) || files.length === 0) throw new InputError("images.upload needs at least one file");
-        const ids: number[] = [];
-        for (let i = 0; i < files.length; i += 10) {
-          const parts = [];
-          for (const f of files.slice(i, i + 10)) {
-            const name = typeof f === "string" ? basename(f) : f.name;
-            parts.push({
-              field: "file",
-              filename: name,
-              contentType: contentTypeFor(name),
-              data: typeof f === "string" ? await readImage(f) : f.data,
-            });
-          }
-          ids.push(...(await uploadParts(deps, parts)));
-        }
-        return ids;
+        const { uploadImages } = await import("../ops/image/upload.js");
+        return (await uploadImages(deps, { files })).ids;
       },
     },
     extras: {
@@ -309,15 +293,6 @@ function onlyFields(values: Record<string, unknown>, fields: readonly { name: st
     throw new InputError(`${what}: not a field of the contract (nothing was sent)`, {
       details: unknown.map((k) => ({ field: k, message: "unknown field" })),
     });
-}
-
-async function readImage(path: string): Promise<Buffer> {
-  const [{ readFile }, { fsReason }] = await Promise.all([import("node:fs/promises"), import("../errors.js")]);
-  try {
-    return await readFile(path);
-  } catch (e) {
-    throw new InputError(`cannot upload ${path}: ${fsReason(e)} (nothing was sent)`);
-  }
 }
 
 function checkedId(id: unknown): number {
