@@ -1,6 +1,7 @@
 import type { JsonObject } from "../contract/records.js";
 import type { CoreDeps } from "../deps.js";
 import type { ActingTarget } from "../output/messages.js";
+import type { Change } from "../resources/safe-edit.js";
 
 /**
  * What an operation (`src/ops/<noun>/<verb>.ts`) may use: the target, the API
@@ -38,4 +39,31 @@ export function sendingTo(opts: OpOptions<WriteProgress>): ((target: ActingTarge
 /** A dry run's answer: the request that would have been sent (nothing was). */
 export interface DryRun {
   request: JsonObject;
+}
+
+/** What a guarded replace of one record answers (vehicle edit, extra update): the data every front end renders. */
+export interface ReplaceOutcome {
+  id: number;
+  /** The fields that change (or would, on a dry run); empty: the record already held the change. */
+  changes: Change[];
+  /** True when the write was sent. */
+  sent: boolean;
+  /** A dry run: the request that was not sent. */
+  dryRun?: DryRun;
+  /** The undo history's op, when a history is kept. */
+  undoOp?: string;
+}
+
+/** The gateway's answer to a guarded replace as an op's result. */
+export function replaceOutcome(
+  id: number,
+  r: { changes: ReplaceOutcome["changes"]; sent?: unknown; dryRun?: DryRun; undoOp?: string },
+): ReplaceOutcome {
+  return {
+    id,
+    changes: r.changes,
+    sent: r.sent !== undefined,
+    ...(r.dryRun ? { dryRun: r.dryRun } : {}),
+    ...(r.undoOp ? { undoOp: r.undoOp } : {}),
+  };
 }

@@ -1,5 +1,11 @@
-import type { Change } from "../../resources/safe-edit.js";
-import { type DryRun, type OpContext, type OpOptions, sendingTo, type WriteProgress } from "../context.js";
+import {
+  type OpContext,
+  type OpOptions,
+  type ReplaceOutcome,
+  replaceOutcome,
+  sendingTo,
+  type WriteProgress,
+} from "../context.js";
 
 /** A change to one extra: the members to change by wire name (or the server's own names). */
 export interface UpdateExtraInput {
@@ -10,13 +16,7 @@ export interface UpdateExtraInput {
   dryRun?: boolean;
 }
 
-export interface UpdateExtraResult {
-  id: number;
-  changes: Change[];
-  sent: boolean;
-  dryRun?: DryRun;
-  undoOp?: string;
-}
+export type UpdateExtraResult = ReplaceOutcome;
 
 /**
  * The guarded full replacement of an extra (the API replaces the whole extra): the members not
@@ -41,11 +41,5 @@ export async function updateExtra(
     dryRun: input.dryRun,
     onSend: sendingTo(opts),
   });
-  return {
-    id: input.id,
-    changes: r.changes,
-    sent: r.sent !== undefined,
-    ...(r.dryRun ? { dryRun: r.dryRun } : {}),
-    ...(r.undoOp ? { undoOp: r.undoOp } : {}),
-  };
+  return replaceOutcome(input.id, r);
 }

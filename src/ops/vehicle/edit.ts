@@ -1,6 +1,11 @@
-import type { JsonObject } from "../../contract/records.js";
-import type { Change } from "../../resources/safe-edit.js";
-import { type OpContext, type OpOptions, sendingTo, type WriteProgress } from "../context.js";
+import {
+  type OpContext,
+  type OpOptions,
+  type ReplaceOutcome,
+  replaceOutcome,
+  sendingTo,
+  type WriteProgress,
+} from "../context.js";
 
 /** A change to one vehicle: the fields to change by wire name (catalog values already ids). */
 export interface EditVehicleInput {
@@ -14,17 +19,7 @@ export interface EditVehicleInput {
   dryRun?: boolean;
 }
 
-export interface EditVehicleResult {
-  id: number;
-  /** The fields that change (or would, on a dry run); empty: the record already held the change. */
-  changes: Change[];
-  /** True when the edit was sent. */
-  sent: boolean;
-  /** A dry run: the request that was not sent. */
-  dryRun?: { request: JsonObject };
-  /** The undo history's op, when a history is kept. */
-  undoOp?: string;
-}
+export type EditVehicleResult = ReplaceOutcome;
 
 /**
  * The guarded safe edit of one vehicle: the client-filled fields dropped, the taken-registration
@@ -49,11 +44,5 @@ export async function editVehicle(
     dryRun: input.dryRun,
     onSend: sendingTo(opts),
   });
-  return {
-    id: input.id,
-    changes: r.changes,
-    sent: r.sent !== undefined,
-    ...(r.dryRun ? { dryRun: r.dryRun } : {}),
-    ...(r.undoOp ? { undoOp: r.undoOp } : {}),
-  };
+  return replaceOutcome(input.id, r);
 }
