@@ -41,6 +41,17 @@ export interface DryRun {
   request: JsonObject;
 }
 
+/** A change to one record through the guarded replace (vehicle edit, extra update). */
+export interface ReplaceInput {
+  id: number;
+  /** The fields (members) to change, by wire name; catalog values already ids. */
+  changes: Record<string, unknown>;
+  /** Send exactly the fields given (the API clears the rest). */
+  replace?: boolean;
+  /** Check everything, send nothing: answer the difference and the request that would be sent. */
+  dryRun?: boolean;
+}
+
 /** What a guarded replace of one record answers (vehicle edit, extra update): the data every front end renders. */
 export interface ReplaceOutcome {
   id: number;

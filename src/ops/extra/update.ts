@@ -1,20 +1,15 @@
 import {
   type OpContext,
   type OpOptions,
+  type ReplaceInput,
   type ReplaceOutcome,
   replaceOutcome,
   sendingTo,
   type WriteProgress,
 } from "../context.js";
 
-/** A change to one extra: the members to change by wire name (or the server's own names). */
-export interface UpdateExtraInput {
-  id: number;
-  changes: Record<string, unknown>;
-  /** Send exactly the members given. */
-  replace?: boolean;
-  dryRun?: boolean;
-}
+/** A change to one extra: the members by wire name (or the server's own names). */
+export type UpdateExtraInput = ReplaceInput;
 
 export type UpdateExtraResult = ReplaceOutcome;
 

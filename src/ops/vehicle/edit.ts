@@ -1,22 +1,17 @@
 import {
   type OpContext,
   type OpOptions,
+  type ReplaceInput,
   type ReplaceOutcome,
   replaceOutcome,
   sendingTo,
   type WriteProgress,
 } from "../context.js";
 
-/** A change to one vehicle: the fields to change by wire name (catalog values already ids). */
-export interface EditVehicleInput {
-  id: number;
-  changes: Record<string, unknown>;
-  /** Send exactly the fields given (the API clears the rest). */
-  replace?: boolean;
+/** A change to one vehicle. */
+export interface EditVehicleInput extends ReplaceInput {
   /** Give it a registration number another vehicle of the account has. */
   allowDuplicate?: boolean;
-  /** Check everything, send nothing: answer the difference and the request that would be sent. */
-  dryRun?: boolean;
 }
 
 export type EditVehicleResult = ReplaceOutcome;
