@@ -3,7 +3,7 @@
 // never one above, and no import cycles anywhere.
 const LAYERS = [
   ["contract", "^src/contract/"],
-  ["base", "^src/(errors|io|memory|nearest|temp-files|version)\\.ts$"],
+  ["base", "^src/(concurrency|errors|io|memory|nearest|temp-files|version)\\.ts$"],
   ["locks", "^src/locks/"],
   ["api", "^src/api/"],
   ["sandbox", "^src/sandbox/"],
@@ -58,6 +58,14 @@ module.exports = {
         "The client's write operations (create, edit, remove, upload, extras' update/switch/delete) need the write grant; only src/gateway/ may hold it, so every write is journaled for undo, guarded and logged in one place.",
       from: { path: "^src/", pathNot: "^src/(gateway/|api/client\\.ts$)" },
       to: { path: "^src/api/write-grant\\.ts$" },
+    },
+    {
+      name: "library-over-ops",
+      severity: "error",
+      comment:
+        "The library is a front end over src/ops: it calls the operations and returns their data; it never reaches into the CLI's commands, wizard or output (issue 39).",
+      from: { path: "^src/library/" },
+      to: { path: "^src/(cli|commands|wizard|output)/" },
     },
     {
       name: "no-unknown-layer",

@@ -48,6 +48,17 @@ export interface Deps {
 }
 
 /**
+ * The part of Deps an operation, the gateway and the resources below it may use: the target, the
+ * API client, the catalogs, the data dir (undo history, row logs, locks), the clock and a place for
+ * notes to a person. Never stdout, flags, colours or prompts (those are a front end's). The CLI's
+ * Deps satisfies it; the library builds one of its own. `src/ops/context.ts` names it `OpContext`.
+ */
+export type CoreDeps = Pick<
+  Deps,
+  "client" | "catalogs" | "locale" | "target" | "paths" | "settings" | "env" | "now" | "history" | "msg" | "onExit"
+>;
+
+/**
  * The factory of a command's dependencies (as GitHub CLI's Factory): every
  * member is built on first use, so a command that needs no key never reads
  * the config or builds a client.
@@ -177,22 +188,8 @@ export async function requireUser(deps: Pick<Deps, "target">): Promise<number> {
   return requireUserOf(await deps.target());
 }
 
-/** The owner's extras, every page, for names of `vehicle_extras` (read once per run, only by a view that shows them). */
+/** The account's extras (the one listing), for names of `vehicle_extras` (read once per run, only by a view that shows them). */
 async function accountExtras(deps: Deps): Promise<JsonObject[]> {
-  const [{ walkPages }, { WALK_PAGE_SIZE }, { normalizeRecord }] = await Promise.all([
-    import("./api/paginate.js"),
-    import("./contract/operations.js"),
-    import("./contract/records.js"),
-  ]);
-  const client = await deps.client();
-  const params = { user_id: await requireUser(deps), locale_id: await deps.locale() };
-  const out: JsonObject[] = [];
-  const fetchPage = async (offset: number, limit: number) => {
-    const r = await client.call("extras.list", { ...params, limit, offset });
-    if (r.decoded.kind !== "paginated") throw new Error("extras.list did not answer with a page");
-    return { ...r.decoded.page, items: r.decoded.page.items.map((i) => normalizeRecord(i, "extra")) };
-  };
-  for await (const { items } of walkPages(fetchPage, { limit: WALK_PAGE_SIZE, offset: 0, kind: "extra" }))
-    out.push(...items);
-  return out;
+  const { listAllExtras } = await import("./api/extras-list.js");
+  return listAllExtras(await deps.client(), await deps.locale());
 }

@@ -36,3 +36,16 @@ export function nearest(name: string, candidates: Iterable<string>, max = 3): st
   scored.sort((a, b) => a.d - b.d || a.name.localeCompare(b.name));
   return scored.slice(0, max).map((x) => x.name);
 }
+
+/**
+ * The one text fold for matching what a person types against names (search, catalog names, model
+ * names): lower case, accents and other combining marks removed, Unicode compatibility forms
+ * folded (`munchen` finds `München`, `ﬁat` finds `Fiat`).
+ */
+export function fold(s: string): string {
+  return s
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLocaleLowerCase("en")
+    .normalize("NFC");
+}

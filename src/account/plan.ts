@@ -1,6 +1,6 @@
 import type { JsonObject } from "../contract/records.js";
 import type { WireValue } from "../contract/validate.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps, Deps } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
 import { catalogPort, listExtras } from "../fleet/adapters.js";
 import {
@@ -54,6 +54,8 @@ export const isPlaceholder = (id: number) => id > PLACEHOLDER_BASE;
 export interface AccountPlanOptions {
   prune?: boolean;
   exact?: boolean;
+  /** List the unchanged vehicles in the plan too (the CLI's -v; default: the front end's --verbose, if it has one). */
+  listUnchanged?: boolean;
 }
 
 export interface AccountPlan {
@@ -158,7 +160,7 @@ async function resolveRefs(
  * is not planned, so a reference to an extra only the file has is a problem
  * that says to use `account diff / apply`.
  */
-export function existingExtrasRefs(deps: Deps): ExtraRefsHook {
+export function existingExtrasRefs(deps: CoreDeps): ExtraRefsHook {
   let setup:
     | Promise<{
         port: CatalogPort;
@@ -203,7 +205,7 @@ export function existingExtrasRefs(deps: Deps): ExtraRefsHook {
  * vehicle and extra read, for a saved plan (accountFingerprints).
  */
 export async function planAccount(
-  deps: Deps,
+  deps: CoreDeps & Partial<Pick<Deps, "flags">>,
   source: FleetSource,
   opts: AccountPlanOptions & { fingerprints?: boolean },
 ): Promise<AccountPlan> {
@@ -341,7 +343,13 @@ export async function planAccount(
         return vehicleRows(doc, tally);
       },
       // the unchanged are listed only for -v (memory stays flat)
-      { ...opts, listing, fingerprints: vehicleFingerprints, onPlanned, listUnchanged: Boolean(deps.flags.verbose) },
+      {
+        ...opts,
+        listing,
+        fingerprints: vehicleFingerprints,
+        onPlanned,
+        listUnchanged: opts.listUnchanged ?? Boolean(deps.flags?.verbose),
+      },
     );
   } catch (e) {
     // the rows' own problems (mapping, names, image files, creates) join the file's others in one error

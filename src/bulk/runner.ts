@@ -1,5 +1,6 @@
 import { Cancel, type CancelSignal } from "../api/cancel.js";
 import { ApiError, AuthError, MalformedResponseError, NetworkError, ServerError } from "../api/errors.js";
+import { checkConcurrency } from "../concurrency.js";
 import { RentctlError } from "../errors.js";
 import type { RowLog, RowRecord } from "./row-log.js";
 
@@ -196,7 +197,7 @@ export async function settleInFlight(
  */
 export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   const started = Date.now();
-  const concurrency = Math.max(1, Math.min(16, Math.floor(job.concurrency)));
+  const concurrency = checkConcurrency(job.concurrency);
   const counts = new Map<string, number>();
   const failed: RowResult[] = [];
   const summary: BulkSummary = {

@@ -1,4 +1,5 @@
 import { UsageError } from "../errors.js";
+import { fold } from "../nearest.js";
 import { itemId, itemLabel } from "./items.js";
 import type { Catalogs } from "./service.js";
 
@@ -113,9 +114,6 @@ async function refuseModelId(catalogs: Catalogs, ref: ModelRef, id: number): Pro
       : `vehicle_model_id is a configuration id; ${FIND}`,
   });
 }
-
-/** Lower case, accents folded, for matching what a person types against catalog names. */
-const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
 /**
  * The configurations a model name stands for (`--where model=corolla`,

@@ -1,5 +1,5 @@
 import type { JsonObject } from "./records.js";
-import type { ParamSpec } from "./types.js";
+import { editableFields, type ParamSpec } from "./types.js";
 
 /**
  * Extra (additional paid option) members.
@@ -23,6 +23,7 @@ export const EXTRA_FIELDS: readonly ParamSpec[] = [
     min: 1,
     default: 40,
     catalog: "catalog.locales",
+    clientFilled: true,
   },
   {
     name: "option_id",
@@ -52,6 +53,9 @@ export const EXTRA_FIELDS: readonly ParamSpec[] = [
   { name: "quantity", type: "integer", required: true, description: "Quantity available", min: 1 },
 ];
 
+/** The extra members a person gives: all but the client-filled locale. */
+export const EXTRA_EDITABLE_FIELDS: readonly ParamSpec[] = editableFields(EXTRA_FIELDS);
+
 /** The flag each extra member is given (`--option`, `--price`, ...). */
 export const EXTRA_FIELD_FLAGS: Readonly<Record<string, string>> = {
   option_id: "option",
@@ -62,7 +66,7 @@ export const EXTRA_FIELD_FLAGS: Readonly<Record<string, string>> = {
 };
 
 /** The members a full replacement must carry (everything but locale). */
-export const EXTRA_REPLACEMENT_FIELDS = EXTRA_FIELDS.filter((f) => f.name !== "locale_id").map((f) => f.name);
+export const EXTRA_REPLACEMENT_FIELDS = EXTRA_EDITABLE_FIELDS.map((f) => f.name);
 
 /**
  * Other names a server may give each extra member (the contract shows none):

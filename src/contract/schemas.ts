@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { EXTRA_FIELDS } from "./extra-fields.js";
 import { API_VERSION, OPERATIONS } from "./operations.js";
-import type { Operation, ParamSpec } from "./types.js";
+import { editableFields, type Operation, type ParamSpec } from "./types.js";
 import { VEHICLE_FIELDS } from "./vehicle-fields.js";
 
 /**
@@ -71,13 +71,10 @@ export function fieldDescription(f: ParamSpec): string {
   return parts.join(" ");
 }
 
-/** Members the library's client fills itself (the owner, the locale): not part of an input. */
-const FILLED = new Set(["user_id", "locale_id"]);
-
+/** An input's members: the editable fields (the client fills the owner and the locale itself: `clientFilled` in the table). */
 function inputShape(fields: readonly ParamSpec[]): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {};
-  for (const f of fields) {
-    if (FILLED.has(f.name)) continue;
+  for (const f of editableFields(fields)) {
     shape[f.name] = f.required === true ? fieldSchema(f) : fieldSchema(f).optional();
   }
   return shape;

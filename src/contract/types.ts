@@ -26,6 +26,22 @@ export interface ParamSpec {
    * name (the year), a smaller one an id, and `id:N` always an id. One rule, so `--year 2024` is never id 2024.
    */
   namesFrom?: number;
+  /**
+   * Filled by the client, never by the person (the owner from the profile, the locale from the
+   * settings): not editable, no column of a file, no member of a change. The one mark every
+   * "editable fields" list is derived from (`editableFields`).
+   */
+  clientFilled?: true;
+}
+
+/** The fields a person gives (create, edit, files, plans, tools): a field table without the client-filled ones. */
+export function editableFields(specs: readonly ParamSpec[]): readonly ParamSpec[] {
+  return specs.filter((f) => f.clientFilled !== true);
+}
+
+/** The names of the client-filled fields of a field table. */
+export function clientFilledNames(specs: readonly ParamSpec[]): ReadonlySet<string> {
+  return new Set(specs.filter((f) => f.clientFilled === true).map((f) => f.name));
 }
 
 /** Declare one parameter or field: the single helper behind the operation table and the field tables. */

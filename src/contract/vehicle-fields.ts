@@ -1,4 +1,4 @@
-import { type ParamSpec, param } from "./types.js";
+import { clientFilledNames, editableFields, type ParamSpec, param } from "./types.js";
 
 /**
  * Every vehicle input field of the v302 contract, in the order of the spec's
@@ -18,8 +18,8 @@ const money = { min: 0 };
 const field = param;
 
 export const VEHICLE_FIELDS: readonly ParamSpec[] = [
-  field("user_id", "integer", true, "Owner identifier; must match the API key's owner", { min: 1 }),
-  field("locale_id", "integer", false, "Locale id", { min: 1, catalog: "catalog.locales" }),
+  field("user_id", "integer", true, "Owner identifier; must match the API key's owner", { min: 1, clientFilled: true }),
+  field("locale_id", "integer", false, "Locale id", { min: 1, catalog: "catalog.locales", clientFilled: true }),
   field("pickup_location", "string", true, "Vehicle location as free text"),
   field("vehicle_class_id", "integer", true, "Vehicle class id", { min: 1, catalog: "catalog.classes_or_types" }),
   field("vehicle_model_id", "integer", true, "Vehicle configuration id", { min: 1, catalog: "catalog.equipments" }),
@@ -144,6 +144,12 @@ export const VEHICLE_FIELDS: readonly ParamSpec[] = [
   field("vehicle_fuel_policy", "integer", true, "Fuel policy id", { min: 1, catalog: "catalog.fuel_policy" }),
   field("vehicle_booking_lead_time", "integer", false, "Minimum booking lead time, 1 to 3 days", { min: 1, max: 3 }),
 ];
+
+/** The vehicle fields a person gives (create, edit, files, plans, tools): all but the client-filled ones. */
+export const VEHICLE_EDITABLE_FIELDS: readonly ParamSpec[] = editableFields(VEHICLE_FIELDS);
+
+/** The vehicle fields the client fills (`user_id` from the profile, `locale_id` from the settings). */
+export const VEHICLE_CLIENT_FILLED: ReadonlySet<string> = clientFilledNames(VEHICLE_FIELDS);
 
 export const VEHICLE_FIELD_BY_NAME: ReadonlyMap<string, ParamSpec> = new Map(VEHICLE_FIELDS.map((f) => [f.name, f]));
 

@@ -3,7 +3,7 @@ import { findItems, itemId, itemNames } from "../catalog/items.js";
 import { matchByName } from "../catalog/match.js";
 import { type JsonObject, normalizeRecord } from "../contract/records.js";
 import type { WireRecord } from "../contract/validate.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps, Deps } from "../deps.js";
 import { RentctlError } from "../errors.js";
 import type { RowProblem } from "./fields.js";
 import type { CatalogPort } from "./resolver.js";
@@ -17,7 +17,7 @@ import type { CatalogPort } from "./resolver.js";
 
 /** Check a vehicle's input as `vehicle create` does (owner and locale filled); every problem listed. */
 export async function checkVehicle(
-  deps: Deps,
+  deps: CoreDeps,
   values: Record<string, unknown>,
 ): Promise<{ record?: EncodableRecord; problems: RowProblem[] }> {
   const { prepareVehicle } = await import("../resources/create.js");

@@ -1,5 +1,5 @@
 import type { ParamSpec } from "../contract/types.js";
-import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
+import { VEHICLE_CLIENT_FILLED, VEHICLE_EDITABLE_FIELDS } from "../contract/vehicle-fields.js";
 
 /**
  * The columns of a fleet file: the contract's vehicle input fields (wire
@@ -11,14 +11,12 @@ import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 
 export const IMAGES_KEY = "images";
 /** Members of an exported record (or a list output) that import ignores. */
-export const IGNORED_KEYS = new Set(["id", "vehicle_id", "user_id", "locale_id", "created_at", "updated_at"]);
+export const IGNORED_KEYS = new Set(["id", "vehicle_id", ...VEHICLE_CLIENT_FILLED, "created_at", "updated_at"]);
 /** Ids that belong to one account: exported only with --with-ids. */
 export const ACCOUNT_BOUND = new Set(["vehicle_images", "vehicle_extras"]);
 
 /** The fields a fleet row may carry, in the contract's order. */
-export const ROW_FIELDS: readonly ParamSpec[] = VEHICLE_FIELDS.filter(
-  (f) => f.name !== "user_id" && f.name !== "locale_id",
-);
+export const ROW_FIELDS: readonly ParamSpec[] = VEHICLE_EDITABLE_FIELDS;
 const BY_NAME = new Map(ROW_FIELDS.map((f) => [f.name, f]));
 const kebab = (wire: string) => wire.replace(/_/g, "-");
 const KEY_TO_WIRE = new Map<string, string>();

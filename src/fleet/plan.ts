@@ -2,7 +2,7 @@ import { regKey } from "../contract/identity.js";
 import { inputMember, type JsonObject, recordId, recordToInput } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
 import { coerce, isEmpty, type WireRecord, type WireValue, wireAsIs } from "../contract/validate.js";
-import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
+import { VEHICLE_EDITABLE_FIELDS } from "../contract/vehicle-fields.js";
 import { InputError, UsageError } from "../errors.js";
 import { normalizeCalendarValue } from "./calendar.js";
 import { lookupField } from "./where.js";
@@ -59,9 +59,7 @@ export const ARRAY_ORDER: Readonly<Record<string, ArrayOrder>> = {
 };
 
 /** Fields a plan manages: the vehicle input fields without those the profile fills in. */
-export const PLAN_FIELDS: readonly ParamSpec[] = VEHICLE_FIELDS.filter(
-  (f) => f.name !== "user_id" && f.name !== "locale_id",
-);
+export const PLAN_FIELDS: readonly ParamSpec[] = VEHICLE_EDITABLE_FIELDS;
 
 /** Optional fields that `exact` never clears. */
 export const EXACT_KEEPS: ReadonlySet<string> = new Set(["vehicle_images"]);

@@ -1,7 +1,7 @@
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import type { Json, JsonObject } from "../contract/records.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps } from "../deps.js";
 import { requireUser } from "../deps.js";
 import { InputError, StalePlanError, UsageError } from "../errors.js";
 import type { FleetFormat } from "./format.js";
@@ -72,7 +72,7 @@ export function fingerprint(members: Record<string, unknown>): string {
   return createHash("sha256").update(canon).digest("hex").slice(0, 16);
 }
 
-export async function planTarget(deps: Deps): Promise<PlanTarget> {
+export async function planTarget(deps: CoreDeps): Promise<PlanTarget> {
   const t = await deps.target();
   const address = t.embeddedSandbox ? `sandbox:${t.sandboxDataFile ?? "memory"}` : t.baseUrl;
   return { env: t.env, address, owner: await requireUser(deps) };
@@ -92,12 +92,17 @@ export async function inputText(source: FleetSource): Promise<string> {
   return readFile(source.path, "utf8");
 }
 
-export async function writeSavedPlan(deps: Deps, path: string, p: SavePlanInput & { text: string }): Promise<void> {
-  await writeFileAtomic(path, `${JSON.stringify(await makeSavedPlan(deps, p), null, 2)}\n`);
+export async function writeSavedPlan(deps: CoreDeps, path: string, p: SavePlanInput & { text: string }): Promise<void> {
+  await saveSavedPlan(path, await makeSavedPlan(deps, p));
+}
+
+/** Write a made plan to a file (`diff --out`), atomically. */
+export async function saveSavedPlan(path: string, saved: SavedPlan): Promise<void> {
+  await writeFileAtomic(path, `${JSON.stringify(saved, null, 2)}\n`);
 }
 
 /** A plan as `diff --out` saves it (the library's fleet.plan returns this object). */
-export async function makeSavedPlan(deps: Deps, p: SavePlanInput & { text: string }): Promise<SavedPlan> {
+export async function makeSavedPlan(deps: CoreDeps, p: SavePlanInput & { text: string }): Promise<SavedPlan> {
   return {
     rentctl_plan: SAVED_PLAN_VERSION,
     kind: p.kind,
@@ -149,7 +154,7 @@ export function checkSavedPlan(saved: SavedPlan, kind: PlanKind, what: string): 
 }
 
 /** The plan must be applied where it was made: environment, address and owner. */
-export async function checkPlanTarget(deps: Deps, saved: SavedPlan): Promise<void> {
+export async function checkPlanTarget(deps: CoreDeps, saved: SavedPlan): Promise<void> {
   const now = await planTarget(deps);
   const diffs: Array<{ field: string; message: string }> = [];
   for (const k of ["env", "address", "owner"] as const)
@@ -163,13 +168,13 @@ export async function checkPlanTarget(deps: Deps, saved: SavedPlan): Promise<voi
 }
 
 /** The plan's input as a source to plan again (a private temp file; removed by cleanup). */
-export async function savedInput(deps: Deps, saved: SavedPlan): Promise<FleetSource> {
+export async function savedInput(deps: CoreDeps, saved: SavedPlan): Promise<FleetSource> {
   return textSource(deps, saved.input);
 }
 
 /** An input given as text (a saved plan's, the library's document) as a source: a private temp file, removed by cleanup. */
 export async function textSource(
-  deps: Deps,
+  deps: CoreDeps,
   input: Pick<SavedPlan["input"], "label" | "format" | "baseDir" | "text">,
 ): Promise<FleetSource> {
   const dir = join(deps.paths.dataDir, "bulk");

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { EncodableRecord } from "../api/encode.js";
 import { type Identity, identityOf, showIdentity } from "../contract/identity.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps, Deps } from "../deps.js";
 import { InputError } from "../errors.js";
 import { checkVehicle } from "./adapters.js";
 import { mapRow, type RowProblem } from "./fields.js";
@@ -26,12 +26,18 @@ export interface FleetSource {
   cleanup(): Promise<void>;
 }
 
-export async function openSource(deps: Deps, file: string, format: FleetFormat): Promise<FleetSource> {
+/** Open a fleet or account file; `-` is stdin (spooled to the data dir), for a front end that has one (`io`). */
+export async function openSource(
+  deps: CoreDeps & Partial<Pick<Deps, "io">>,
+  file: string,
+  format: FleetFormat,
+): Promise<FleetSource> {
   if (file !== "-") {
     const s = await stat(file).catch(() => undefined);
     if (!s?.isFile()) throw new InputError(`cannot read ${file}: ${s ? "not a regular file" : "no such file"}`);
     return { path: file, baseDir: dirname(resolve(file)), format, label: file, cleanup: async () => {} };
   }
+  if (!deps.io) throw new InputError("- (stdin) is the command line's: give a file path or a document");
   const dir = join(deps.paths.dataDir, "bulk");
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, `stdin-${process.pid}-${Date.now()}.tmp`);
@@ -66,7 +72,7 @@ const YIELD_EVERY = 32;
 
 /** Every row, mapped, names resolved (memoised) and checked as `vehicle create` checks. */
 export async function* checkedRows(
-  deps: Deps,
+  deps: CoreDeps,
   source: FleetSource,
   resolver: NameResolver,
   opts: { checkImages: boolean },

@@ -6,7 +6,7 @@ import { type Identity, IdentityIndex, identityOf } from "../contract/identity.j
 import type { JsonObject } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
 import { coerce, type WireValue, wireAsIs } from "../contract/validate.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
 import { catalogPort, checkVehicle, listVehicles } from "./adapters.js";
 import { fieldSpec, IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "./fields.js";
@@ -165,7 +165,7 @@ export function inWireForm(data: Record<string, unknown>, resolvable: (field: st
  * tally (all of them, every row, so that one error lists them together).
  */
 export async function* mapRows(
-  deps: Deps,
+  deps: CoreDeps,
   source: FleetSource,
   raws: AsyncIterable<RawRow> | Iterable<RawRow>,
   tally: RowTally,
@@ -249,7 +249,7 @@ export async function* mapRows(
  * (exit 2), nothing sent.
  */
 export async function readFleet(
-  deps: Deps,
+  deps: CoreDeps,
   source: FleetSource,
   /** The rows, when the caller read the file itself (an account file's vehicles section). */
   given?: Iterable<RawRow>,
@@ -271,7 +271,7 @@ export async function readFleet(
 }
 
 /** Every vehicle of the account (input fields and ids), listed once. */
-export async function listAccount(deps: Deps): Promise<JsonObject[]> {
+export async function listAccount(deps: CoreDeps): Promise<JsonObject[]> {
   const out: JsonObject[] = [];
   for await (const page of listVehicles(deps, { warn: (m) => deps.msg.warn(m) })) out.push(...page);
   return out;
@@ -414,7 +414,7 @@ export interface StreamPlanOptions extends SyncOptions {
  * order). Creates are checked as `vehicle create` checks them.
  */
 export async function streamPlan(
-  deps: Deps,
+  deps: CoreDeps,
   label: string,
   rows: AsyncIterable<FleetRow> | Iterable<FleetRow>,
   account: AccountStream,
@@ -496,7 +496,7 @@ export async function streamPlan(
 }
 
 /** The account's listing as an AccountStream; `fingerprints` (when given) gets each vehicle's, as it is listed (a saved plan's). */
-export function accountStream(deps: Deps, fingerprints?: Record<string, string>): AccountStream {
+export function accountStream(deps: CoreDeps, fingerprints?: Record<string, string>): AccountStream {
   return new AccountStream(
     listVehicles(deps, { warn: (m) => deps.msg.warn(m) }),
     fingerprints &&
@@ -513,7 +513,7 @@ export function accountStream(deps: Deps, fingerprints?: Record<string, string>)
  * `listing`: one started earlier (while the caller read something else).
  */
 export async function planAgainstListing(
-  deps: Deps,
+  deps: CoreDeps,
   label: string,
   rows: (tally: RowTally) => AsyncIterable<FleetRow> | Promise<AsyncIterable<FleetRow>>,
   opts: Omit<StreamPlanOptions, "tally"> & { fingerprints?: Record<string, string>; listing?: AccountStream },
@@ -534,7 +534,7 @@ export async function planAgainstListing(
 
 /** Plan the rows against the account (listed); creates are checked as `vehicle create` checks them. */
 export async function planFleet(
-  deps: Deps,
+  deps: CoreDeps,
   label: string,
   rows: FleetRows,
   account: JsonObject[],

@@ -2,7 +2,7 @@ import type { EncodableRecord } from "../api/encode.js";
 import { NotFoundError } from "../api/errors.js";
 import { activeOf, EXTRA_MEMBER_ALIASES, memberOf } from "../contract/extra-fields.js";
 import { createdId, type JsonObject } from "../contract/records.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps } from "../deps.js";
 import { RentctlError } from "../errors.js";
 import { EXTRA, fetchRecord, serverMembers } from "../resources/safe-edit.js";
 import { sendWrite } from "./send.js";
@@ -20,7 +20,7 @@ import type { RemoveOutcome, ReplaceOutcome, RowWrite } from "./vehicles.js";
  */
 
 /** The extra as the server holds it now, or undefined when it is gone. */
-export async function currentExtra(deps: Deps, id: number): Promise<JsonObject | undefined> {
+export async function currentExtra(deps: CoreDeps, id: number): Promise<JsonObject | undefined> {
   try {
     return await fetchRecord(deps, EXTRA, id);
   } catch (e) {
@@ -38,7 +38,7 @@ export function movedMembers(record: JsonObject, expect: Record<string, unknown>
 }
 
 /** Create an extra (option_id, price, currency_id, period, quantity); returns its id. */
-export async function createExtra(deps: Deps, record: Record<string, number>, w: RowWrite): Promise<number> {
+export async function createExtra(deps: CoreDeps, record: Record<string, number>, w: RowWrite): Promise<number> {
   const full: EncodableRecord = { locale_id: await deps.locale(), ...record };
   if (w.undo.kind === "batch") w.undo.batch.row("extra.create", 0, full as JsonObject);
   await w.beforeWrite?.();
@@ -55,7 +55,7 @@ export async function createExtra(deps: Deps, record: Record<string, number>, w:
  * `after`.
  */
 export async function replaceExtraPlanned(
-  deps: Deps,
+  deps: CoreDeps,
   id: number,
   plan: { before?: Record<string, unknown>; after: Record<string, unknown> },
   w: RowWrite,
@@ -92,7 +92,7 @@ export type SwitchOutcome = { status: "switched" } | { status: "already" } | { s
  * (the switch toggles, so it is never sent blind). An extra whose record
  * shows no state is an error: toggling it could turn it either way.
  */
-export async function setExtraActive(deps: Deps, id: number, on: boolean, w: RowWrite): Promise<SwitchOutcome> {
+export async function setExtraActive(deps: CoreDeps, id: number, on: boolean, w: RowWrite): Promise<SwitchOutcome> {
   const now = await currentExtra(deps, id);
   if (!now) return { status: "gone" };
   const state = activeOf(now);
@@ -109,7 +109,7 @@ export async function setExtraActive(deps: Deps, id: number, on: boolean, w: Row
 
 /** Delete a planned extra: refused when it moved since `expect` (when given); gone is not an error. */
 export async function removeExtraPlanned(
-  deps: Deps,
+  deps: CoreDeps,
   id: number,
   plan: { expect?: Record<string, unknown> },
   w: RowWrite,

@@ -4,9 +4,10 @@ import type { EncodableRecord } from "../api/encode.js";
 import { ApiError } from "../api/errors.js";
 import { createdId, type JsonObject, unwrapRecord } from "../contract/records.js";
 import { crossFieldProblems, isEmpty, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps, Deps } from "../deps.js";
 import { ConflictError } from "../errors.js";
-import type { CreateResult } from "../resources/create.js";
+import type { ActingTarget } from "../output/messages.js";
+import { type CreateResult, printCreateDryRun } from "../resources/create.js";
 import { EXTRA, type Resource } from "../resources/resource.js";
 import {
   applyChanges,
@@ -30,8 +31,15 @@ import { OWN_ENTRY, recordWrite, type UndoScope } from "./undo.js";
  * through ./send.ts.
  */
 
+/** Told just before a write is sent (the CLI says which environment and owner it acts on). */
+export type OnSend = (target: ActingTarget, what: string) => void;
+
 export interface UpdateOptions {
   replace?: boolean;
+  /** Send nothing: answer the difference and the request that would be sent (`dryRun`). */
+  dryRun?: boolean;
+  /** Told just before the write is sent. */
+  onSend?: OnSend;
   /** Required fields that must stay present after the change (full-replacement APIs). */
   requireAll?: boolean;
   /** How the previous record is kept for undo (default: an entry of its own). */
@@ -42,6 +50,10 @@ export interface UpdateOptions {
 
 export interface UpdateResult {
   changes: Change[];
+  /** A dry run: the request that would have been sent (nothing was). */
+  dryRun?: { request: JsonObject };
+  /** The record already held the change: nothing was sent. */
+  unchanged?: boolean;
   sent?: EncodableRecord;
   body?: JsonObject;
   undoOp?: string;
@@ -65,8 +77,8 @@ export interface GuardedWrite {
  * just before sending and refuse if it moved in between, record the previous
  * record for undo, send the whole record.
  */
-export async function guardedReplace(
-  deps: Deps,
+export async function replaceRecord(
+  deps: CoreDeps,
   res: Resource,
   id: number,
   change: Record<string, unknown> | ((base: WireRecord) => Record<string, unknown>),
@@ -87,12 +99,34 @@ export async function guardedReplace(
 }
 
 /**
+ * guardedReplace as a command of the CLI calls it: --dry-run from the global flags, the
+ * difference printed on a dry run, "nothing to change" said, the target named before sending.
+ * (For the verbs not yet over src/ops; an op calls replaceRecord and its front end renders.)
+ */
+export async function guardedReplace(
+  deps: Deps,
+  res: Resource,
+  id: number,
+  change: Record<string, unknown> | ((base: WireRecord) => Record<string, unknown>),
+  opts: UpdateOptions = {},
+): Promise<UpdateResult> {
+  const r = await replaceRecord(deps, res, id, change, {
+    dryRun: Boolean(deps.flags.dryRun),
+    onSend: (t, what) => deps.msg.acting(t, what),
+    ...opts,
+  });
+  if (r.dryRun) await printDiff(deps, res, id, r.changes, r.dryRun.request);
+  else if (r.unchanged && !opts.quietUnchanged) deps.msg.info(`${res.noun} ${id}: nothing to change`);
+  return r;
+}
+
+/**
  * The shared end of every guarded replace: the difference, the dry run,
  * "nothing to change", the re-read that stops when the record moved
  * meanwhile, the undo record, and the one write of the full record.
  */
 async function sendGuarded(
-  deps: Deps,
+  deps: CoreDeps,
   res: Resource,
   id: number,
   s: GuardedWrite,
@@ -102,14 +136,9 @@ async function sendGuarded(
   const fixed = await res.fixed(deps);
   const payload: EncodableRecord = { [res.idParam]: id, ...fixed, ...s.record };
   const target = await deps.target();
-  if (deps.flags.dryRun) {
-    await printDiff(deps, res, id, diff, describeRequest(target.baseUrl, res.updateOp, payload));
-    return { changes: diff };
-  }
-  if (diff.length === 0 && !opts.replace) {
-    if (!opts.quietUnchanged) deps.msg.info(`${res.noun} ${id}: nothing to change`);
-    return { changes: diff };
-  }
+  if (opts.dryRun)
+    return { changes: diff, dryRun: { request: describeRequest(target.baseUrl, res.updateOp, payload) } };
+  if (diff.length === 0 && !opts.replace) return { changes: diff, unchanged: true };
   // Read again just before writing: stop if someone changed it meanwhile.
   const moved = diffRecords(s.base, s.view(await fetchRecord(deps, res, id)));
   if (moved.length) {
@@ -123,7 +152,7 @@ async function sendGuarded(
   }
   const fields = diff.map((c) => c.field);
   const op = await recordWrite(deps, opts.undo ?? OWN_ENTRY, res.updateAction, id, s.current, undefined, fields);
-  deps.msg.acting(target, `${res.updateOp === "vehicles.edit" ? "editing" : "updating"} ${res.noun} ${id}`);
+  opts.onSend?.(target, `${res.updateOp === "vehicles.edit" ? "editing" : "updating"} ${res.noun} ${id}`);
   const r = await sendWrite(deps, res.updateOp, payload);
   return { changes: diff, sent: payload, body: r.decoded.body, undoOp: op };
 }
@@ -137,7 +166,7 @@ async function sendGuarded(
  * naming it and how to pass it with --set.
  */
 async function mirroredUpdate(
-  deps: Deps,
+  deps: CoreDeps,
   res: Resource,
   id: number,
   current: JsonObject,
@@ -188,30 +217,35 @@ async function mirroredUpdate(
   return sendGuarded(deps, res, id, { current, base, record, view }, opts);
 }
 
+export interface CreateOptions {
+  /** Send nothing: answer the request that would be sent. */
+  dryRun?: boolean;
+  /** Told just before the create is sent. */
+  onSend?: OnSend;
+  /** Told what is looked up after a lost answer (the CLI's --verbose). */
+  trace?: (line: string) => void;
+  /** Where its undo entry goes (default: an entry of its own; an undo that re-creates passes UNDOING). */
+  undo?: UndoScope;
+}
+
+/** What a create answers: the created record, or on a dry run the request that was not sent. */
+export type CreateOutcome = ({ dryRun?: undefined } & CreateResult) | { dryRun: { request: JsonObject } };
+
 /** Create a record from checked input: the single create path (flags, file, wizard, undo) of every resource. */
-export async function createRecord(
-  deps: Deps,
+export async function createOne(
+  deps: CoreDeps,
   res: Resource,
   record: EncodableRecord,
-  opts: { undo?: UndoScope } = {},
-): Promise<CreateResult | undefined> {
+  opts: CreateOptions = {},
+): Promise<CreateOutcome> {
   const target = await deps.target();
-  if (deps.flags.dryRun) {
-    await deps.out.record(describeRequest(target.baseUrl, res.createOp, record));
-    const who = target.userId !== undefined ? ` as owner ${target.userId}` : "";
-    deps.msg.info(
-      deps.color.dim(
-        `dry run: would create ${res.noun === "extra" ? "an" : "a"} ${res.noun} on ${target.env}${who}; nothing was sent`,
-      ),
-    );
-    return undefined;
-  }
-  deps.msg.acting(target, `creating ${res.noun === "extra" ? "an" : "a"} ${res.noun}`);
+  if (opts.dryRun) return { dryRun: { request: describeRequest(target.baseUrl, res.createOp, record) } };
+  opts.onSend?.(target, `creating ${res.noun === "extra" ? "an" : "a"} ${res.noun}`);
   let answer: Awaited<ReturnType<typeof sendWrite>>;
   try {
     answer = await sendWrite(deps, res.createOp, record);
   } catch (e) {
-    if (e instanceof ApiError && e.answerLost && res.kind === "vehicle") await explainLostCreate(deps, e, record);
+    if (e instanceof ApiError && e.answerLost && res.kind === "vehicle") await explainLostCreate(deps, e, record, opts);
     throw e;
   }
   const id = createdId(answer.decoded.body, res.kind);
@@ -224,11 +258,39 @@ export async function createRecord(
 }
 
 /**
+ * createOne as a command of the CLI calls it: --dry-run from the global flags and the request
+ * printed, the target named before sending. (For the verbs not yet over src/ops.)
+ */
+export async function createRecord(
+  deps: Deps,
+  res: Resource,
+  record: EncodableRecord,
+  opts: { undo?: UndoScope } = {},
+): Promise<CreateResult | undefined> {
+  const r = await createOne(deps, res, record, {
+    dryRun: Boolean(deps.flags.dryRun),
+    undo: opts.undo,
+    onSend: (t, what) => deps.msg.acting(t, what),
+    trace: deps.flags.verbose ? (line) => deps.io.stderr.write(deps.color.dim(`${line}\n`)) : undefined,
+  });
+  if (r.dryRun) {
+    await printCreateDryRun(deps, res, r.dryRun.request);
+    return undefined;
+  }
+  return r;
+}
+
+/**
  * The answer to a create was lost, so the vehicle may exist now. Look it up
  * by registration number (the fleet's identity) and say what was found; the
  * create is never sent again on its own.
  */
-async function explainLostCreate(deps: Deps, e: ApiError, record: EncodableRecord): Promise<void> {
+async function explainLostCreate(
+  deps: CoreDeps,
+  e: ApiError,
+  record: EncodableRecord,
+  opts: CreateOptions,
+): Promise<void> {
   const { identityOf } = await import("../contract/identity.js");
   const identity = identityOf(record as Record<string, unknown>);
   e.message = "the answer to the create was lost: the server may have created the vehicle";
@@ -237,8 +299,7 @@ async function explainLostCreate(deps: Deps, e: ApiError, record: EncodableRecor
     return;
   }
   const reg = String(record.vehicle_reg_number);
-  if (deps.flags.verbose)
-    deps.io.stderr.write(deps.color.dim(`checking whether vehicle ${reg} was created: listing the account\n`));
+  opts.trace?.(`checking whether vehicle ${reg} was created: listing the account`);
   try {
     const { findByIdentity } = await import("../resources/list.js");
     const found = await findByIdentity(deps, record as Record<string, unknown>);
@@ -256,7 +317,7 @@ async function explainLostCreate(deps: Deps, e: ApiError, record: EncodableRecor
 }
 
 /** The parameters of a removal: a vehicle's owner and id, or an extra's id. */
-async function removeParams(deps: Deps, res: Resource, id: number): Promise<EncodableRecord> {
+async function removeParams(deps: CoreDeps, res: Resource, id: number): Promise<EncodableRecord> {
   if (res.kind === "extra") return { [res.idParam]: id };
   const { user_id } = await res.fixed(deps);
   return { user_id, [res.idParam]: id };
@@ -267,7 +328,7 @@ async function removeParams(deps: Deps, res: Resource, id: number): Promise<Enco
  * then the removal is sent. Returns the op that undoes it.
  */
 export async function removeRecord(
-  deps: Deps,
+  deps: CoreDeps,
   res: Resource,
   id: number,
   opts: {
@@ -285,7 +346,7 @@ export async function removeRecord(
 }
 
 /** Toggle an extra on or off; its record before is kept for undo (which sets that state back). Returns the answer's body. */
-export async function switchExtra(deps: Deps, id: number, opts: { undo?: UndoScope } = {}): Promise<JsonObject> {
+export async function switchExtra(deps: CoreDeps, id: number, opts: { undo?: UndoScope } = {}): Promise<JsonObject> {
   const before = await fetchRecord(deps, EXTRA, id);
   await recordWrite(deps, opts.undo ?? OWN_ENTRY, "extra.switch", id, before);
   const r = await sendWrite(deps, "extras.switch", { extra_id: id });

@@ -2,7 +2,7 @@ import type { CancelSignal } from "../api/cancel.js";
 import type { CallResult, RawRequest, RawResponse } from "../api/client.js";
 import type { EncodableRecord, FilePart } from "../api/encode.js";
 import { WRITE_GRANT } from "../api/write-grant.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps } from "../deps.js";
 
 /**
  * The gateway's own access to the client's write operations: the one module
@@ -12,7 +12,7 @@ import type { Deps } from "../deps.js";
 
 /** One write operation of the contract (the client's encoding, retry policy, errors and decoding). */
 export async function sendWrite(
-  deps: Deps,
+  deps: CoreDeps,
   opId: string,
   params: EncodableRecord,
   extra: { files?: FilePart[]; signal?: CancelSignal } = {},
@@ -26,7 +26,7 @@ export async function sendWrite(
  * raw escape hatch of the tool (as `gh api`): it keeps no undo history and
  * checks nothing; every other write goes through the gateway's functions.
  */
-export async function sendRaw(deps: Deps, req: Omit<RawRequest, "grant">): Promise<RawResponse> {
+export async function sendRaw(deps: CoreDeps, req: Omit<RawRequest, "grant">): Promise<RawResponse> {
   const client = await deps.client();
   return client.request({ ...req, grant: WRITE_GRANT });
 }

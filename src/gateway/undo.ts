@@ -1,5 +1,5 @@
 import type { JsonObject } from "../contract/records.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps } from "../deps.js";
 import type { HistoryAction } from "../history/history.js";
 
 /**
@@ -38,7 +38,7 @@ export interface UndoBatch {
 }
 
 /** The history of the selected target, or undefined for a throw-away in-memory sandbox (nothing to undo there). */
-async function historyOf(deps: Deps) {
+async function historyOf(deps: CoreDeps) {
   if (deps.history === false) return undefined;
   const target = await deps.target();
   const { historyFor, historyTarget } = await import("../history/history.js");
@@ -48,7 +48,7 @@ async function historyOf(deps: Deps) {
 
 /** Open a batch entry (`vehicle apply`): its rows are recorded as they are sent. */
 export async function openBatch(
-  deps: Deps,
+  deps: CoreDeps,
   action: "vehicle.apply" | "vehicle.import",
   summary: JsonObject,
 ): Promise<UndoBatch | undefined> {
@@ -70,7 +70,7 @@ export async function openBatch(
 
 /** One entry holding every vehicle's previous record, written before any of them is sent. */
 export async function recordPlan(
-  deps: Deps,
+  deps: CoreDeps,
   action: HistoryAction,
   items: Array<{ id: number; before: JsonObject }>,
 ): Promise<string | undefined> {
@@ -86,7 +86,7 @@ export async function recordPlan(
  * says what the op did).
  */
 export async function recordWrite(
-  deps: Deps,
+  deps: CoreDeps,
   scope: UndoScope,
   action: HistoryAction,
   id: number,

@@ -6,7 +6,7 @@ import { NotFoundError } from "../api/errors.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../contract/operations.js";
 import { createdId, type JsonObject, uploadedImageIds } from "../contract/records.js";
 import type { WireRecord } from "../contract/validate.js";
-import { type Deps, requireUser } from "../deps.js";
+import { type CoreDeps, requireUser } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
 import { checkVehicle } from "../fleet/adapters.js";
 import { currentInput, PLAN_FIELDS, sameValue } from "../fleet/plan.js";
@@ -43,7 +43,7 @@ export function movedFields(a: WireRecord, b: WireRecord): string[] {
 
 /** A vehicle's input fields as the server holds it now, or undefined when it is gone. */
 export async function currentVehicle(
-  deps: Deps,
+  deps: CoreDeps,
   id: number,
 ): Promise<{ record: JsonObject; input: WireRecord } | undefined> {
   try {
@@ -56,7 +56,7 @@ export async function currentVehicle(
 }
 
 /** A full vehicle record checked as `vehicle create` checks it (fleet/adapters.ts checkVehicle), or refused with every problem. */
-async function checked(deps: Deps, values: Record<string, unknown>, what: string): Promise<EncodableRecord> {
+async function checked(deps: CoreDeps, values: Record<string, unknown>, what: string): Promise<EncodableRecord> {
   const { record, problems } = await checkVehicle(deps, values);
   if (!record) throw new InputError(`${what}: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`);
   return record;
@@ -67,7 +67,7 @@ async function checked(deps: Deps, values: Record<string, unknown>, what: string
  * it may have reached the server (the client's policy): a lost answer is the
  * job's to reconcile.
  */
-export async function createVehicle(deps: Deps, record: EncodableRecord, w: RowWrite): Promise<number> {
+export async function createVehicle(deps: CoreDeps, record: EncodableRecord, w: RowWrite): Promise<number> {
   // An apply's undo must find a create whose answer never came: its identity is recorded first (id 0).
   if (w.undo.kind === "batch") w.undo.batch.row("vehicle.create", 0, record as JsonObject);
   await w.beforeWrite?.();
@@ -79,7 +79,7 @@ export async function createVehicle(deps: Deps, record: EncodableRecord, w: RowW
 }
 
 /** Upload image files in batches of at most 10; returns the new image ids in file order. */
-export async function uploadImages(deps: Deps, files: string[], signal?: CancelSignal): Promise<number[]> {
+export async function uploadImages(deps: CoreDeps, files: string[], signal?: CancelSignal): Promise<number[]> {
   const { contentTypeFor } = await import("../api/encode.js");
   const ids: number[] = [];
   for (let i = 0; i < files.length; i += UPLOAD_MAX_FILES) {
@@ -100,7 +100,7 @@ export async function uploadImages(deps: Deps, files: string[], signal?: CancelS
 }
 
 /** One upload request of at most 10 parts; returns the image ids the server reported, in part order. */
-export async function uploadParts(deps: Deps, parts: FilePart[], signal?: CancelSignal): Promise<number[]> {
+export async function uploadParts(deps: CoreDeps, parts: FilePart[], signal?: CancelSignal): Promise<number[]> {
   const res = await sendWrite(deps, "vehicles.upload", { user_id: await requireUser(deps) }, { files: parts, signal });
   return uploadedImageIds(res.decoded.body);
 }
@@ -121,7 +121,7 @@ export type ReplaceOutcome =
  * undo restoring a saved record) the write is not guarded.
  */
 export async function replacePlanned(
-  deps: Deps,
+  deps: CoreDeps,
   id: number,
   plan: {
     before?: WireRecord;
@@ -161,7 +161,7 @@ export type RemoveOutcome = { status: "removed" } | { status: "gone" } | { statu
  * already gone is not an error (a rerun, or someone removed it).
  */
 export async function removePlanned(
-  deps: Deps,
+  deps: CoreDeps,
   id: number,
   plan: { expect?: WireRecord },
   w: RowWrite,
@@ -189,7 +189,7 @@ export async function removePlanned(
 }
 
 /** Create a vehicle again from a saved record (undo of a removal): checked first, as `vehicle create` checks. */
-export async function recreateVehicle(deps: Deps, saved: JsonObject, w: RowWrite): Promise<number> {
+export async function recreateVehicle(deps: CoreDeps, saved: JsonObject, w: RowWrite): Promise<number> {
   const record = await checked(deps, currentInput(saved), "the saved record is invalid");
   return createVehicle(deps, record, w);
 }
@@ -200,7 +200,7 @@ export async function recreateVehicle(deps: Deps, saved: JsonObject, w: RowWrite
  * Not recorded for undo: the run's own undo entry already names the created
  * vehicle, and an undo that finds it gone counts it as done.
  */
-export async function removeDuplicate(deps: Deps, id: number, signal?: CancelSignal): Promise<"removed" | "gone"> {
+export async function removeDuplicate(deps: CoreDeps, id: number, signal?: CancelSignal): Promise<"removed" | "gone"> {
   try {
     await sendWrite(deps, "vehicles.remove", { user_id: await requireUser(deps), vehicle_id: id }, { signal });
     return "removed";

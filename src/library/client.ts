@@ -1,8 +1,7 @@
-import type { AccountPlan } from "../account/plan.js";
-import { MalformedResponseError, NotFoundError } from "../api/errors.js";
-import { EXTRA_FIELDS } from "../contract/extra-fields.js";
+import { MalformedResponseError } from "../api/errors.js";
+import { EXTRA_EDITABLE_FIELDS, EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { JsonObject } from "../contract/records.js";
-import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
+import { VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { OwnedDeps } from "../deps.js";
 import { InputError, UsageError } from "../errors.js";
 import type { SavedPlan } from "../fleet/saved-plan.js";
@@ -33,7 +32,7 @@ import {
  * (src/contract/schemas.ts); members the contract does not name are kept, typed unknown.
  */
 export type {
-  AccountApplyResult as FleetApplyResult,
+  AccountApplyResult,
   CatalogItem,
   CatalogItems,
   Change,
@@ -54,8 +53,9 @@ export type {
 
 export interface ClientOptions extends LibraryOptions {}
 
-/** A file to upload: a path, or bytes with a file name (the name's extension gives the content type). */
-export type ImageFile = string | { name: string; data: Uint8Array };
+import type { ImageFile } from "../ops/image/upload.js";
+
+export type { ImageFile };
 
 export interface ListOptions {
   /** Every page (an async iterator that asks for the next page only when the caller wants it). Default: one page. */
@@ -79,11 +79,17 @@ export interface EditResult {
   undoOp?: string;
 }
 
+/** @deprecated Use `AccountApplyResult` (the library's `fleet` is now `account`). */
+export type FleetApplyResult = AccountApplyResult;
+
 /**
  * An account document as an account file holds it: `{ extras: [...], vehicles: [...] }` (rows as in
  * the files: wire names or the short names, catalog values by id or name), or a list of vehicles.
  */
-export type FleetDocument = { extras?: object[]; vehicles?: object[] } | object[];
+export type AccountDocument = { extras?: object[]; vehicles?: object[] } | object[];
+
+/** @deprecated Use `AccountDocument` (the library's `fleet` is now `account`). */
+export type FleetDocument = AccountDocument;
 
 export interface PlanOptions {
   /** Also delete the extras and remove the vehicles the input does not list. */
@@ -94,21 +100,24 @@ export interface PlanOptions {
   format?: "yaml" | "json" | "ndjson" | "csv";
 }
 
-/** A plan of fleet.plan: what apply will do, for a person to review, and the saved plan apply runs. */
-export interface FleetPlan {
+/** A plan of account.plan: what apply will do, for a person to review, and the saved plan apply runs. */
+export interface AccountPlan {
   /** False when the account already matches the input. */
   changes: boolean;
   /** The review summary (as `rentctl account diff --markdown`). */
   markdown: string;
   /**
    * The plan as `account diff --out FILE` saves it (JSON-serialisable: write it to a file and
-   * `rentctl account apply --plan FILE` applies it, or pass it to fleet.apply).
+   * `rentctl account apply --plan FILE` applies it, or pass it to account.apply).
    */
   saved: SavedPlan;
 }
 
+/** @deprecated Use `AccountPlan` (the library's `fleet` is now `account`). */
+export type FleetPlan = AccountPlan;
+
 export interface ApplyOptions {
-  /** Stop: no new rows; the rows in flight finish and are journaled (fleet.apply then throws InterruptedError, code 130). */
+  /** Stop: no new rows; the rows in flight finish and are recorded in the row log (account.apply then throws InterruptedError, code 130). */
   signal?: AbortSignal;
   /** Each row's outcome as it is known. */
   onProgress?(row: { key: string; status: string; id?: number; error?: string }, done: number, total: number): void;
@@ -118,6 +127,17 @@ export interface ApplyOptions {
   allowMassDelete?: boolean;
   /** Ignore the journal of an interrupted apply of the same plan. */
   restart?: boolean;
+}
+
+export interface AccountMethods {
+  /** Plan an account file (path) or document (`{ extras, vehicles }`, or a list of vehicles) against the account. */
+  plan(input: string | AccountDocument, opts?: PlanOptions): Promise<AccountPlan>;
+  /**
+   * Run exactly the plan: refused (StalePlanError, code 8, nothing sent) when a record it read
+   * changed since; locked, recorded in a row log and resumable (the same plan applied again after
+   * an abort finishes the rest); one undo op when the client keeps a history.
+   */
+  apply(plan: AccountPlan | SavedPlan, opts?: ApplyOptions): Promise<AccountApplyResult>;
 }
 
 type CatalogMethods = { [K in CatalogName]: (params?: CatalogParams[K]) => Promise<CatalogItems[K][]> };
@@ -158,16 +178,10 @@ export interface RentctlClient {
     /** Delete an extra; `usedBy` lists the vehicles it was attached to (its undo re-attaches it). */
     remove(id: number): Promise<{ undoOp?: string; usedBy: number[] }>;
   };
-  readonly fleet: {
-    /** Plan an account file (path) or document (`{ extras, vehicles }`, or a list of vehicles) against the account. */
-    plan(input: string | FleetDocument, opts?: PlanOptions): Promise<FleetPlan>;
-    /**
-     * Run exactly the plan: refused (StalePlanError, code 8, nothing sent) when a record it read
-     * changed since; locked, journaled and resumable (the same plan applied again after an abort
-     * finishes the rest); one undo op when the client keeps a history.
-     */
-    apply(plan: FleetPlan | SavedPlan, opts?: ApplyOptions): Promise<AccountApplyResult>;
-  };
+  /** The account as a whole (its extras and vehicles, as an account file holds them): plan a document, apply the plan. */
+  readonly account: AccountMethods;
+  /** @deprecated Use `account` (the same methods: they work on account documents). Kept for one release. */
+  readonly fleet: AccountMethods;
   /**
    * Problems in the listings (`rentctl lint`): the live account, or an account / fleet file
    * (`file`: offline apart from catalog reads). Never writes. Findings carry rule, severity,
@@ -204,6 +218,10 @@ export function createClient(options: ClientOptions): RentctlClient {
     ]),
   ) as CatalogMethods;
 
+  const account: AccountMethods = {
+    plan: (input, opts = {}) => plan(deps, input, opts),
+    apply: (p, opts = {}) => apply(deps, p, opts),
+  };
   const client: RentctlClient = {
     get userId() {
       return options.userId ?? (options.env === "sandbox" && !options.baseUrl ? DEMO_OWNER : undefined);
@@ -213,56 +231,29 @@ export function createClient(options: ClientOptions): RentctlClient {
       list: (opts = {}) => listPages(deps, opts),
       get: async (id) => (await read(deps, "vehicle", id)) as Vehicle,
       create: async (input, opts) => {
-        const [{ prepareVehicle }, { createRecord }, { VEHICLE }] = await Promise.all([
-          import("../resources/create.js"),
-          import("../gateway/records.js"),
-          import("../resources/resource.js"),
-        ]);
+        const { createVehicle } = await import("../ops/vehicle/create.js");
         const values = checkedObject(input, "vehicles.create");
         onlyFields(values, VEHICLE_FIELDS, "vehicles.create");
-        const record = await prepareVehicle(deps, values);
-        await refuseTakenReg(deps, record.vehicle_reg_number, undefined, opts?.allowDuplicate);
-        return created<Vehicle>(await createRecord(deps, VEHICLE, record));
+        const r = await createVehicle(deps, { values, allowDuplicate: opts?.allowDuplicate });
+        return created<Vehicle>(r.dryRun ? undefined : r);
       },
       edit: async (id, change, opts) => {
+        const { editVehicle } = await import("../ops/vehicle/edit.js");
         const values = checkedObject(change, "vehicles.edit");
-        onlyFields(
-          values,
-          VEHICLE_FIELDS.filter((f) => f.name !== "user_id" && f.name !== "locale_id"),
-          "vehicles.edit",
-        );
-        await refuseTakenReg(deps, values.vehicle_reg_number, checkedId(id), opts?.allowDuplicate);
-        return edit(deps, "vehicle", id, values);
+        onlyFields(values, VEHICLE_EDITABLE_FIELDS, "vehicles.edit");
+        const r = await editVehicle(deps, { id: checkedId(id), changes: values, allowDuplicate: opts?.allowDuplicate });
+        return { changes: r.changes, ...(r.undoOp ? { undoOp: r.undoOp } : {}) };
       },
       remove: async (id) => {
-        const [{ removeRecord }, { VEHICLE }] = await Promise.all([
-          import("../gateway/records.js"),
-          import("../resources/resource.js"),
-        ]);
-        return removeRecord(deps, VEHICLE, checkedId(id));
+        const { removeVehicle } = await import("../ops/vehicle/remove.js");
+        const r = await removeVehicle(deps, { id: checkedId(id) });
+        return r.undoOp ? { undoOp: r.undoOp } : {};
       },
     },
     images: {
       upload: async (files) => {
-        const { uploadParts } = await import("../gateway/vehicles.js");
-        const { contentTypeFor } = await import("../api/encode.js");
-        const { basename } = await import("node:path");
-        if (!Array.isArray(files) || files.length === 0) throw new InputError("images.upload needs at least one file");
-        const ids: number[] = [];
-        for (let i = 0; i < files.length; i += 10) {
-          const parts = [];
-          for (const f of files.slice(i, i + 10)) {
-            const name = typeof f === "string" ? basename(f) : f.name;
-            parts.push({
-              field: "file",
-              filename: name,
-              contentType: contentTypeFor(name),
-              data: typeof f === "string" ? await readImage(f) : f.data,
-            });
-          }
-          ids.push(...(await uploadParts(deps, parts)));
-        }
-        return ids;
+        const { uploadImages } = await import("../ops/image/upload.js");
+        return (await uploadImages(deps, { files })).ids;
       },
     },
     extras: {
@@ -272,46 +263,33 @@ export function createClient(options: ClientOptions): RentctlClient {
       },
       get: async (id) => (await read(deps, "extra", id)) as Extra,
       create: async (input) => {
-        const [{ prepareExtra }, { createRecord }, { EXTRA }] = await Promise.all([
-          import("../resources/create.js"),
-          import("../gateway/records.js"),
-          import("../resources/resource.js"),
-        ]);
+        const { createExtra } = await import("../ops/extra/create.js");
         const values = checkedObject(input, "extras.create");
         onlyFields(values, EXTRA_FIELDS, "extras.create");
-        const record = await prepareExtra(deps, values);
-        return created<Extra>(await createRecord(deps, EXTRA, record));
+        const r = await createExtra(deps, { values });
+        return created<Extra>(r.dryRun ? undefined : r);
       },
-      update: (id, change) => {
+      update: async (id, change) => {
+        const { updateExtra } = await import("../ops/extra/update.js");
         const values = checkedObject(change, "extras.update");
-        onlyFields(
-          values,
-          EXTRA_FIELDS.filter((f) => f.name !== "locale_id"),
-          "extras.update",
-        );
-        return edit(deps, "extra", id, values);
+        onlyFields(values, EXTRA_EDITABLE_FIELDS, "extras.update");
+        const r = await updateExtra(deps, { id: checkedId(id), changes: values });
+        return { changes: r.changes, ...(r.undoOp ? { undoOp: r.undoOp } : {}) };
       },
       enable: (id) => setActive(deps, id, true),
       disable: (id) => setActive(deps, id, false),
       switch: async (id) => {
-        const { switchExtra } = await import("../gateway/records.js");
-        await switchExtra(deps, checkedId(id));
+        const { switchExtra } = await import("../ops/extra/switch.js");
+        await switchExtra(deps, { id: checkedId(id) });
       },
       remove: async (id) => {
-        const [{ removeRecord }, { EXTRA }, { vehiclesUsingExtra }] = await Promise.all([
-          import("../gateway/records.js"),
-          import("../resources/resource.js"),
-          import("../resources/list.js"),
-        ]);
-        const usedBy = (await vehiclesUsingExtra(deps, checkedId(id))).map((v) => v.id);
-        const r = await removeRecord(deps, EXTRA, id, { usedBy });
-        return { ...r, usedBy };
+        const { deleteExtra } = await import("../ops/extra/delete.js");
+        const r = await deleteExtra(deps, { id: checkedId(id) });
+        return { ...(r.undoOp ? { undoOp: r.undoOp } : {}), usedBy: r.usedBy.map((u) => u.id) };
       },
     },
-    fleet: {
-      plan: (input, opts = {}) => plan(deps, input, opts),
-      apply: (p, opts = {}) => apply(deps, p, opts),
-    },
+    account,
+    fleet: account,
     lint: async (opts = {}) => {
       const [{ lintAccount }, { loadConfig }, { formatFor }] = await Promise.all([
         import("../ops/lint/lint.js"),
@@ -348,7 +326,8 @@ export function createClient(options: ClientOptions): RentctlClient {
     vehicles: guard(client.vehicles),
     images: guard(client.images),
     extras: guard(client.extras),
-    fleet: guard(client.fleet),
+    account: guard(client.account),
+    fleet: guard(client.account),
     lint: (opts) => {
       if (closed) throw new UsageError("this client is closed: create a new one");
       return client.lint(opts);
@@ -368,27 +347,6 @@ function onlyFields(values: Record<string, unknown>, fields: readonly { name: st
     throw new InputError(`${what}: not a field of the contract (nothing was sent)`, {
       details: unknown.map((k) => ({ field: k, message: "unknown field" })),
     });
-}
-
-/** A registration number another vehicle of the account has is refused (nothing sent), unless allowed. */
-async function refuseTakenReg(deps: OwnedDeps, reg: unknown, self: number | undefined, allow?: boolean): Promise<void> {
-  if (allow || reg === undefined || reg === "") return;
-  const { findByIdentity } = await import("../resources/list.js");
-  const others = (await findByIdentity(deps, { vehicle_reg_number: reg })).filter((id) => id !== self);
-  if (others.length)
-    throw new InputError(
-      `vehicle_reg_number ${JSON.stringify(reg)} is vehicle ${others.join(", ")}'s already (nothing was sent)`,
-      { hint: "pass { allowDuplicate: true } to have two vehicles with one registration number" },
-    );
-}
-
-async function readImage(path: string): Promise<Buffer> {
-  const [{ readFile }, { fsReason }] = await Promise.all([import("node:fs/promises"), import("../errors.js")]);
-  try {
-    return await readFile(path);
-  } catch (e) {
-    throw new InputError(`cannot upload ${path}: ${fsReason(e)} (nothing was sent)`);
-  }
 }
 
 function checkedId(id: unknown): number {
@@ -414,27 +372,9 @@ function created<R>(r: { id?: number; record: JsonObject } | undefined): WriteRe
   return { id: r.id, record: { ...r.record, id: r.id } as R };
 }
 
-async function edit(
-  deps: OwnedDeps,
-  kind: "vehicle" | "extra",
-  id: number,
-  change: Record<string, unknown>,
-): Promise<EditResult> {
-  const [{ guardedReplace }, { VEHICLE, EXTRA }] = await Promise.all([
-    import("../gateway/records.js"),
-    import("../resources/resource.js"),
-  ]);
-  const r = await guardedReplace(deps, kind === "vehicle" ? VEHICLE : EXTRA, checkedId(id), {
-    ...checkedObject(change, `${kind}s.edit`),
-  });
-  return { changes: r.changes, ...(r.undoOp ? { undoOp: r.undoOp } : {}) };
-}
-
 async function setActive(deps: OwnedDeps, id: number, on: boolean): Promise<{ switched: boolean }> {
-  const { setExtraActive, OWN_ENTRY } = await import("../gateway/index.js");
-  const r = await setExtraActive(deps, checkedId(id), on, { undo: OWN_ENTRY });
-  if (r.status === "gone") throw new NotFoundError(`extra ${id} not found`);
-  return { switched: r.status === "switched" };
+  const { setExtraActive } = await import("../ops/extra/enable.js");
+  return { switched: (await setExtraActive(deps, { id: checkedId(id), on })).switched };
 }
 
 async function* listPages(deps: OwnedDeps, opts: ListOptions): AsyncGenerator<Vehicle[]> {
@@ -458,43 +398,23 @@ async function* listPages(deps: OwnedDeps, opts: ListOptions): AsyncGenerator<Ve
   yield r.decoded.page.items.map((i) => normalizeRecord(i, "vehicle")) as Vehicle[];
 }
 
-async function plan(deps: OwnedDeps, input: string | FleetDocument, opts: PlanOptions): Promise<FleetPlan> {
-  const [sp, { planAccount, accountFingerprints, accountPlanIsEmpty }, print] = await Promise.all([
-    import("../fleet/saved-plan.js"),
-    import("../account/plan.js"),
+async function plan(deps: OwnedDeps, input: string | AccountDocument, opts: PlanOptions): Promise<AccountPlan> {
+  const [{ planAccountDocument }, { accountPlanMarkdown }] = await Promise.all([
+    import("../ops/account/plan.js"),
     import("../account/print.js"),
   ]);
-  let source: Awaited<ReturnType<typeof sp.textSource>>;
-  if (typeof input === "string") {
-    const [{ formatFor }, { openSource }] = await Promise.all([
-      import("../fleet/format.js"),
-      import("../fleet/source.js"),
-    ]);
-    source = await openSource(deps, input, formatFor(input, opts.format));
-  } else if (typeof input === "object" && input !== null) {
-    source = await sp.textSource(deps, {
-      label: "account.json",
-      format: "json",
-      baseDir: process.cwd(),
-      text: JSON.stringify(input),
-    });
-  } else throw new InputError("fleet.plan takes a file path or an account document");
-  try {
-    const text = await sp.inputText(source);
-    const made: AccountPlan = await planAccount(deps, source, { ...opts, fingerprints: true });
-    const saved = await sp.makeSavedPlan(deps, {
-      kind: "account",
-      source,
+  if (typeof input !== "string" && (typeof input !== "object" || input === null))
+    throw new InputError("account.plan takes a file path or an account document");
+  const r = await planAccountDocument(
+    deps,
+    {
+      source: typeof input === "string" ? { path: input, format: opts.format } : { document: input },
       prune: opts.prune,
       exact: opts.exact,
-      text,
-      fingerprints: accountFingerprints(made),
-      plan: print.accountPlanJson(made),
-    });
-    return { changes: !accountPlanIsEmpty(made), markdown: print.accountPlanMarkdown(made), saved };
-  } finally {
-    await source.cleanup();
-  }
+    },
+    { save: true, listUnchanged: false },
+  );
+  return { changes: r.changes, markdown: accountPlanMarkdown(r.plan), saved: r.saved! };
 }
 
 /** A progress callback that throws must not end an apply midway (its rows are the caller's data): it is ignored. */
@@ -506,34 +426,19 @@ function progressSafely<A extends unknown[]>(fn: (...a: A) => void, ...args: A):
   }
 }
 
-async function apply(deps: OwnedDeps, p: FleetPlan | SavedPlan, opts: ApplyOptions): Promise<AccountApplyResult> {
-  const [sp, { applySavedAccountPlan }] = await Promise.all([
+async function apply(deps: OwnedDeps, p: AccountPlan | SavedPlan, opts: ApplyOptions): Promise<AccountApplyResult> {
+  const [sp, { applyAccountPlan }] = await Promise.all([
     import("../fleet/saved-plan.js"),
-    import("../jobs/account-apply.js"),
+    import("../ops/account/apply.js"),
   ]);
-  const saved = sp.checkSavedPlan("saved" in p ? p.saved : p, "account", "fleet.apply");
-  const concurrency = opts.concurrency ?? 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)
-    throw new UsageError(`concurrency must be a whole number from 1 to 16, not ${concurrency}`);
-  return applySavedAccountPlan(deps, saved, {
-    concurrency,
-    started: Date.now(),
-    allowMassDelete: opts.allowMassDelete,
-    restart: opts.restart,
-    signal: opts.signal,
-    onProgress: opts.onProgress
-      ? (r, done, total) =>
-          progressSafely(
-            opts.onProgress!,
-            {
-              key: r.key,
-              status: r.status,
-              ...(r.id !== undefined ? { id: r.id } : {}),
-              ...(r.error ? { error: r.error } : {}),
-            },
-            done,
-            total,
-          )
-      : undefined,
-  });
+  const saved = sp.checkSavedPlan("saved" in p ? p.saved : p, "account", "account.apply");
+  const onProgress = opts.onProgress;
+  return applyAccountPlan(
+    deps,
+    { saved, concurrency: opts.concurrency, allowMassDelete: opts.allowMassDelete, restart: opts.restart },
+    {
+      signal: opts.signal,
+      onProgress: onProgress ? ({ done, total, ...row }) => progressSafely(onProgress, row, done, total) : undefined,
+    },
+  );
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import type { ChalkInstance } from "chalk";
 import type { ApiClient } from "../api/client.js";
 import { LIBRARY_HINTS } from "../api/errors.js";
 import type { Catalogs } from "../catalog/service.js";
@@ -10,12 +11,9 @@ import { catalogsFor, clientFor } from "../config/services.js";
 import { ENVIRONMENTS, type Environment, type Settings } from "../config/settings.js";
 import type { ConfigStore } from "../config/store.js";
 import { resolveTarget, type Target } from "../config/target.js";
-import type { OwnedDeps } from "../deps.js";
+import type { Deps, Messages, OwnedDeps } from "../deps.js";
 import { UsageError } from "../errors.js";
 import type { IO } from "../io.js";
-import type { Messages } from "../output/messages.js";
-import type { Output } from "../output/output.js";
-import { plainColor } from "../output/plain.js";
 
 /**
  * The dependencies of the library's calls (the same `Deps` every CLI
@@ -42,6 +40,11 @@ export interface LibraryOptions {
   /** Bound on each attempt of a request, in milliseconds (default 30 000). */
   timeout?: number;
   /** Attempts of a request that can be repeated safely (reads; writes never blindly), 1-10 (default 3). */
+  attempts?: number;
+  /**
+   * @deprecated Use `attempts` (it always counted attempts, not retries: `retries: 3` means 3
+   * attempts). Kept for one release; when both are given, `attempts` wins.
+   */
   retries?: number;
   /** Where the catalog cache, the undo history and bulk journals are kept (as the CLI's data dir). */
   dataDir?: string;
@@ -56,7 +59,17 @@ function sink(): Writable {
 
 const silentMessages: Messages = { info() {}, warn() {}, success() {}, acting() {} };
 
-const silentOutput: Output = {
+/** No colour (chalk's interface, without loading chalk): the library returns data, nothing is printed. */
+const noColor: ChalkInstance = new Proxy(() => {}, {
+  get: (_t, key) => (key === "level" ? 0 : noColor),
+  apply: (_t, _this, args: unknown[]) => args.join(" "),
+}) as unknown as ChalkInstance;
+
+/**
+ * The CLI's output, silenced: the operations (src/ops) return data and never print; the
+ * bulk jobs still under the CLI's Deps (account apply) get a place that prints nothing.
+ */
+const silentOutput: Deps["out"] = {
   list: async () => {},
   listWriter: () => ({ push: async () => {}, end: async () => {} }),
   record: async () => {},
@@ -64,7 +77,7 @@ const silentOutput: Output = {
   document: async () => {},
   ids: async () => {},
   setView: () => {},
-  view: () => ({ width: 80, color: plainColor }),
+  view: () => ({ width: 80, color: noColor }),
 };
 
 export interface LibraryContext {
@@ -88,8 +101,10 @@ export function libraryContext(opts: LibraryOptions): LibraryContext {
   }
   if (!opts.baseUrl && env !== "sandbox")
     throw new UsageError("createClient needs baseUrl (or env: 'sandbox' for an in-process sandbox)");
-  if (opts.retries !== undefined && !(Number.isInteger(opts.retries) && opts.retries >= 1 && opts.retries <= 10))
-    throw new UsageError(`retries must be a whole number from 1 to 10, not ${opts.retries}`);
+  const attemptsName = opts.attempts !== undefined ? "attempts" : "retries";
+  const attempts = opts.attempts ?? opts.retries;
+  if (attempts !== undefined && !(Number.isInteger(attempts) && attempts >= 1 && attempts <= 10))
+    throw new UsageError(`${attemptsName} must be a whole number from 1 to 10, not ${attempts}`);
   if (opts.timeout !== undefined && !(Number.isFinite(opts.timeout) && opts.timeout > 0))
     throw new UsageError(`timeout must be a positive number of milliseconds, not ${opts.timeout}`);
   let privateDir: string | undefined;
@@ -135,8 +150,8 @@ export function libraryContext(opts: LibraryOptions): LibraryContext {
     paths,
     // the call is the consent: no prompt (a library never asks), no --dry-run
     flags: { yes: true, quiet: true },
-    color: plainColor,
-    outColor: plainColor,
+    color: noColor,
+    outColor: noColor,
     store: (): ConfigStore => {
       throw new UsageError("the library reads no config file: pass every setting to createClient");
     },
@@ -152,7 +167,7 @@ export function libraryContext(opts: LibraryOptions): LibraryContext {
           target,
           {
             timeoutMs: settings.timeoutMs,
-            maxAttempts: opts.retries,
+            maxAttempts: attempts,
             trace: opts.trace,
             userAgent: "rentctl-library/0.1",
             hints: LIBRARY_HINTS,

@@ -25,7 +25,12 @@ export {
   StalePlanError,
   UsageError,
 } from "../errors.js";
+export { RegistrationTakenError } from "../ops/vehicle/registration.js";
 export {
+  type AccountApplyResult,
+  type AccountDocument,
+  type AccountMethods,
+  type AccountPlan,
   type ApplyOptions,
   type CatalogItem,
   type CatalogItems,

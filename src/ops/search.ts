@@ -1,6 +1,7 @@
 import { FieldNames } from "../catalog/names.js";
 import type { JsonObject } from "../contract/records.js";
 import { UsageError } from "../errors.js";
+import { fold } from "../nearest.js";
 import type { OpContext } from "./context.js";
 
 /**
@@ -11,14 +12,7 @@ import type { OpContext } from "./context.js";
  * service like the table's (read once per run); with `--ids` too.
  */
 
-/** Lower case, accents and other combining marks removed, Unicode compatibility forms folded. */
-export function fold(s: string): string {
-  return s
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .toLocaleLowerCase("en")
-    .normalize("NFC");
-}
+export { fold };
 
 const TEXT_FIELDS: Record<"vehicle" | "extra", { plain: string[]; named: string[] }> = {
   vehicle: { plain: ["vehicle_reg_number", "pickup_location"], named: ["vehicle_model_id"] },

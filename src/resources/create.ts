@@ -3,13 +3,14 @@ import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { JsonObject } from "../contract/records.js";
 import { crossFieldProblems, validateRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps, Deps } from "../deps.js";
 import { requireUser } from "../deps.js";
 import { InputError } from "../errors.js";
+import type { Resource } from "./resource.js";
 import { problemsError } from "./safe-edit.js";
 
 /** Fill the owner and locale, check every contract rule; throws with every problem listed by field. */
-export async function prepareVehicle(deps: Deps, values: Record<string, unknown>): Promise<EncodableRecord> {
+export async function prepareVehicle(deps: CoreDeps, values: Record<string, unknown>): Promise<EncodableRecord> {
   const userId = await requireUser(deps);
   if (values.user_id !== undefined && String(values.user_id) !== String(userId)) {
     throw new InputError(`user_id ${values.user_id} is not the configured owner ${userId}`, {
@@ -24,7 +25,7 @@ export async function prepareVehicle(deps: Deps, values: Record<string, unknown>
 }
 
 /** Fill the locale and check every contract rule of an extra; throws with every problem listed by member. */
-export async function prepareExtra(deps: Deps, values: Record<string, unknown>): Promise<EncodableRecord> {
+export async function prepareExtra(deps: CoreDeps, values: Record<string, unknown>): Promise<EncodableRecord> {
   const { record, problems } = validateRecord(
     { ...values, locale_id: values.locale_id ?? (await deps.locale()) },
     EXTRA_FIELDS,
@@ -54,4 +55,16 @@ export async function printCreated(deps: Deps, noun: string, result: CreateResul
       `${noun} ${result.id} created${result.undoOp ? ` · undo with: rentctl undo ${result.undoOp}` : ""}`,
     );
   else deps.msg.warn(`${noun} created, but the response carried no id`);
+}
+
+/** A create's dry run as the CLI shows it: the request on stdout, what was not done on stderr. */
+export async function printCreateDryRun(deps: Deps, res: Resource, request: JsonObject): Promise<void> {
+  const target = await deps.target();
+  await deps.out.record(request);
+  const who = target.userId !== undefined ? ` as owner ${target.userId}` : "";
+  deps.msg.info(
+    deps.color.dim(
+      `dry run: would create ${res.noun === "extra" ? "an" : "a"} ${res.noun} on ${target.env}${who}; nothing was sent`,
+    ),
+  );
 }

@@ -1,8 +1,9 @@
 import type { EncodableRecord } from "../api/encode.js";
+import { listAllExtras } from "../api/extras-list.js";
 import { walkPages } from "../api/paginate.js";
 import { WALK_PAGE_SIZE } from "../contract/operations.js";
 import { type JsonObject, normalizeRecord, recordId } from "../contract/records.js";
-import type { Deps } from "../deps.js";
+import type { CoreDeps, Deps } from "../deps.js";
 
 /** What a listing reads with: the client, the owner and the locale. */
 export type ListDeps = Pick<Deps, "client" | "target" | "locale">;
@@ -48,7 +49,7 @@ export async function* listVehicles(deps: ListDeps, opts: ListOptions = {}): Asy
 }
 
 /** The ids of the owner's vehicles with this identity (registration number), looked up page by page. */
-export async function findByIdentity(deps: Deps, values: Record<string, unknown>): Promise<number[]> {
+export async function findByIdentity(deps: CoreDeps, values: Record<string, unknown>): Promise<number[]> {
   const { IdentityIndex, identityOf } = await import("../contract/identity.js");
   const identity = identityOf(values);
   if (!identity) return [];
@@ -82,7 +83,7 @@ const SCAN_READ_AHEAD = 3;
  * starts it again. Assumes what offset paging assumes: the server lists
  * vehicles in a stable order.
  */
-export async function scanVehicles(deps: Deps, visit: (vehicle: JsonObject) => void): Promise<boolean> {
+export async function scanVehicles(deps: CoreDeps, visit: (vehicle: JsonObject) => void): Promise<boolean> {
   const client = await deps.client();
   const params: EncodableRecord = { user_id: await requireUser(deps), locale_id: await deps.locale() };
   const fetchAt = async (offset: number) => {
@@ -128,18 +129,7 @@ export async function scanVehicles(deps: Deps, visit: (vehicle: JsonObject) => v
 
 /** Every extra of the account (as `extra list --all`), normalized (`id` first). */
 export async function listExtras(deps: ListDeps, opts: ListOptions = {}): Promise<JsonObject[]> {
-  const client = await deps.client();
-  const params: EncodableRecord = { locale_id: await deps.locale() };
-  const fetchPage = async (offset: number, limit: number) => {
-    const r = await client.call("extras.list", { ...params, limit, offset });
-    if (r.decoded.kind !== "paginated") throw new RentctlError("extras.list did not answer with a page");
-    const page = r.decoded.page;
-    return { ...page, items: page.items.map((i) => normalizeRecord(i, "extra")) };
-  };
-  const out: JsonObject[] = [];
-  for await (const { items } of walkPages(fetchPage, { limit: WALK_PAGE_SIZE, kind: "extra", warn: opts.warn }))
-    out.push(...items);
-  return out;
+  return listAllExtras(await deps.client(), await deps.locale(), { warn: opts.warn });
 }
 
 /** The owner's vehicles whose `vehicle_extras` hold this extra id (one walk of the account). */

@@ -1,10 +1,10 @@
 import type { EncodableRecord } from "../api/encode.js";
 import type { ColumnSpec } from "../contract/columns.js";
 import { EXTRA_COLUMNS, VEHICLE_COLUMNS } from "../contract/columns.js";
-import { EXTRA_FIELDS, EXTRA_MEMBER_ALIASES } from "../contract/extra-fields.js";
+import { EXTRA_EDITABLE_FIELDS, EXTRA_FIELDS, EXTRA_MEMBER_ALIASES } from "../contract/extra-fields.js";
 import type { ParamSpec } from "../contract/types.js";
-import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
-import type { Deps } from "../deps.js";
+import { VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
+import type { CoreDeps } from "../deps.js";
 import { requireUser } from "../deps.js";
 import type { HistoryAction } from "../history/history.js";
 
@@ -31,9 +31,9 @@ export interface Resource {
   /** Every input field, the fixed ones included (validation of a create). */
   allFields: readonly ParamSpec[];
   /** Members filled from the profile rather than the record. */
-  fixed(deps: Deps): Promise<EncodableRecord>;
+  fixed(deps: CoreDeps): Promise<EncodableRecord>;
   /** The parameters of a list request besides the page. */
-  listParams(deps: Deps): Promise<EncodableRecord>;
+  listParams(deps: CoreDeps): Promise<EncodableRecord>;
   /** Default table columns (declared beside the contract's fields). */
   columns: ColumnSpec[];
   updateAction: HistoryAction;
@@ -46,9 +46,6 @@ export interface Resource {
   mirrorServer?: { aliases: Readonly<Record<string, readonly string[]>> };
 }
 
-const withoutFixed = (specs: readonly ParamSpec[]) =>
-  specs.filter((f) => f.name !== "user_id" && f.name !== "locale_id");
-
 export const VEHICLE: Resource = {
   kind: "vehicle",
   noun: "vehicle",
@@ -59,7 +56,7 @@ export const VEHICLE: Resource = {
   updateOp: "vehicles.edit",
   removeOp: "vehicles.remove",
   idParam: "vehicle_id",
-  fields: withoutFixed(VEHICLE_FIELDS),
+  fields: VEHICLE_EDITABLE_FIELDS,
   allFields: VEHICLE_FIELDS,
   fixed: async (deps) => ({ user_id: await requireUser(deps), locale_id: await deps.locale() }),
   listParams: async (deps) => ({ user_id: await requireUser(deps), locale_id: await deps.locale() }),
@@ -78,7 +75,7 @@ export const EXTRA: Resource = {
   updateOp: "extras.update",
   removeOp: "extras.delete",
   idParam: "extra_id",
-  fields: withoutFixed(EXTRA_FIELDS),
+  fields: EXTRA_EDITABLE_FIELDS,
   allFields: EXTRA_FIELDS,
   fixed: async (deps) => ({ locale_id: await deps.locale() }),
   listParams: async (deps) => ({ locale_id: await deps.locale() }),

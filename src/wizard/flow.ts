@@ -203,17 +203,8 @@ async function walk(
     try {
       const checked = await prepareVehicle(deps, answersRecord(state));
       // The identity rule of import and `vehicle create`: no second vehicle with a registration number the account has.
-      const { findByIdentity } = await import("../resources/list.js");
-      const [existing] = await findByIdentity(deps, checked as Record<string, unknown>);
-      if (existing !== undefined)
-        throw new InputError("not created: this registration number is taken", {
-          details: [
-            {
-              field: "vehicle_reg_number",
-              message: `vehicle ${existing} already has ${JSON.stringify(String(checked.vehicle_reg_number).trim())}`,
-            },
-          ],
-        });
+      const { refuseTakenRegistration } = await import("../ops/vehicle/registration.js");
+      await refuseTakenRegistration(deps, checked as Record<string, unknown>);
       if (state.imageFiles.length) {
         const { uploadImages } = await import("../commands/image/upload.js");
         const ids = await uploadImages(deps, state.imageFiles);

@@ -259,8 +259,12 @@ describe("createClient: guards", () => {
     });
     await expect(js.vehicles.edit(1, { user_id: 1002 })).rejects.toMatchObject({ exitCode: EXIT.usage });
     await expect(js.vehicles.create({ ...car(1001, "NEW 9"), colour: "red" })).rejects.toBeInstanceOf(InputError);
-    await expect(client.vehicles.create(car(1001, "B-SC 1001"))).rejects.toThrow(/vehicle 1's already/);
-    await expect(client.vehicles.edit(1, { vehicle_reg_number: "M-SC 2002" })).rejects.toThrow(/vehicle 2's already/);
+    await expect(client.vehicles.create(car(1001, "B-SC 1001"))).rejects.toThrow(
+      /vehicle 1 already has registration number "B-SC 1001"/,
+    );
+    await expect(client.vehicles.edit(1, { vehicle_reg_number: "M-SC 2002" })).rejects.toThrow(
+      /vehicle 2 already has registration number "M-SC 2002"/,
+    );
     await expect(client.images.upload(["/nonexistent/x.png"])).rejects.toMatchObject({ exitCode: EXIT.usage });
     expect(writes()).toBe(before);
   });

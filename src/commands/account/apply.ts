@@ -125,30 +125,26 @@ async function runSaved(
   const sp = await import("../../fleet/saved-plan.js");
   const saved = await sp.readSavedPlan(planFile, "account");
   if (dryRun) {
-    const { planAccount, accountFingerprints, touchedRecords } = await import("../../account/plan.js");
-    const { accountPlanJson } = await import("../../account/print.js");
-    await sp.checkPlanTarget(deps, saved);
-    const source = await sp.savedInput(deps, saved);
-    try {
-      const plan = await planAccount(deps, source, {
-        ...opts,
-        prune: saved.input.prune,
-        exact: saved.input.exact,
-        fingerprints: true,
-      });
-      sp.checkStale(saved, {
-        plan: accountPlanJson(plan),
-        fingerprints: accountFingerprints(plan),
-        touched: touchedRecords(saved.plan),
-      });
-      const { printAccountPlan } = await import("./diff.js");
-      await printAccountPlan(deps, plan);
-      deps.msg.info("dry run: nothing was sent");
-    } finally {
-      await source.cleanup();
-    }
+    const { checkSavedAccountPlan } = await import("../../ops/account/plan.js");
+    const plan = await checkSavedAccountPlan(deps, saved, { listUnchanged: Boolean(deps.flags.verbose) });
+    const { printAccountPlan } = await import("./diff.js");
+    await printAccountPlan(deps, plan);
+    deps.msg.info("dry run: nothing was sent");
     return;
   }
-  const { applySavedAccountPlan } = await import("../../jobs/account-apply.js");
-  await applySavedAccountPlan(deps, saved, runOptions(deps, opts, started));
+  const { applyAccountPlan } = await import("../../ops/account/apply.js");
+  const run = runOptions(deps, opts, started);
+  await applyAccountPlan(
+    deps,
+    {
+      saved,
+      concurrency: opts.concurrency,
+      allowMassDelete: opts.allowMassDelete,
+      restart: opts.restart,
+      report: opts.report,
+      dedupe: opts.dedupe,
+      started,
+    },
+    { show: run.show, confirm: run.confirm },
+  );
 }

@@ -1,7 +1,7 @@
 import type { AccountPlan, AccountPlanOptions } from "../../account/plan.js";
 import type { Deps } from "../../deps.js";
 import { DriftError, UsageError } from "../../errors.js";
-import type { FleetSource } from "../../fleet/source.js";
+import type { PlannedAccount } from "../../ops/account/plan.js";
 import { flag } from "../flags.js";
 import { outFlag, planColors, planLabels } from "../vehicle/diff.js";
 import { defineVerb } from "../verb.js";
@@ -53,27 +53,20 @@ export interface AccountDiffOptions extends AccountPlanOptions {
   out?: string;
 }
 
-/** Open the file (stdin spooled), plan it against the account; shared by diff and apply. */
+/** Open the file (stdin spooled), plan it against the account (the one planning op); shared by diff and apply. */
 export async function planAccountFile(deps: Deps, opts: AccountDiffOptions): Promise<AccountPlan> {
   return (await planAccountSource(deps, opts)).plan;
 }
 
-/** As planAccountFile, also giving the source and (with --out) its text. */
-export async function planAccountSource(
-  deps: Deps,
-  opts: AccountDiffOptions,
-): Promise<{ plan: AccountPlan; source: FleetSource; text?: string }> {
+/** As planAccountFile, also making the saved plan (with --out). */
+export async function planAccountSource(deps: Deps, opts: AccountDiffOptions): Promise<PlannedAccount> {
   if (!opts.file) throw new UsageError("missing -f FILE (an account file, or - for stdin with --format)");
-  const { formatFor } = await import("../../fleet/format.js");
-  const { openSource } = await import("../../fleet/source.js");
-  const { planAccount } = await import("../../account/plan.js");
-  const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
-  try {
-    const text = opts.out ? await (await import("../../fleet/saved-plan.js")).inputText(source) : undefined;
-    return { plan: await planAccount(deps, source, { ...opts, fingerprints: Boolean(opts.out) }), source, text };
-  } finally {
-    await source.cleanup();
-  }
+  const { planAccountDocument } = await import("../../ops/account/plan.js");
+  return planAccountDocument(
+    deps,
+    { source: { path: opts.file, format: opts.format }, prune: opts.prune, exact: opts.exact },
+    { save: Boolean(opts.out), listUnchanged: Boolean(deps.flags.verbose) },
+  );
 }
 
 /** Print a plan on stdout: text (table), markdown, or the machine plan (-o json / yaml). */
@@ -95,22 +88,11 @@ export async function printAccountPlan(deps: Deps, plan: AccountPlan, markdown?:
 /** `account diff -f FILE`: the plan on stdout; exit 0 when there is nothing to do, 8 when there is. */
 export async function run(deps: Deps, opts: AccountDiffOptions): Promise<void> {
   if (opts.out) await (await import("../../fleet/write.js")).checkTargetDir(opts.out, "--out");
-  const { plan, source, text } = await planAccountSource(deps, opts);
+  const { plan, changes, saved } = await planAccountSource(deps, opts);
   await printAccountPlan(deps, plan, opts.markdown);
-  const { accountPlanIsEmpty, accountFingerprints } = await import("../../account/plan.js");
-  if (opts.out) {
-    const saved = await import("../../fleet/saved-plan.js");
-    const { accountPlanJson } = await import("../../account/print.js");
-    await saved.writeSavedPlan(deps, opts.out, {
-      kind: "account",
-      source,
-      prune: opts.prune,
-      exact: opts.exact,
-      text: text ?? "",
-      fingerprints: accountFingerprints(plan),
-      plan: accountPlanJson(plan),
-    });
+  if (opts.out && saved) {
+    await (await import("../../fleet/saved-plan.js")).saveSavedPlan(opts.out, saved);
     deps.msg.info(`plan saved to ${opts.out}: apply it with \`rentctl account apply --plan ${opts.out}\``);
   }
-  if (!accountPlanIsEmpty(plan)) throw new DriftError("the account differs from the file");
+  if (changes) throw new DriftError("the account differs from the file");
 }

@@ -13,15 +13,20 @@ export const verb = defineVerb({
 });
 
 export async function create(deps: Deps, src: InputSources): Promise<void> {
-  const [{ printCreated, prepareExtra }, { EXTRA }, { gatherInput, resolveNamedRefs }] = await Promise.all([
-    import("../../resources/create.js"),
-    import("../../resources/safe-edit.js"),
-    import("../input.js"),
-  ]);
+  const [{ printCreated, printCreateDryRun }, { EXTRA }, { gatherInput, resolveNamedRefs }, { createExtra }] =
+    await Promise.all([
+      import("../../resources/create.js"),
+      import("../../resources/resource.js"),
+      import("../input.js"),
+      import("../../ops/extra/create.js"),
+    ]);
   const values = await gatherInput(deps, EXTRA_FIELDS, src);
   await resolveNamedRefs(deps, EXTRA_FIELDS, values);
-  const record = await prepareExtra(deps, values);
-  const { createRecord } = await import("../../gateway/records.js");
-  const result = await createRecord(deps, EXTRA, record);
-  if (result) await printCreated(deps, "extra", result);
+  const r = await createExtra(
+    deps,
+    { values, dryRun: deps.flags.dryRun },
+    { onProgress: (p) => deps.msg.acting(p.target, p.what) },
+  );
+  if (r.dryRun) return printCreateDryRun(deps, EXTRA, r.dryRun.request);
+  await printCreated(deps, "extra", r);
 }

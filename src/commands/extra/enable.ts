@@ -1,10 +1,9 @@
-import { NotFoundError } from "../../api/errors.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { arg } from "../flags.js";
 import { parseId } from "../ids.js";
 import { defineVerb } from "../verb.js";
-import { dryRunExtra } from "./switch.js";
+import { printExtraDryRun } from "./switch.js";
 
 export const enableVerb = defineVerb({
   name: "enable",
@@ -25,18 +24,17 @@ export const disableVerb = defineVerb({
 /** `extra enable / disable ID`: the state wanted, whatever it was; `extra switch` stays the raw toggle. */
 export async function setActive(deps: Deps, rawId: string, on: boolean): Promise<void> {
   const id = parseId(rawId, "extra");
-  const word = on ? "on" : "off";
-  if (deps.flags.dryRun) return dryRunExtra(deps, "extras.switch", `turn ${word}`, id);
-  const target = await deps.target();
-  deps.msg.acting(target, `turning extra ${id} ${word}`);
-  const gateway = await import("../../gateway/index.js");
-  const r = await gateway.setExtraActive(deps, id, on, { undo: gateway.OWN_ENTRY });
-  if (r.status === "gone") throw new NotFoundError(`extra ${id} not found`);
+  const { setExtraActive } = await import("../../ops/extra/enable.js");
+  const r = await setExtraActive(
+    deps,
+    { id, on, dryRun: deps.flags.dryRun },
+    { onProgress: (p) => deps.msg.acting(p.target, p.what) },
+  );
+  const word = r.state;
+  if (r.dryRun) return printExtraDryRun(deps, r.dryRun.request, `turn ${word}`, id);
   if (deps.flags.quiet) return deps.out.ids([id]);
   if (deps.settings().output !== "table")
-    await deps.out.record({ id, state: word, switched: r.status === "switched" } as JsonObject);
+    await deps.out.record({ id, state: word, switched: r.switched } as JsonObject);
   else deps.io.stdout.write(`${word}\n`);
-  deps.msg.success(
-    r.status === "switched" ? `extra ${id} switched ${word}` : `extra ${id} was already ${word}; nothing sent`,
-  );
+  deps.msg.success(r.switched ? `extra ${id} switched ${word}` : `extra ${id} was already ${word}; nothing sent`);
 }

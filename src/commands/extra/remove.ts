@@ -2,7 +2,7 @@ import type { Deps } from "../../deps.js";
 import { arg, flag } from "../flags.js";
 import { parseId } from "../ids.js";
 import { defineVerb } from "../verb.js";
-import { dryRunExtra } from "./switch.js";
+import { printExtraDryRun } from "./switch.js";
 
 export const verb = defineVerb({
   name: "delete",
@@ -23,29 +23,32 @@ export const verb = defineVerb({
 
 export async function remove(deps: Deps, rawId: string, opts: { force?: boolean } = {}): Promise<void> {
   const id = parseId(rawId, "extra");
-  if (deps.flags.dryRun) return dryRunExtra(deps, "extras.delete", "delete", id);
-  const target = await deps.target();
-  const [{ confirmDestructive }, { EXTRA }] = await Promise.all([
+  const [{ deleteExtra }, { confirmDestructive }, { usedByText }] = await Promise.all([
+    import("../../ops/extra/delete.js"),
     import("../confirm.js"),
-    import("../../resources/resource.js"),
-  ]);
-  // Vehicles that use it are named first; the undo re-creates the extra and re-attaches it to them.
-  const [{ vehiclesUsingExtra }, { usedByText }] = await Promise.all([
-    import("../../resources/list.js"),
     import("./get.js"),
   ]);
-  const users = await vehiclesUsingExtra(deps, id);
-  if (users.length) deps.msg.warn(`extra ${id} is ${usedByText(users)}; deleting it takes it off them`);
-  if (!opts.force)
-    await confirmDestructive(
-      deps,
-      `Delete extra ${id} on ${target.env}${users.length ? ` (used by ${users.length} vehicle${users.length === 1 ? "" : "s"})` : ""}?`,
-      "delete an extra",
-    );
-  deps.msg.acting(target, `deleting extra ${id}`);
-  const { removeRecord } = await import("../../gateway/records.js");
-  const { undoOp } = await removeRecord(deps, EXTRA, id, { usedBy: users.map((u) => u.id) });
+  const r = await deleteExtra(
+    deps,
+    {
+      id,
+      dryRun: deps.flags.dryRun,
+      // Vehicles that use it are named first; the undo re-creates the extra and re-attaches it to them.
+      confirm: async (users) => {
+        if (users.length) deps.msg.warn(`extra ${id} is ${usedByText(users)}; deleting it takes it off them`);
+        if (opts.force) return;
+        const target = await deps.target();
+        await confirmDestructive(
+          deps,
+          `Delete extra ${id} on ${target.env}${users.length ? ` (used by ${users.length} vehicle${users.length === 1 ? "" : "s"})` : ""}?`,
+          "delete an extra",
+        );
+      },
+    },
+    { onProgress: (p) => deps.msg.acting(p.target, p.what) },
+  );
+  if (r.dryRun) return printExtraDryRun(deps, r.dryRun.request, "delete", id);
   const { printResults } = await import("../per-id.js");
-  await printResults(deps, [{ id, deleted: true, undo: undoOp ?? null }]);
-  deps.msg.success(`extra ${id} deleted${undoOp ? ` · undo with: rentctl undo ${undoOp}` : ""}`);
+  await printResults(deps, [{ id, deleted: true, undo: r.undoOp ?? null }]);
+  deps.msg.success(`extra ${id} deleted${r.undoOp ? ` · undo with: rentctl undo ${r.undoOp}` : ""}`);
 }

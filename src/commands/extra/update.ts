@@ -17,9 +17,10 @@ export const verb = defineVerb({
 });
 
 export async function update(deps: Deps, rawId: string, src: InputSources & { replace?: boolean }): Promise<void> {
-  const [{ EXTRA }, { gatherInput, resolveNamedRefs }] = await Promise.all([
+  const [{ EXTRA, printDiff }, { gatherInput, resolveNamedRefs }, { updateExtra }] = await Promise.all([
     import("../../resources/safe-edit.js"),
     import("../input.js"),
+    import("../../ops/extra/update.js"),
   ]);
   const id = parseId(rawId, "extra");
   const changes = await gatherInput(deps, EXTRA_FIELDS, src);
@@ -30,10 +31,13 @@ export async function update(deps: Deps, rawId: string, src: InputSources & { re
     });
   }
   await resolveNamedRefs(deps, EXTRA_FIELDS, changes);
-  // A full replacement: every member must still be there after the change.
-  const { guardedReplace } = await import("../../gateway/records.js");
-  const r = await guardedReplace(deps, EXTRA, id, changes, { replace: src.replace, requireAll: true });
-  if (!r.sent) return;
+  const r = await updateExtra(
+    deps,
+    { id, changes, replace: src.replace, dryRun: deps.flags.dryRun },
+    { onProgress: (p) => deps.msg.acting(p.target, p.what) },
+  );
+  if (r.dryRun) return printDiff(deps, EXTRA, id, r.changes, r.dryRun.request);
+  if (!r.sent) return deps.msg.info(`extra ${id}: nothing to change`);
   if (deps.flags.quiet) return deps.out.ids([id]);
   if (deps.settings().output !== "table")
     await deps.out.record({ id, changes: r.changes as never, undo: r.undoOp ?? null });

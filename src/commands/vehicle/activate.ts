@@ -27,15 +27,21 @@ export const deactivateVerb = activityVerb(false);
 
 export async function setActivity(deps: Deps, rawIds: string[], active: boolean): Promise<void> {
   const ids = await (await import("./handles.js")).vehicleIds(deps, rawIds);
-  const [{ runEach }, { guardedReplace }, { VEHICLE }] = await Promise.all([
+  const [{ runEach }, { printDiff }, { VEHICLE }, { setVehicleActivity }] = await Promise.all([
     import("../per-id.js"),
-    import("../../gateway/records.js"),
+    import("../../resources/safe-edit.js"),
     import("../../resources/resource.js"),
+    import("../../ops/vehicle/activate.js"),
   ]);
   await runEach(deps, ids, `${active ? "activate" : "deactivate"}`, async (id) => {
-    const r = await guardedReplace(deps, VEHICLE, id, { vehicle_activity: active ? 1 : 0 }, { quietUnchanged: true });
-    if (r.sent) deps.msg.success(`vehicle ${id} ${active ? "activated" : "deactivated"}`);
-    else if (!deps.flags.dryRun) deps.msg.info(`vehicle ${id} is already ${active ? "active" : "inactive"}`);
-    return { id, vehicle_activity: active ? 1 : 0, changed: Boolean(r.sent), undo: r.undoOp ?? null };
+    const r = await setVehicleActivity(
+      deps,
+      { id, active, dryRun: deps.flags.dryRun },
+      { onProgress: (p) => deps.msg.acting(p.target, p.what) },
+    );
+    if (r.dryRun) await printDiff(deps, VEHICLE, id, r.changes, r.dryRun.request);
+    else if (r.changed) deps.msg.success(`vehicle ${id} ${active ? "activated" : "deactivated"}`);
+    else deps.msg.info(`vehicle ${id} is already ${active ? "active" : "inactive"}`);
+    return { id, vehicle_activity: r.vehicle_activity, changed: r.changed, undo: r.undoOp ?? null };
   });
 }

@@ -1,10 +1,12 @@
+import { CONCURRENCY } from "../../concurrency.js";
 import { flag } from "../flags.js";
 
-/** `--concurrency <n>` of the verbs that run a bulk job: 1 to 16, checked before anything is read or sent. */
-export const concurrencyFlag = (description: string) => flag.int("--concurrency <n>", description, { min: 1, max: 16 });
+/** `--concurrency <n>` of the verbs that run a bulk job: the one bound (src/concurrency.ts), checked before anything is read or sent. */
+export const concurrencyFlag = (description: string) =>
+  flag.int("--concurrency <n>", description, { min: CONCURRENCY.min, max: CONCURRENCY.max });
 
 /** Rows in flight at once when --concurrency is not given. */
-export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_CONCURRENCY = CONCURRENCY.default;
 
 /**
  * `--no-dedupe` of the verbs that create vehicles (import, apply, undo): skip the identity check

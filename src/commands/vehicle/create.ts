@@ -1,4 +1,4 @@
-import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
+import { VEHICLE_CLIENT_FILLED, VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
 import { flag } from "../flags.js";
@@ -33,36 +33,33 @@ export const verb = defineVerb({
 });
 
 export async function create(deps: Deps, opts: InputSources, o: { allowDuplicate?: boolean } = {}): Promise<void> {
-  const [{ prepareVehicle, printCreated }, { VEHICLE }, { gatherInput, resolveNamedRefs }] = await Promise.all([
-    import("../../resources/create.js"),
-    import("../../resources/resource.js"),
-    import("../input.js"),
-  ]);
+  const [{ printCreated, printCreateDryRun }, { VEHICLE }, { gatherInput, resolveNamedRefs }, { createVehicle }] =
+    await Promise.all([
+      import("../../resources/create.js"),
+      import("../../resources/resource.js"),
+      import("../input.js"),
+      import("../../ops/vehicle/create.js"),
+    ]);
   const values = await gatherInput(deps, VEHICLE_FIELDS, opts);
-  if (Object.keys(values).every((k) => k === "user_id" || k === "locale_id")) throw nothingToCreate();
+  if (Object.keys(values).every((k) => VEHICLE_CLIENT_FILLED.has(k))) throw nothingToCreate();
   await resolveNamedRefs(deps, VEHICLE_FIELDS, values);
-  const record = await prepareVehicle(deps, values);
-  // The tool's own identity rule (import, diff, apply) holds for what it creates one by one too.
-  if (!o.allowDuplicate) {
-    const { findByIdentity } = await import("../../resources/list.js");
-    const [existing] = await findByIdentity(deps, record as Record<string, unknown>);
-    if (existing !== undefined)
-      throw new UsageError(
-        `vehicle ${existing} already has registration number ${JSON.stringify(String(record.vehicle_reg_number).trim())}; nothing was sent`,
-        {
-          hint:
-            "edit that one (`rentctl vehicle edit " + existing + " ...`), or pass --allow-duplicate to create a second",
-        },
-      );
-  }
-  const { createRecord } = await import("../../gateway/records.js");
-  const result = await createRecord(deps, VEHICLE, record);
-  if (result) await printCreated(deps, "vehicle", result);
+  const r = await createVehicle(
+    deps,
+    { values, allowDuplicate: o.allowDuplicate, dryRun: deps.flags.dryRun },
+    { onProgress: (p) => deps.msg.acting(p.target, p.what), trace: cliTrace(deps) },
+  );
+  if (r.dryRun) return printCreateDryRun(deps, VEHICLE, r.dryRun.request);
+  await printCreated(deps, "vehicle", r);
+}
+
+/** --verbose: the lookups after a lost answer, dimmed on stderr. */
+export function cliTrace(deps: Deps): ((line: string) => void) | undefined {
+  return deps.flags.verbose ? (line) => deps.io.stderr.write(deps.color.dim(`${line}\n`)) : undefined;
 }
 
 /** `vehicle create` with nothing given: the fields a vehicle needs, and three ways to give them at once. */
 function nothingToCreate(): UsageError {
-  const missing = VEHICLE_FIELDS.filter((f) => f.required === true && f.name !== "user_id");
+  const missing = VEHICLE_EDITABLE_FIELDS.filter((f) => f.required === true);
   return new UsageError(`nothing to create: a vehicle needs ${missing.length} fields, none was given`, {
     details: missing.map((f) => ({ field: f.name, message: `is required (${f.description})` })),
     hint: [

@@ -1,4 +1,4 @@
-import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
+import { VEHICLE_CLIENT_FILLED, VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
 import { arg, flag } from "../flags.js";
@@ -65,23 +65,27 @@ export interface EditOptions extends InputSources {
 
 export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promise<void> {
   const id = (await (await import("./handles.js")).vehicleIds(deps, [rawId]))[0]!;
-  const [{ gatherInput, resolveNamedRefs }, { guardedReplace }, { VEHICLE }] = await Promise.all([
+  const [{ gatherInput, resolveNamedRefs }, { printDiff }, { VEHICLE }, { editVehicle }] = await Promise.all([
     import("../input.js"),
-    import("../../gateway/records.js"),
+    import("../../resources/safe-edit.js"),
     import("../../resources/resource.js"),
+    import("../../ops/vehicle/edit.js"),
   ]);
   const changes = await gatherInput(deps, VEHICLE_FIELDS, opts);
-  delete changes.user_id;
-  delete changes.locale_id;
+  for (const k of VEHICLE_CLIENT_FILLED) delete changes[k];
   if (Object.keys(changes).length === 0 && !opts.replace) {
     throw new UsageError("nothing to change: give field flags, --set FIELD=VALUE or --from-file", {
       hint: "example: rentctl vehicle edit 42 --price-per-day 55",
     });
   }
   await resolveNamedRefs(deps, VEHICLE_FIELDS, changes);
-  if (!opts.allowDuplicate) await (await import("./handles.js")).refuseTakenReg(deps, [id], changes);
-  const r = await guardedReplace(deps, VEHICLE, id, changes, { replace: opts.replace });
-  if (!r.sent) return;
+  const r = await editVehicle(
+    deps,
+    { id, changes, replace: opts.replace, allowDuplicate: opts.allowDuplicate, dryRun: deps.flags.dryRun },
+    { onProgress: (p) => deps.msg.acting(p.target, p.what) },
+  );
+  if (r.dryRun) return printDiff(deps, VEHICLE, id, r.changes, r.dryRun.request);
+  if (!r.sent) return deps.msg.info(`vehicle ${id}: nothing to change`);
   if (deps.flags.quiet) return deps.out.ids([id]);
   if (deps.settings().output !== "table") {
     await deps.out.record({ id, changes: r.changes as never, undo: r.undoOp ?? null });

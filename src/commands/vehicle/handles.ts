@@ -71,27 +71,3 @@ export async function vehicleIds(deps: Deps, raws: readonly string[]): Promise<n
 function unique(ids: number[]): number[] {
   return [...new Set(ids)];
 }
-
-/**
- * A registration number another vehicle of the account has is refused (the tool's identity rule:
- * two vehicles with one number are one to import, diff and handles), unless --allow-duplicate.
- */
-export async function refuseTakenReg(
-  deps: Deps,
-  ids: readonly number[],
-  values: Record<string, unknown>,
-): Promise<void> {
-  const reg = values.vehicle_reg_number;
-  if (reg === undefined || reg === null || String(reg).trim() === "") return;
-  if (ids.length > 1)
-    throw new UsageError(`one registration number for ${ids.length} vehicles; nothing was sent`, {
-      hint: "give each vehicle its own: rentctl vehicle edit ID --reg NUMBER",
-    });
-  const { findByIdentity } = await import("../../resources/list.js");
-  const others = (await findByIdentity(deps, { vehicle_reg_number: reg })).filter((id) => !ids.includes(id));
-  if (others.length)
-    throw new UsageError(
-      `vehicle ${others.join(", ")} already has registration number ${JSON.stringify(String(reg).trim())}; nothing was sent`,
-      { hint: "pass --allow-duplicate to give it to this one too" },
-    );
-}

@@ -79,11 +79,11 @@ export async function planSelectionEdit(deps: Deps, opts: EditOptions): Promise<
   for (const [k, v] of Object.entries(absolute)) if (v === "" || (Array.isArray(v) && v.length === 0)) record[k] = v;
   const records = await selectedVehicles(deps, opts);
   if (!opts.allowDuplicate && record.vehicle_reg_number !== undefined) {
-    const { refuseTakenReg } = await import("./handles.js");
-    await refuseTakenReg(
+    const { refuseTakenRegistration } = await import("../../ops/vehicle/registration.js");
+    await refuseTakenRegistration(
       deps,
-      records.map((r) => Number(r.id ?? r.vehicle_id)),
       record,
+      records.map((r) => Number(r.id ?? r.vehicle_id)),
     );
   }
   const { planEdit } = await import("../../fleet/plan.js");

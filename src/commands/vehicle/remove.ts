@@ -23,18 +23,19 @@ export const verb = defineVerb({
 
 export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
   const ids = await (await import("./handles.js")).vehicleIds(deps, rawIds);
-  const [{ requireUser }, { VEHICLE }, { confirmDestructive }] = await Promise.all([
+  const [{ requireUser }, { confirmDestructive }, { removeVehicle }] = await Promise.all([
     import("../../deps.js"),
-    import("../../resources/resource.js"),
     import("../confirm.js"),
+    import("../../ops/vehicle/remove.js"),
   ]);
   const userId = await requireUser(deps);
   const target = await deps.target();
   const what = ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles (${ids.join(", ")})`;
   if (deps.flags.dryRun) {
-    const { describeRequest } = await import("../../api/dry-run.js");
-    for (const id of ids)
-      await deps.out.record(describeRequest(target.baseUrl, "vehicles.remove", { user_id: userId, vehicle_id: id }));
+    for (const id of ids) {
+      const r = await removeVehicle(deps, { id, dryRun: true });
+      if (r.dryRun) await deps.out.record(r.dryRun.request);
+    }
     deps.msg.info(
       deps.color.dim(`dry run: would remove ${what} on ${target.env} as owner ${userId}; nothing was sent`),
     );
@@ -46,10 +47,9 @@ export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
     `remove ${ids.length === 1 ? "a vehicle" : "vehicles"}`,
   );
   const { runEach } = await import("../per-id.js");
-  const { removeRecord } = await import("../../gateway/records.js");
   deps.msg.acting(target, `removing ${ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles`}`);
   await runEach(deps, ids, "remove", async (id) => {
-    const { undoOp } = await removeRecord(deps, VEHICLE, id);
+    const { undoOp } = await removeVehicle(deps, { id });
     deps.msg.success(`vehicle ${id} removed${undoOp ? ` · undo with: rentctl undo ${undoOp}` : ""}`);
     return { id, removed: true, undo: undoOp ?? null };
   });
