@@ -120,6 +120,8 @@ const common = {
   // import("node:fs") becomes require("node:fs"): the bundle runs as a vm.Script
   // (src/boot.ts), which has no loader for real dynamic imports on Node 20.
   supported: { "dynamic-import": false },
+  // jsonc-parser's main is a UMD file whose requires esbuild cannot follow: its ES module build instead
+  alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
 };
 const result = await build({
   ...common,

@@ -14,7 +14,7 @@ import type { Messages } from "./output/messages.js";
 import { createMessages } from "./output/messages.js";
 import type { Output } from "./output/output.js";
 import { createOutput, silentOutput } from "./output/output.js";
-import { terminalWidth } from "./output/terminal.js";
+import { resultWidth } from "./output/terminal.js";
 import { inquirerPrompter, type Prompter } from "./prompt.js";
 
 export type { Messages, Output, Prompter, Target };
@@ -151,7 +151,7 @@ export function createDeps(
               names ??= new FieldNames(deps.catalogs(), () => accountExtras(deps));
               return names;
             },
-            width: () => terminalWidth(io, env),
+            width: () => resultWidth(io, env),
           },
         ),
     msg: createMessages(io.stderr, color, Boolean(flags.quiet)),

@@ -390,3 +390,43 @@ export function planExtras(
   }
   return { plan, problems };
 }
+
+/** An extra a job created whose option and period the account holds with a lower id: the copy, and the one kept. */
+export interface ExtraTwin {
+  id: number;
+  kept: number;
+  option_id: number;
+  period: number;
+}
+
+/**
+ * Extras converge as vehicles do (src/bulk/identity-check.ts): one per
+ * option and period, the lowest id kept. Of `mine` (ids a job created), those
+ * whose option and period the account also holds under a lower id are
+ * copies; `presumed` (identities of creates whose answer was lost) names the
+ * newest extra of the identity as the job's own when the account holds it
+ * more than once, unless that id is known to be someone else's (`others`).
+ */
+export function extraTwins(
+  account: readonly ExtraState[],
+  mine: ReadonlySet<number>,
+  presumed: ReadonlySet<string> = new Set(),
+  others: ReadonlySet<number> = new Set(),
+): ExtraTwin[] {
+  const byKey = new Map<string, ExtraState[]>();
+  for (const e of account) {
+    const k = extraKey(e.option_id, e.period);
+    byKey.set(k, [...(byKey.get(k) ?? []), e]);
+  }
+  const out: ExtraTwin[] = [];
+  for (const [k, list] of byKey) {
+    if (list.length < 2) continue;
+    const ids = list.map((e) => e.id).sort((a, b) => a - b);
+    const kept = ids[0]!;
+    const copies = new Set(ids.filter((id) => id !== kept && mine.has(id)));
+    const newest = ids[ids.length - 1]!;
+    if (presumed.has(k) && newest !== kept && !others.has(newest)) copies.add(newest);
+    for (const id of copies) out.push({ id, kept, option_id: list[0]!.option_id, period: list[0]!.period });
+  }
+  return out.sort((a, b) => a.id - b.id);
+}

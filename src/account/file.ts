@@ -1,12 +1,11 @@
 import { readFile, stat } from "node:fs/promises";
 import { InputError } from "../errors.js";
-import { type DocEvent, NODE_PROPERTY, readDocument } from "../fleet/doc-stream.js";
+import { readDocument, WHOLE_FILE_BYTES } from "../fleet/doc-stream.js";
 import type { FleetFormat } from "../fleet/format.js";
 import { checkJson, decodeUtf8 } from "../fleet/input-limits.js";
 import { rowLabel } from "../fleet/plan.js";
 import { fileError, type RawRow } from "../fleet/read.js";
-import { parseYamlBlock } from "../output/yaml-block.js";
-import { parseYamlLines } from "../output/yaml-lines.js";
+import { parseYaml } from "../fleet/yaml.js";
 
 /**
  * An account file: a yaml or json document `{extras: [...], vehicles: [...]}`.
@@ -83,12 +82,8 @@ const refsField = (row: number, reg: string) => `${rowLabel(row, { vehicle_reg_n
 const REF_KEYS = new Set(["option", "option_id", "period"]);
 const notRefKey = (k: string) => !REF_KEYS.has(k);
 
-/**
- * Files up to this size are parsed whole (one parse is the fastest read);
- * larger ones are streamed item by item (src/fleet/doc-stream.ts), so that
- * memory stays bounded whatever the size of the account.
- */
-export const WHOLE_FILE_BYTES = 2 * 1024 * 1024;
+/** Files up to WHOLE_FILE_BYTES are parsed whole; larger ones are streamed item by item (src/fleet/doc-stream.ts). */
+export { WHOLE_FILE_BYTES };
 
 /**
  * Read an account (or fleet) file: the extras section, and the vehicle rows
@@ -128,17 +123,7 @@ async function readAccountFile(
   let doc: unknown;
   try {
     if (format === "json") doc = (checkJson(text, () => "the document") ?? { value: JSON.parse(text) }).value;
-    else {
-      // the export's own form, read whole a line at a time (the fastest read, as JSON.parse is for json)
-      const lines = parseYamlLines(text);
-      if (lines) doc = lines.value;
-      else {
-        // laid out as the export writes it: the vehicles are parsed one by one as they are read
-        const sections = yamlSections(text);
-        if (sections) return await sectionedDocument(text, sections, row, refs, problems);
-        doc = (await yamlParse())(text);
-      }
-    }
+    else doc = parseYaml(text);
   } catch (e) {
     if (e instanceof InputError) throw e;
     throw new InputError(`not valid ${format}: ${(e as Error).message}`);
@@ -210,84 +195,6 @@ function vehicleRow(refs: Map<number, ExtraRef[]>, problems: AccountDocument["pr
   };
 }
 
-/** One item of a yaml list section (its text starts with `- `): parseYamlBlock, else the yaml package. */
-function yamlItem(item: string, parse: (src: string) => unknown): unknown {
-  const v = (parseYamlBlock(item) ?? { value: parse(item) }).value;
-  // an item's text is one `- ` entry at the first column and what is indented under it: one element
-  if (!Array.isArray(v) || v.length !== 1) throw new InputError("not valid yaml: a list item that is not one entry");
-  return v[0];
-}
-
-/**
- * A yaml account file in the export's layout: the extras section and the
- * other members parsed now, the vehicles one at a time as they are read (the
- * yaml package loaded only when parseYamlBlock cannot read an item).
- */
-async function sectionedDocument(
-  text: string,
-  sections: YamlSections,
-  row: (n: number, v: unknown) => RawRow,
-  refs: Map<number, ExtraRef[]>,
-  problems: AccountDocument["problems"],
-): Promise<AccountDocument> {
-  let loaded: ((src: string) => unknown) | undefined;
-  const parse = (src: string) => {
-    if (!loaded) throw NEEDS_YAML;
-    return loaded(src);
-  };
-  const read = async <T>(f: () => T): Promise<T> => {
-    try {
-      return f();
-    } catch (e) {
-      if (e !== NEEDS_YAML) throw e;
-      loaded = await yamlParse();
-      return f();
-    }
-  };
-  // An item's error counts its lines from the item: the whole text, parsed again, says where it is in the file.
-  const yamlError = (e: unknown) => {
-    if (e instanceof InputError) return e;
-    let message = (e as Error).message;
-    if (loaded)
-      try {
-        loaded(text);
-      } catch (whole) {
-        message = (whole as Error).message;
-      }
-    return new InputError(`not valid yaml: ${message}`);
-  };
-  const { lists, scalars } = sections;
-  try {
-    if (scalars.length)
-      await read(() => (parseYamlBlock(scalars.join("\n")) ?? { value: parse(scalars.join("\n")) }).value);
-    const extras = lists.extras && (await read(() => lists.extras!.map((t, i) => extrasRow(yamlItem(t, parse), i))));
-    const vehicles = lists.vehicles ?? [];
-    async function* rows(): AsyncGenerator<RawRow> {
-      for (let i = 0; i < vehicles.length; i++) {
-        const item = vehicles[i]!;
-        vehicles[i] = ""; // let go of its text once read
-        let v: unknown;
-        try {
-          v = await read(() => yamlItem(item, parse));
-        } catch (e) {
-          throw yamlError(e);
-        }
-        yield row(i + 1, v);
-      }
-    }
-    return { extras: lists.extras === undefined ? undefined : (extras ?? []), vehicles: rows(), refs, problems };
-  } catch (e) {
-    throw yamlError(e);
-  }
-}
-
-const NEEDS_YAML = Symbol("yaml package");
-
-async function yamlParse(): Promise<(text: string) => unknown> {
-  const { parse } = await (await import("../output/yaml.js")).loadYaml();
-  return (text) => parse(text, { logLevel: "error" });
-}
-
 /**
  * A large json or yaml file, read as it streams: the extras section (small)
  * and the top-level members up to the vehicles list, then the vehicle rows
@@ -300,50 +207,14 @@ async function streamedDocument(
   refs: Map<number, ExtraRef[]>,
   problems: AccountDocument["problems"],
 ): Promise<AccountDocument> {
-  // The yaml package is loaded only when parseYamlBlock cannot read an item: then the file is read
-  // again from its start, with it, skipping what was handed out already (NEEDS_YAML).
-  let parse: ((src: string) => unknown) | undefined;
-  const open = () =>
-    readDocument(path, format, ["extras", "vehicles"], {
-      parseYamlItem:
-        format === "yaml"
-          ? (t) => {
-              const fast = parseYamlBlock(t);
-              if (fast) return fast.value;
-              if (!parse) throw NEEDS_YAML;
-              return parse(t);
-            }
-          : undefined,
-    })[Symbol.asyncIterator]();
-  let events = open();
-  /** The next event; a first item only the yaml package reads reopens the file with it. */
-  const next = async (skip: (ev: DocEvent) => boolean): Promise<IteratorResult<DocEvent>> => {
-    for (;;)
-      try {
-        return await events.next();
-      } catch (e) {
-        if (e !== NEEDS_YAML || parse) throw e;
-        parse = await yamlParse();
-        events = open();
-        // what was already handed out, again: skipped
-        for (let r = await events.next(); !r.done; r = await events.next()) if (!skip(r.value)) return r;
-        return { done: true, value: undefined };
-      }
-  };
+  const events = readDocument(path, format, ["extras", "vehicles"])[Symbol.asyncIterator]();
   let extras: Record<string, unknown>[] | undefined;
   const keys: string[] = [];
   /** Vehicle rows read before the extras section could be known complete (a file that lists vehicles first). */
   const held: RawRow[] = [];
   let vehiclesOpen = false;
   let shape: string | undefined;
-  /** Events handed out so far (a reopened file skips as many). */
-  let seen = 0;
-  const skipSeen = () => {
-    let n = 0;
-    return () => ++n <= seen;
-  };
-  for (let e = await next(skipSeen()); !e.done; e = await next(skipSeen())) {
-    seen++;
+  for (let e = await events.next(); !e.done; e = await events.next()) {
     const ev = e.value;
     if (ev.type === "shape") shape = ev.shape;
     else if (ev.type === "member") {
@@ -369,8 +240,7 @@ async function streamedDocument(
   async function* rest(): AsyncGenerator<RawRow> {
     yield* held.splice(0);
     if (!vehiclesOpen) return;
-    for (let e = await next(skipSeen()); !e.done; e = await next(skipSeen())) {
-      seen++;
+    for (let e = await events.next(); !e.done; e = await events.next()) {
       const ev = e.value;
       if (ev.type === "item") yield row(ev.index, ev.value);
       else if (ev.type === "member" || ev.type === "open") {
@@ -383,83 +253,4 @@ async function streamedDocument(
   }
   if (shape === "empty") return { vehicles: [], refs, problems };
   return { extras, vehicles: rest(), refs, problems };
-}
-
-/**
- * A yaml account file laid out as `account export` writes it (top-level
- * `extras:` / `vehicles:` / `$schema:` keys, each list item starting with
- * `- ` at the first column) is parsed item by item: the same values as a
- * whole-document parse, in a fraction of the time and memory (the yaml
- * library's document model of a 10,000-vehicle file is large). Any other
- * layout (flow lists, indented items, anchors, several documents) returns
- * undefined and is parsed whole.
- */
-interface YamlSections {
-  /** Per list section (`extras:`, `vehicles:`), its items' text; undefined: `key:` with nothing under it. */
-  lists: { extras?: string[]; vehicles?: string[] };
-  /** The other members' lines (`$schema: ...`). */
-  scalars: string[];
-}
-
-export function parseSectioned(text: string, parse: (src: string) => unknown): Record<string, unknown> | undefined {
-  const sections = yamlSections(text);
-  if (!sections) return undefined;
-  const doc: Record<string, unknown> = {};
-  for (const [k, items] of Object.entries(sections.lists))
-    doc[k] = items?.length ? items.map((item) => yamlItem(item, parse)) : null; // `key:` with nothing under it is null
-  if (sections.scalars.length) {
-    const members = sections.scalars.join("\n");
-    Object.assign(doc, (parseYamlBlock(members) ?? { value: parse(members) }).value as object);
-  }
-  return doc;
-}
-
-/** The sections of a yaml account file laid out as the export writes it (see parseSectioned); undefined: another layout. */
-function yamlSections(text: string): YamlSections | undefined {
-  // an anchor or alias (any name, in block or flow context) may join items: the whole document is parsed
-  if (/^(---|\.\.\.|%)/m.test(text) || NODE_PROPERTY.test(text)) return undefined;
-  // CRLF files: the lines split as before; parseYamlBlock leaves items with a CR to the yaml package
-  if (text.includes("\r")) text = text.replace(/\r\n/g, "\n");
-  const lists: Record<string, string[]> = {};
-  const scalars: string[] = [];
-  let list: string[] | undefined;
-  // An item is the file's own slice, from its `- ` line to the next top-level line (no string per line).
-  let itemStart = -1;
-  const flush = (end: number) => {
-    if (itemStart < 0 || !list) return;
-    // without the newline that ends its last line (a trailing blank line or comment may stay)
-    list.push(text.slice(itemStart, end > itemStart && text.charCodeAt(end - 1) === 10 ? end - 1 : end));
-    itemStart = -1;
-  };
-  for (let pos = 0; pos <= text.length; ) {
-    let nl = text.indexOf("\n", pos);
-    if (nl < 0) nl = text.length;
-    const c = text.charCodeAt(pos);
-    if (nl === pos || c === 32 /* space */ || c === 9 /* tab */) {
-      if (itemStart < 0) {
-        const t = text.slice(pos, nl).trim();
-        if (t !== "" && !t.startsWith("#")) return undefined;
-      }
-    } else if (c === 35 /* # */) {
-      // a comment: inside the item it follows, or between sections
-    } else if (c === 45 /* - */ && (nl === pos + 1 || text.charCodeAt(pos + 1) === 32)) {
-      if (!list) return undefined;
-      flush(pos);
-      itemStart = pos;
-    } else {
-      flush(pos);
-      const line = text.slice(pos, nl);
-      const key = /^(extras|vehicles):\s*(#.*)?$/.exec(line);
-      if (key) {
-        if (key[1]! in lists) return undefined;
-        list = lists[key[1]!] = [];
-      } else if (/^\$schema:/.test(line)) {
-        scalars.push(line);
-        list = undefined;
-      } else return undefined;
-    }
-    pos = nl + 1;
-  }
-  flush(text.length);
-  return { lists, scalars };
 }

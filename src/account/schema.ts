@@ -1,12 +1,14 @@
 import { EXTRA_FIELDS } from "../contract/extra-fields.js";
+import { fieldJsonSchema } from "../contract/schemas.js";
 import type { ParamSpec } from "../contract/types.js";
 import { IMAGES_KEY, ROW_FIELDS } from "../fleet/fields.js";
 import { EXTRA_ROW_KEYS } from "./extras.js";
 
 /**
  * JSON Schema (2020-12) of fleet files (`vehicle schema`) and account files
- * (`account schema`), generated from the contract table: each vehicle field's
- * type, range and length, its description from the field help, and whether a
+ * (`account schema`), derived from the record schemas (src/contract/schemas.ts,
+ * built from the contract table): each vehicle field's JSON Schema (type,
+ * range and length), its description from the field help, and whether a
  * catalog name may stand for its id. Values are allowed in every form the
  * reader accepts (a whole number also as digits in a string, a list also as
  * one value, `null` = "must be empty"), so a file rentctl reads is never
@@ -19,20 +21,21 @@ type Schema = Record<string, unknown>;
 const SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
 const DIGITS = "^\\s*[+-]?\\d+\\s*$";
 
+/**
+ * One value of a field as a file may hold it: the field's own JSON Schema (src/contract/schemas.ts,
+ * the one source: type, range, length), widened to the forms the reader accepts.
+ */
 function scalar(spec: ParamSpec): Schema {
-  const isInt = spec.type === "integer" || spec.type === "integer[]";
-  if (spec.type === "flag") return { enum: [0, 1, "0", "1", true, false] };
-  if (isInt) {
-    const n: Schema = { type: "integer" };
-    if (spec.min !== undefined) n.minimum = spec.min;
-    if (spec.max !== undefined) n.maximum = spec.max;
-    const forms: Schema[] = [n, { type: "string", pattern: DIGITS }];
+  const strict = fieldJsonSchema(spec);
+  const one = { ...((spec.type.endsWith("[]") ? strict.items : strict) as Schema) };
+  delete one.description;
+  if (spec.type === "flag") return { anyOf: [one, { enum: ["0", "1", true, false] }] };
+  if (spec.type === "integer" || spec.type === "integer[]") {
+    const forms: Schema[] = [one, { type: "string", pattern: DIGITS }];
     if (spec.catalog) forms.push({ type: "string", minLength: 1 });
     return { anyOf: forms };
   }
-  const s: Schema = { type: ["string", "number"] };
-  if (spec.maxLength !== undefined) s.maxLength = spec.maxLength;
-  return s;
+  return { anyOf: [one, { type: "number" }] };
 }
 
 function describe(spec: ParamSpec): string {

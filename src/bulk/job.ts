@@ -16,6 +16,7 @@ import {
   type BulkRow,
   type BulkSummary,
   type RowResult,
+  rowDeadline,
   runBulk,
   settleInFlight,
   type TaskContext,
@@ -42,6 +43,21 @@ import {
  *     }
  */
 
+/**
+ * The time and the waits of a bulk job (the settle wait for a stopped run's
+ * requests): real by default; a test injects one that needs no real waiting.
+ */
+export interface BulkClock {
+  now(): number;
+  /** Resolves once `now()` has reached `deadline`. */
+  until(deadline: number): Promise<void>;
+}
+
+export const systemClock: BulkClock = {
+  now: () => Date.now(),
+  until: (deadline) => new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now()))),
+};
+
 export interface BulkJobKey {
   /** The job's name in the row log key (`vehicle.import`, `vehicle.apply`, `vehicle.edit`, `undo.apply`, ...). */
   job: string;
@@ -55,6 +71,10 @@ export interface BulkJobKey {
   afresh?: string;
   /** --report FILE: checked here, before anything is planned, recorded or sent. */
   report?: string;
+  /** The clock of the settle waits (default: the system's). */
+  clock?: BulkClock;
+  /** The longest wait for another run of the same job (default: the lock's; --no-wait: 0). */
+  lockWaitMs?: number;
 }
 
 export interface BulkJobRun<T> {
@@ -76,6 +96,11 @@ export interface BulkJobRun<T> {
   stdoutReport?: boolean;
   /** Results known before any row is sent (rows found invalid, skipped with --skip-invalid): reported first, counted as failed. */
   known?: RowResult[];
+  /**
+   * What a rerun's identity check did before the rows were planned (copies a stopped run created, removed):
+   * reported first, counted under their status (`deduplicated`; `failed` fails the run as a row does).
+   */
+  converged?: RowResult[];
   /** Send one row; call `ctx.beforeWrite` (or hand it to the gateway) right before the one write. */
   send(row: BulkRow<T>, ctx: TaskContext): Promise<TaskOutcome>;
   /** A row a stopped run left in flight: its outcome if the write took effect, undefined to send it again. */
@@ -108,7 +133,12 @@ export interface BulkJobRun<T> {
    * status is one of `statuses` created the vehicle of `identity(row)`.
    * Left out with --no-dedupe.
    */
-  identityCheck?: { statuses: readonly string[]; identity(row: BulkRow<T>): Identity | undefined };
+  identityCheck?: {
+    statuses: readonly string[];
+    identity(row: BulkRow<T>): Identity | undefined;
+    /** How a copy is removed (default: the gateway's removeDuplicate, not recorded); e.g. recorded with the job's undo. */
+    remove?(id: number): Promise<"removed" | "gone">;
+  };
 }
 
 export interface BulkJobHandle {
@@ -118,8 +148,15 @@ export interface BulkJobHandle {
   readonly waited: boolean;
   /** Rows the stopped run left in flight (`sending` / `unknown`). */
   readonly inFlight: RowRecord[];
-  /** Wait until the stopped run's requests can no longer land (once; run() calls it too). */
-  settle(): Promise<void>;
+  /** The clock of its waits. */
+  readonly clock: BulkClock;
+  /**
+   * Wait until the stopped run's requests can no longer land: those of the rows `pending` keeps
+   * (default: all), each until its own deadline. True when it waited (what was read before is out of
+   * date). A job that reconciles rows need not call it: run() lists first and waits only for rows
+   * the listing does not show.
+   */
+  settle(pending?: (r: RowRecord) => boolean): Promise<boolean>;
   /** Run the rows; throws the exit error (auth 4, network 6, interrupted 130, failed rows 7, the job's verdict). */
   run<T>(spec: BulkJobRun<T>): Promise<BulkSummary>;
   /** The job is complete without running (nothing to do): a later run starts afresh. */
@@ -150,15 +187,20 @@ export async function checkReportPath(path: string): Promise<void> {
  * every write that job made. Returns the release; hold it while working, so
  * the job cannot be resumed meanwhile.
  */
-export async function holdJobLog(deps: Deps, file: string, what: string): Promise<() => void> {
+export async function holdJobLog(
+  deps: Deps,
+  file: string,
+  what: string,
+  opts: Pick<BulkJobKey, "clock" | "lockWaitMs"> = {},
+): Promise<() => void> {
   const unlock = await lock(file, {
     what,
-    timeoutMs: deps.flags.wait === false ? 0 : undefined,
+    timeoutMs: lockWait(deps, opts),
     onWait: (holder) => deps.msg.info(`waiting for ${what}, running as ${holder}`),
   });
   try {
     const text = await readFile(file, "utf8").catch(() => "");
-    await settle(deps, inFlightOf(readPrevious(text, bootId())));
+    await settle(deps, inFlightOf(readPrevious(text, bootId())), opts.clock ?? systemClock);
     return unlock;
   } catch (e) {
     unlock();
@@ -170,11 +212,16 @@ export async function holdJobLog(deps: Deps, file: string, what: string): Promis
  * Wait until a stopped run's requests in flight can no longer land: their start plus the
  * timeout (or --settle, if longer). Not on the embedded sandbox: its server ended with that run.
  */
-async function settle(deps: Deps, inFlight: readonly RowRecord[]): Promise<void> {
-  if (!inFlight.length || (await deps.target()).embeddedSandbox) return;
-  const ms = Math.max(deps.settings().timeoutMs, (deps.flags.settle ?? 0) * 1000);
-  await settleInFlight(inFlight, ms, (m) => deps.msg.info(m));
+async function settle(deps: Deps, inFlight: readonly RowRecord[], clock: BulkClock): Promise<boolean> {
+  if (!inFlight.length || (await deps.target()).embeddedSandbox) return false;
+  return settleInFlight(inFlight, settleBound(deps), (m) => deps.msg.info(m), clock);
 }
+
+/** The bound on a stopped run's request: the timeout (or --settle, if longer). */
+const settleBound = (deps: Deps) => Math.max(deps.settings().timeoutMs, (deps.flags.settle ?? 0) * 1000);
+
+/** How long to wait for another run's lock: --no-wait 0, else the job's own bound, else the lock's default. */
+const lockWait = (deps: Deps, key: Pick<BulkJobKey, "lockWaitMs">) => (deps.flags.wait === false ? 0 : key.lockWaitMs);
 
 export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobHandle> {
   if (key.report) await checkReportPath(key.report);
@@ -183,7 +230,7 @@ export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobH
   let waited = false;
   const unlock = await lock(RowLog.fileFor(deps.paths.dataDir, logKey), {
     what: `this ${key.what}`,
-    timeoutMs: deps.flags.wait === false ? 0 : undefined,
+    timeoutMs: lockWait(deps, key),
     onWait: (holder) => {
       waited = true;
       deps.msg.info(`waiting for the same ${key.what}, running as ${holder}`);
@@ -203,19 +250,17 @@ export async function openBulkJob(deps: Deps, key: BulkJobKey): Promise<BulkJobH
         : `resuming an interrupted ${key.what} (--restart to ${key.afresh ?? "start afresh"})`,
     );
   const inFlight = log.inFlight();
-  let settled: Promise<void> | undefined;
+  const clock = key.clock ?? systemClock;
   let ended = false;
   const handle: BulkJobHandle = {
     log,
     resumed: log.resumed,
     waited,
     inFlight,
-    settle: () => {
-      // A write of the stopped run may still be on its way: let it land (or time out) before looking.
-      // Not on the embedded sandbox: its server ran inside the stopped run and ended with it.
-      settled ??= settle(deps, inFlight);
-      return settled;
-    },
+    clock,
+    // A write of the stopped run may still be on its way: let it land (or time out) before looking.
+    // Not on the embedded sandbox: its server ran inside the stopped run and ended with it.
+    settle: (pending) => settle(deps, pending ? inFlight.filter(pending) : inFlight, clock),
     finish: async () => {
       ended = true;
       try {
@@ -263,6 +308,7 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
     if (quiet && r.id !== undefined && spec.quietIds.includes(r.status)) deps.io.stdout.write(`${r.id}\n`);
   };
   for (const r of spec.known ?? []) await emit(r);
+  for (const r of spec.converged ?? []) await emit(r);
 
   deps.msg.acting(await deps.target(), spec.acting);
   const progress = await createProgress(deps.io.stderr, deps.io.stderrTTY && !quiet, spec.total, spec.label);
@@ -282,11 +328,7 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
       log: job.log,
       control,
       task: (row, ctx) => spec.send(row, ctx),
-      reconcile: spec.reconcile,
-      beforeReconcile: async (inFlight) => {
-        await job.settle();
-        await spec.beforeReconcile?.(inFlight);
-      },
+      ...(spec.reconcile ? await listFirst(deps, job, spec) : {}),
       willWrite: spec.willWrite,
       skipDone: spec.skipDone,
       onResult: async (r, row) => {
@@ -301,19 +343,83 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
       },
     });
     if (created?.size && !summary.interrupted && !summary.stoppedBy && !control.stopped)
-      await identityCheck(deps, job.log, created, summary, emit);
+      await identityCheck(deps, job.log, created, summary, emit, check!.remove);
   } finally {
     control.uninstall();
     progress.stop();
     for (const s of sinks) await s.close();
   }
   if (spec.known?.length) summary.counts.set(spec.known[0]!.status, spec.known.length);
+  for (const r of spec.converged ?? []) {
+    summary.counts.set(r.status, (summary.counts.get(r.status) ?? 0) + 1);
+    if (r.status === "failed") summary.failed.push(r);
+  }
   summary.earlierEnded = job.log.endedWithFailures !== undefined;
   if (spec.doneEarlier !== undefined) summary.fromJournal = Math.max(summary.fromJournal, spec.doneEarlier);
   summary.elapsedMs = Date.now() - started;
   deps.io.stderr.write(`${summaryLine(summary, spec.order)}\n`);
   return summary;
 }
+
+/**
+ * Resume without the wait (issue 41 item 9): a rerun lists first
+ * (`beforeReconcile`), and a row the stopped run left in flight that the
+ * listing shows is done at once. Only a row the listing does not show waits,
+ * and only until its own deadline (its request's start + the bound), after
+ * which a listing started no earlier (one for every row whose deadline it
+ * covers) settles it: found, or sent again.
+ */
+async function listFirst<T>(
+  deps: Deps,
+  job: BulkJobHandle,
+  spec: BulkJobRun<T>,
+): Promise<Pick<Parameters<typeof runBulk<T>>[0], "reconcile" | "beforeReconcile">> {
+  const reconcile = spec.reconcile!;
+  const clock = job.clock;
+  // the embedded sandbox's server ended with the stopped run: nothing of it can land later
+  const embedded = (await deps.target()).embeddedSandbox;
+  const bound = settleBound(deps);
+  let inFlight: RowRecord[] = [];
+  /** The latest listing: when it started, and its end. */
+  let listing: { at: number; done: Promise<void> } | undefined;
+  const list = (): Promise<void> => {
+    const at = clock.now();
+    const done = (async () => {
+      await spec.beforeReconcile?.(inFlight);
+    })();
+    listing = { at, done };
+    return done;
+  };
+  let told = false; // said once, for the first row that waits
+  return {
+    beforeReconcile: async (rows) => {
+      inFlight = rows;
+      await list();
+    },
+    reconcile: async (row, prior) => {
+      const found = await reconcile(row, prior);
+      if (found || embedded) return found;
+      const deadline = rowDeadline(prior, bound);
+      // the listing began after the request could last land: it is not there
+      if (!listing || deadline <= listing.at) return undefined;
+      if (!told) {
+        told = true;
+        deps.msg.info(
+          `row ${fileRowOf(spec, row.row)} (${row.key}) was in flight when the last run stopped and the account does not show it: waiting ${(Math.max(0, deadline - clock.now()) / 1000).toFixed(1)} s for its request to settle, then looking again`,
+        );
+      }
+      await clock.until(deadline);
+      // one listing for every row whose deadline it covers
+      if (listing.at < deadline) await list();
+      else await listing.done;
+      return reconcile(row, prior);
+    },
+  };
+}
+
+/** A row's number as reports show it. */
+const fileRowOf = <T>(spec: BulkJobRun<T>, row: number) =>
+  spec.shown ? spec.shown({ row, key: "", status: "" }).row : row;
 
 /**
  * The identity check (./identity-check.ts) at the end of a create phase:
@@ -328,6 +434,7 @@ async function identityCheck(
   created: CreatedSet,
   summary: BulkSummary,
   emit: (r: RowResult) => Promise<void>,
+  remove?: (id: number) => Promise<"removed" | "gone">,
 ): Promise<void> {
   const [{ removeDuplicates }, { removeDuplicate }] = await Promise.all([
     import("./identity-check.js"),
@@ -335,7 +442,7 @@ async function identityCheck(
   ]);
   let found: Awaited<ReturnType<typeof removeDuplicates>>;
   try {
-    found = await removeDuplicates(deps, created, (id) => removeDuplicate(deps, id));
+    found = await removeDuplicates(deps, created, remove ?? ((id) => removeDuplicate(deps, id)));
   } catch (e) {
     if (!(e instanceof RentctlError)) throw e;
     summary.stoppedBy = e;

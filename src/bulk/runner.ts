@@ -153,31 +153,40 @@ export const MARK_FRESH_MS = 1_000;
  */
 export function settleDeadline(inFlight: readonly RowRecord[], timeoutMs: number): number {
   let last = 0;
-  for (const r of inFlight) {
-    if (r.answered) continue;
-    // a trusted start note is the request's own start; a `sending` line may precede it by MARK_FRESH_MS
-    const end = (r.at ?? 0) + timeoutMs + (r.started ? 0 : MARK_FRESH_MS);
-    if (end > last) last = end;
-  }
+  for (const r of inFlight) last = Math.max(last, rowDeadline(r, timeoutMs));
   return last;
+}
+
+/** When one row's request of a stopped run can no longer land (0: it was answered). */
+export function rowDeadline(r: RowRecord, timeoutMs: number): number {
+  if (r.answered) return 0;
+  // a trusted start note is the request's own start; a `sending` line may precede it by MARK_FRESH_MS
+  return (r.at ?? 0) + timeoutMs + (r.started ? 0 : MARK_FRESH_MS);
 }
 
 /**
  * Wait until settleDeadline, saying why (the rerun of a stopped import or
- * apply, before it looks at the account).
+ * apply, before it looks at the account); true when it waited. `clock`: the
+ * time and the wait (tests inject one that needs no real waiting).
  */
 export async function settleInFlight(
   inFlight: readonly RowRecord[],
   timeoutMs: number,
   say: (message: string) => void,
-): Promise<void> {
-  const wait = settleDeadline(inFlight, timeoutMs) - Date.now();
-  if (wait <= 0) return;
+  clock: { now(): number; until(deadline: number): Promise<void> } = {
+    now: Date.now,
+    until: (d) => new Promise((r) => setTimeout(r, d - Date.now())),
+  },
+): Promise<boolean> {
+  const deadline = settleDeadline(inFlight, timeoutMs);
+  const wait = deadline - clock.now();
+  if (wait <= 0) return false;
   const n = inFlight.filter((r) => !r.answered).length;
   say(
     `${n} row${n === 1 ? " was" : "s were"} in flight when the last run stopped: waiting ${(wait / 1000).toFixed(1)} s for them to settle before reading the account`,
   );
-  await new Promise((r) => setTimeout(r, wait));
+  await clock.until(deadline);
+  return true;
 }
 
 /**

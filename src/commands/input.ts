@@ -44,7 +44,7 @@ export async function readRecordFile(deps: Deps, file: string): Promise<Record<s
       parsed = (checkJson(text, () => `--from-file ${file === "-" ? "stdin" : file}`) ?? { value: JSON.parse(text) })
         .value;
     } else {
-      parsed = await (await import("../output/yaml.js")).parseYaml(text);
+      parsed = (await import("../fleet/yaml.js")).parseYaml(text);
     }
   } catch (e) {
     if (e instanceof InputError) throw e;

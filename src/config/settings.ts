@@ -107,8 +107,8 @@ export function parseEnvironment(v: string | undefined, where: string): Environm
 
 /** Which commands print each review format (their VerbSpec.outputs). */
 const REVIEW_PRINTERS: Readonly<Record<string, string>> = {
-  markdown: "`account diff` and `vehicle diff` (and `lint`)",
-  sarif: "`lint`",
+  markdown: "`account diff` and `vehicle diff` only (and by `lint`)",
+  sarif: "`lint` only",
 };
 
 export function parseFormat(v: string | undefined, where: string): Format | undefined {
@@ -116,7 +116,7 @@ export function parseFormat(v: string | undefined, where: string): Format | unde
   const f = v.toLowerCase();
   if ((FORMATS as readonly string[]).includes(f)) return f as Format;
   if ((REVIEW_FORMATS as readonly string[]).includes(f))
-    throw new UsageError(`${where}: ${f} is printed by ${REVIEW_PRINTERS[f] ?? "`lint`"} only`, {
+    throw new UsageError(`${where}: ${f} is printed by ${REVIEW_PRINTERS[f] ?? "`lint` only"}`, {
       hint: `this command prints ${FORMATS.join(", ")}`,
     });
   throw new UsageError(`${where}: unknown output format ${JSON.stringify(v)} (expected ${FORMATS.join(", ")})`);

@@ -1,9 +1,11 @@
 import { createReadStream } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { InputError } from "../errors.js";
+import { readDocument, WHOLE_FILE_BYTES } from "./doc-stream.js";
 import type { FleetFormat } from "./format.js";
 import { checkJson, decodeUtf8, MAX_ROW_BYTES, rowTooLarge, Utf8Check } from "./input-limits.js";
+import { parseYaml } from "./yaml.js";
 
 /** The file as checked UTF-8 text chunks (errors of the read and of the check both end the loop). */
 function checkedText(path: string): AsyncIterable<string> {
@@ -34,7 +36,8 @@ function notObject(row: number, v: unknown): InputError {
 
 /**
  * Read the rows of a fleet file. ndjson and csv are streamed (memory stays
- * flat whatever the size); json and yaml documents are parsed whole. A file
+ * flat whatever the size); json and yaml documents are parsed whole up to
+ * WHOLE_FILE_BYTES, larger ones streamed item by item. A file
  * that cannot be parsed is an InputError (exit 2) naming the row or line.
  */
 export async function* readRows(path: string, format: FleetFormat, label = path): AsyncGenerator<RawRow> {
@@ -138,6 +141,10 @@ async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow
     }
     return;
   }
+  if ((await stat(path)).size > WHOLE_FILE_BYTES) {
+    yield* streamedRows(path, format);
+    return;
+  }
   const text = decodeUtf8(await readFile(path), format).replace(/^\uFEFF/, "");
   let doc: unknown;
   try {
@@ -146,7 +153,7 @@ async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow
         checkJson(text, (i) => (/^\s*\[/.test(text) ? `row ${i + 1}` : "the document")) ?? { value: JSON.parse(text) }
       ).value;
     } else {
-      doc = await (await import("../output/yaml.js")).parseYaml(text);
+      doc = parseYaml(text);
     }
   } catch (e) {
     if (e instanceof InputError) throw e;
@@ -162,6 +169,22 @@ async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow
     if (!isPlainObject(v)) throw notObject(n, v);
     yield { row: n, data: v, textual: false };
   }
+}
+
+/** The rows of a large json or yaml file, each parsed as it is read: the same rows as a whole parse. */
+async function* streamedRows(path: string, format: "json" | "yaml"): AsyncGenerator<RawRow> {
+  let shape: string | undefined;
+  let listed = false;
+  for await (const e of readDocument(path, format, ["vehicles"])) {
+    if (e.type === "shape") shape = e.shape;
+    else if (e.type === "open") listed = true;
+    else if (e.type === "item") {
+      if (!isPlainObject(e.value)) throw notObject(e.index, e.value);
+      yield { row: e.index, data: e.value, textual: false };
+    }
+  }
+  if (shape === "mapping" && !listed)
+    throw new InputError(`expected a list of vehicles${format === "yaml" ? " (or a `vehicles:` list)" : ""}`);
 }
 
 /**

@@ -86,8 +86,34 @@ export function suggestFields(name: string, specs: readonly ParamSpec[] = VEHICL
   );
 }
 
+/**
+ * How messages name a selection, a sort and the vehicle fields: the CLI's
+ * flags, or a front end's own words (an MCP tool's arguments). Only the words
+ * differ; the rules are these.
+ */
+export interface SelectionTerms {
+  where: string;
+  sort: string;
+  /** Where the field names are seen. */
+  fields: string;
+  /** An example of a free-on day, or none. */
+  freeOn?: string;
+}
+
+export const CLI_TERMS: SelectionTerms = {
+  where: "--where",
+  sort: "--sort",
+  fields: "the wire names of `rentctl vehicle get ID -o json` (or their flag names)",
+  freeOn: "--free-on 24.12.2026..26.12.2026",
+};
+
 /** The field a name stands for, or a UsageError with a "did you mean" / field list hint. */
-export function requireField(name: string, what: string, specs: readonly ParamSpec[] = VEHICLE_FIELDS): ParamSpec {
+export function requireField(
+  name: string,
+  what: string,
+  specs: readonly ParamSpec[] = VEHICLE_FIELDS,
+  terms: SelectionTerms = CLI_TERMS,
+): ParamSpec {
   const spec = lookupField(name, specs);
   if (spec) return spec;
   const near = suggestFields(name, specs);
@@ -96,7 +122,7 @@ export function requireField(name: string, what: string, specs: readonly ParamSp
     hint: near.length
       ? `did you mean ${near.join(", ")}?`
       : specs === VEHICLE_FIELDS
-        ? "fields are the wire names of `rentctl vehicle get ID -o json` (or their flag names), and id, brand, model, available"
+        ? `fields are ${terms.fields}, and id, brand, model, available`
         : `fields: ${specs.map((s) => s.name).join(", ")}`,
   });
 }
@@ -128,24 +154,28 @@ const NUMBER = /^[+-]?\d+(\.\d+)?$/;
 const FLAG_WORDS: Readonly<Record<string, number>> = { yes: 1, no: 0, true: 1, false: 0, on: 1, off: 0 };
 
 /** Parse one `FIELD OP VALUE` expression (synchronous: no catalog names resolved yet). */
-export function parseWhere(expr: string, specs: readonly ParamSpec[] = VEHICLE_FIELDS): WhereClause {
+export function parseWhere(
+  expr: string,
+  specs: readonly ParamSpec[] = VEHICLE_FIELDS,
+  terms: SelectionTerms = CLI_TERMS,
+): WhereClause {
   const m = EXPR.exec(expr);
   if (!m) {
-    throw new UsageError(`--where ${JSON.stringify(expr)}: expected FIELD OP VALUE`, {
-      hint: "OP is one of = != < <= > >= ~ (regular expression), e.g. --where price_per_day<40",
+    throw new UsageError(`${terms.where} ${JSON.stringify(expr)}: expected FIELD OP VALUE`, {
+      hint: `OP is one of = != < <= > >= ~ (regular expression), e.g. ${terms.where} price_per_day<40`,
     });
   }
   const [, name = "", op = "=", rawValue = ""] = m;
   const value = rawValue.trim();
   const lower = name.toLowerCase();
   const vehicles = specs === VEHICLE_FIELDS;
-  if (vehicles && AVAILABLE_NAMES.has(lower)) return availableClause(expr, op as WhereOp, value);
+  if (vehicles && AVAILABLE_NAMES.has(lower)) return availableClause(expr, op as WhereOp, value, terms);
   const isBrand = lower === BRAND_PSEUDO_FIELD && vehicles;
   const field = isBrand
     ? (VEHICLE_FIELDS.find((s) => s.name === "vehicle_model_id") as ParamSpec)
     : vehicles && (lower === "id" || lower === "vehicle_id")
       ? ID_FIELD
-      : requireField(name, `--where ${JSON.stringify(expr)}`, specs);
+      : requireField(name, `${terms.where} ${JSON.stringify(expr)}`, specs, terms);
   // A model given by name (not a configuration id): its words stand for configurations, as brand does.
   const isModel = vehicles && !isBrand && field.name === "vehicle_model_id" && !NUMBER.test(value) && value !== "";
   const numeric = field.type === "integer" || field.type === "flag" || field.type === "integer[]";
@@ -170,33 +200,42 @@ export function parseWhere(expr: string, specs: readonly ParamSpec[] = VEHICLE_F
     try {
       clause.regex = new RegExp(value, "i");
     } catch (err) {
-      throw new UsageError(`--where ${JSON.stringify(expr)}: invalid regular expression: ${(err as Error).message}`);
+      throw new UsageError(
+        `${terms.where} ${JSON.stringify(expr)}: invalid regular expression: ${(err as Error).message}`,
+      );
     }
   } else if (numeric && (op === "<" || op === "<=" || op === ">" || op === ">=") && clause.number === undefined) {
     throw new UsageError(
-      `--where ${JSON.stringify(expr)}: ${field.name} compares as a number, got ${JSON.stringify(value)}`,
+      `${terms.where} ${JSON.stringify(expr)}: ${field.name} compares as a number, got ${JSON.stringify(value)}`,
     );
   } else if (numeric && value !== "" && clause.number === undefined && !field.catalog) {
-    throw new UsageError(`--where ${JSON.stringify(expr)}: ${field.name} is a number, got ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `${terms.where} ${JSON.stringify(expr)}: ${field.name} is a number, got ${JSON.stringify(value)}`,
+    );
   }
   if ((isBrand || isModel) && op !== "=" && op !== "!=") {
-    throw new UsageError(`--where ${JSON.stringify(expr)}: ${isBrand ? "brand" : "a model name"} takes = or != only`);
+    throw new UsageError(
+      `${terms.where} ${JSON.stringify(expr)}: ${isBrand ? "brand" : "a model name"} takes = or != only`,
+    );
   }
   return clause;
 }
 
 /** `available=DATE|RANGE` (free on every day) / `available!=DATE|RANGE` (blocked on some day). */
-function availableClause(expr: string, op: WhereOp, value: string): WhereClause {
+function availableClause(expr: string, op: WhereOp, value: string, terms: SelectionTerms): WhereClause {
   if (op !== "=" && op !== "!=")
-    throw new UsageError(`--where ${JSON.stringify(expr)}: available takes = (free on) or != (blocked on) only`, {
-      hint: "example: --where available=2026-12-24, or --free-on 24.12.2026..26.12.2026",
-    });
+    throw new UsageError(
+      `${terms.where} ${JSON.stringify(expr)}: available takes = (free on) or != (blocked on) only`,
+      {
+        hint: `example: ${terms.where} available=2026-12-24${terms.freeOn ? `, or ${terms.freeOn}` : ""}`,
+      },
+    );
   let range: DateRange;
   try {
     range = parseRange(value);
   } catch (e) {
     throw new UsageError(
-      `--where ${JSON.stringify(expr)}: ${(e as Error).message.replace(/^date range "[^"]*": /, "")}`,
+      `${terms.where} ${JSON.stringify(expr)}: ${(e as Error).message.replace(/^date range "[^"]*": /, "")}`,
       {
         hint: "use a date as 2026-12-24 or 24.12.2026, a range as 2026-12-24..2026-12-26, or a month as 2026-12",
       },
@@ -228,13 +267,16 @@ export interface Selection {
  */
 export async function prepareWhere(
   exprs: readonly string[],
-  opts: { resolve?: CatalogResolver; items?: CatalogItems; specs?: readonly ParamSpec[] } = {},
+  opts: { resolve?: CatalogResolver; items?: CatalogItems; specs?: readonly ParamSpec[]; terms?: SelectionTerms } = {},
 ): Promise<Selection> {
-  const clauses = exprs.map((e) => parseWhere(e, opts.specs));
+  const terms = opts.terms ?? CLI_TERMS;
+  const clauses = exprs.map((e) => parseWhere(e, opts.specs, terms));
   for (const c of clauses) {
     if (c.byNumberName && c.op !== "~") {
       if (!opts.items)
-        throw new UsageError(`--where ${JSON.stringify(c.text)}: catalog names cannot be resolved here; give id:N`);
+        throw new UsageError(
+          `${terms.where} ${JSON.stringify(c.text)}: catalog names cannot be resolved here; give id:N`,
+        );
       const want = c.number as number;
       const holds = (n: number) =>
         c.op === "<"
@@ -258,16 +300,21 @@ export async function prepareWhere(
     if (!byName || c.op === "~") continue;
     if (c.op !== "=" && c.op !== "!=") continue;
     if (!opts.resolve) {
-      throw new UsageError(`--where ${JSON.stringify(c.text)}: catalog names cannot be resolved here; give an id`);
+      throw new UsageError(
+        `${terms.where} ${JSON.stringify(c.text)}: catalog names cannot be resolved here; give an id`,
+      );
     }
     const ids = await opts.resolve(c.resolveAs, c.value);
     if (!ids) {
-      throw new UsageError(`--where ${JSON.stringify(c.text)}: no ${c.resolveAs} named ${JSON.stringify(c.value)}`, {
-        hint:
-          c.resolveAs === MODEL_PSEUDO_FIELD
-            ? 'give brand or model words (e.g. model=corolla, model="toyota corolla"), or the configuration id; list them with: rentctl catalog models --brand BRAND'
-            : `list the names with: rentctl catalog ${c.field.catalog?.replace(/^catalog\./, "") ?? ""}`.trim(),
-      });
+      throw new UsageError(
+        `${terms.where} ${JSON.stringify(c.text)}: no ${c.resolveAs} named ${JSON.stringify(c.value)}`,
+        {
+          hint:
+            c.resolveAs === MODEL_PSEUDO_FIELD
+              ? 'give brand or model words (e.g. model=corolla, model="toyota corolla"), or the configuration id; list them with: rentctl catalog models --brand BRAND'
+              : `list the names with: rentctl catalog ${c.field.catalog?.replace(/^catalog\./, "") ?? ""}`.trim(),
+        },
+      );
     }
     c.ids = ids;
   }
@@ -348,14 +395,18 @@ export interface SortKey {
 }
 
 /** Parse `FIELD[:desc]` (or `:asc`). */
-export function parseSort(raw: string, specs: readonly ParamSpec[] = VEHICLE_FIELDS): SortKey {
+export function parseSort(
+  raw: string,
+  specs: readonly ParamSpec[] = VEHICLE_FIELDS,
+  terms: SelectionTerms = CLI_TERMS,
+): SortKey {
   const m = /^\s*([^:]+?)\s*(?::\s*(asc|desc)\s*)?$/i.exec(raw);
-  if (!m) throw new UsageError(`--sort ${JSON.stringify(raw)}: expected FIELD or FIELD:desc`);
+  if (!m) throw new UsageError(`${terms.sort} ${JSON.stringify(raw)}: expected FIELD or FIELD:desc`);
   const name = (m[1] as string).toLowerCase();
   const field =
     specs === VEHICLE_FIELDS && (name === "id" || name === "vehicle_id")
       ? ID_FIELD
-      : requireField(m[1] as string, `--sort ${JSON.stringify(raw)}`, specs);
+      : requireField(m[1] as string, `${terms.sort} ${JSON.stringify(raw)}`, specs, terms);
   return { field, desc: (m[2] ?? "").toLowerCase() === "desc" };
 }
 

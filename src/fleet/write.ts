@@ -58,7 +58,7 @@ export async function createRecordWriter(
       end: async () => {},
     };
   }
-  const { csvRow } = await import("../output/csv.js");
+  const { row: csvRow } = await (await import("../output/csv.js")).loadCsv();
   let header = false;
   return {
     write: (r) => {

@@ -1,6 +1,7 @@
 import type { ExtraCreate, ExtraDelete, ExtraSwitch, ExtraUpdate } from "../account/extras.js";
 import type { AccountPlan } from "../account/plan.js";
 import type { BulkJobHandle } from "../bulk/job.js";
+import type { RowRecord } from "../bulk/row-log.js";
 import type { BulkRow, RowResult } from "../bulk/runner.js";
 import { identityOf } from "../contract/identity.js";
 import type { Deps } from "../deps.js";
@@ -8,6 +9,7 @@ import { InputError, PartialFailureError } from "../errors.js";
 import type { PlanChange, PlanCreate, PlanRemove } from "../fleet/plan.js";
 import type { SavedPlan } from "../fleet/saved-plan.js";
 import type { UndoScope } from "../gateway/undo.js";
+import { CREATE_ROW, EXTRA_ROW, extraCreateKey, fileRow } from "./converge.js";
 
 /**
  * The account apply, the one code path of `rentctl account apply` (-f FILE
@@ -36,6 +38,8 @@ export interface AccountApplyRun {
   confirm?(question: string): Promise<void>;
   /** Stop as on Ctrl-C when it aborts (the library). */
   signal?: AbortSignal;
+  /** What a rerun's identity check did before the plan was made (runAccountJob): reported first. */
+  converged?: RowResult[];
   onProgress?(result: RowResult, done: number, total: number): void;
 }
 
@@ -53,9 +57,6 @@ type Step =
   | { kind: "change"; c: PlanChange }
   | { kind: "remove"; c: PlanRemove }
   | { kind: "extra-delete"; d: ExtraDelete };
-
-/** Row numbers of the job's row log: extras rows and extra deletions live apart from the file's vehicle rows. */
-const EXTRA_ROW = 1_000_000_000;
 
 /** Extras are created, updated, switched, deleted; vehicles created, changed, removed (the plan's own words). */
 const ORDER = ["created", "updated", "changed", "switched", "removed", "deleted", "conflict", "failed"] as const;
@@ -96,22 +97,84 @@ export async function applySavedAccountPlan(
       report: opts.report,
     });
     try {
-      await job.settle();
-      const plan = await planAccount(deps, source, { ...o, fingerprints: true });
-      const json = accountPlanJson(plan);
-      sp.checkStale(saved, {
-        plan: json,
-        fingerprints: accountFingerprints(plan),
-        touched: touchedRecords(saved.plan),
-        ...(job.resumed ? { stillPlanned: touchedRecords(json) } : {}),
-      });
-      return await applyAccountPlan(deps, job, plan, o);
+      return await runAccountJob(
+        deps,
+        job,
+        saved.input.label,
+        async () => {
+          const plan = await planAccount(deps, source, { ...o, fingerprints: true });
+          const json = accountPlanJson(plan);
+          sp.checkStale(saved, {
+            plan: json,
+            fingerprints: accountFingerprints(plan),
+            touched: touchedRecords(saved.plan),
+            ...(job.resumed ? { stillPlanned: touchedRecords(json) } : {}),
+          });
+          return plan;
+        },
+        o,
+      );
     } finally {
       await job.close();
     }
   } finally {
     await source.cleanup();
   }
+}
+
+/**
+ * An account apply on its open job, in order: a rerun's identity check (the
+ * copies a stopped run of this job created removed before anything can
+ * refuse the file, ./converge.ts), the plan (`makePlan`), the wait for the
+ * stopped run's requests the plan does not show as done (then both again),
+ * the apply.
+ */
+export async function runAccountJob(
+  deps: Deps,
+  job: BulkJobHandle,
+  label: string,
+  makePlan: () => Promise<AccountPlan>,
+  opts: AccountApplyRun,
+): Promise<AccountApplyResult> {
+  const check = async () => (opts.dedupe === false ? [] : await rerunIdentityCheck(deps, job, label));
+  const converged = await check();
+  let plan = await makePlan();
+  // Resume without the wait: a row the stopped run left in flight whose write the plan already shows
+  // (not planned again) is done; only those still planned wait, each until its own deadline, and then
+  // the account is read again.
+  const planned = new Set(planPhases(plan).flatMap((p) => p.map((r) => r.row)));
+  const legacy = (r: RowRecord) => r.row > 0 && r.row < CREATE_ROW && planned.has(CREATE_ROW + r.row);
+  if (await job.settle((r) => planned.has(r.row) || legacy(r))) {
+    converged.push(...(await check()));
+    plan = await makePlan();
+  }
+  return applyAccountPlan(deps, job, plan, { ...opts, converged: [...(opts.converged ?? []), ...converged] });
+}
+
+/** ./converge.ts resumeIdentityCheck on a resumed job; its removals are one undo op of their own. */
+async function rerunIdentityCheck(deps: Deps, job: BulkJobHandle, label: string): Promise<RowResult[]> {
+  if (!job.resumed) return [];
+  const [converge, gateway, { extraLabeller }, { catalogPort }] = await Promise.all([
+    import("./converge.js"),
+    import("../gateway/index.js"),
+    import("../account/plan.js"),
+    import("../fleet/adapters.js"),
+  ]);
+  const { results } = await converge.resumeIdentityCheck(
+    deps,
+    job.log,
+    async (account) => extraLabeller(await catalogPort(deps), account, new Map()),
+    async () => {
+      const batch = await gateway.openBatch(deps, "vehicle.apply", {
+        file: label,
+        account: true,
+        dedupe: true,
+        log: job.log.file,
+      });
+      return batch ? { kind: "batch", batch } : gateway.OWN_ENTRY;
+    },
+  );
+  return results;
 }
 
 /** Run a made (and, for a saved plan, checked) account plan on an open bulk job. */
@@ -150,53 +213,31 @@ export async function applyAccountPlan(
   });
   if (refusal) throw massRemovalError(refusal);
   await opts.show?.(plan);
-  if (accountPlanIsEmpty(plan)) {
+  const empty = accountPlanIsEmpty(plan);
+  if (empty) {
     deps.msg.success(`${plan.label}: the account already matches the file; nothing to do`);
-    await job.finish();
-    return { counts: {}, failed: [] };
-  }
-  await opts.confirm?.(`Apply this plan on ${target.env}?`);
+    // (a rerun that removed a stopped run's copies first still reports them, below)
+    if (!opts.converged?.length) {
+      await job.finish();
+      return { counts: {}, failed: [] };
+    }
+  } else await opts.confirm?.(`Apply this plan on ${target.env}?`);
 
   const gateway = await import("../gateway/index.js");
-  const batch = await gateway.openBatch(deps, "vehicle.apply", {
-    file: plan.label,
-    account: true,
-    create: v.create.length + e.create.length,
-    change: v.change.length + e.update.length + e.switch.length,
-    remove: v.remove.length + e.delete.length,
-    log: job.log.file,
-  });
+  const batch = empty
+    ? undefined
+    : await gateway.openBatch(deps, "vehicle.apply", {
+        file: plan.label,
+        account: true,
+        create: v.create.length + e.create.length,
+        change: v.change.length + e.update.length + e.switch.length,
+        remove: v.remove.length + e.delete.length,
+        log: job.log.file,
+      });
   const undo: UndoScope = batch ? { kind: "batch", batch } : gateway.OWN_ENTRY;
 
   // The three phases, in order.
-  const extraRows = new Map<number, Extract<Step, { kind: "extra" }>>();
-  const extraStep = (row: number) => {
-    let s = extraRows.get(row);
-    if (!s) {
-      s = { kind: "extra" };
-      extraRows.set(row, s);
-    }
-    return s;
-  };
-  for (const c of e.create) extraStep(c.row).create = c;
-  for (const u of e.update) extraStep(u.row).update = u;
-  for (const s of e.switch) extraStep(s.row).switch = s;
-  const keyOf = (s: Extract<Step, { kind: "extra" }>) => `extra ${(s.create ?? s.update ?? s.switch)!.key}`;
-  const phases: BulkRow<Step>[][] = [
-    [...extraRows.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([row, s]) => ({ row: EXTRA_ROW + row, key: keyOf(s), item: s })),
-    [
-      ...v.create.map((c) => ({ row: c.row, key: c.reg, item: { kind: "create" as const, c } })),
-      ...v.change.map((c) => ({ row: c.row ?? 0, key: c.reg, item: { kind: "change" as const, c } })),
-      ...v.remove.map((c) => ({ row: -c.vehicle_id, key: c.reg, item: { kind: "remove" as const, c } })),
-    ],
-    e.delete.map((d) => ({
-      row: -(EXTRA_ROW + d.id),
-      key: `extra ${d.key}`,
-      item: { kind: "extra-delete" as const, d },
-    })),
-  ];
+  const phases = planPhases(plan);
   const total = phases.reduce((n, p) => n + p.length, 0);
   // A row of a phase waits (in its slot) until every row of the phases before has finished. The runner
   // starts rows in order, so every row it waits for has started: the wait always ends.
@@ -233,7 +274,7 @@ export async function applyAccountPlan(
     }
     return { ...record, vehicle_extras: out };
   };
-  const vehicleRows = await import("./vehicle-rows.js");
+  const [vehicleRows, converge] = await Promise.all([import("./vehicle-rows.js"), import("./converge.js")]);
   const conflict = vehicleRows.conflictOutcome;
   const summary = await job.run<Step>({
     rows: rows(),
@@ -245,18 +286,24 @@ export async function applyAccountPlan(
     quietIds: WROTE,
     report: opts.report,
     startedAt: started,
+    converged: opts.converged,
     signal: opts.signal,
     onProgress: opts.onProgress,
     doneEarlier: [...job.log.previous.values()].filter((r) => r.state === "done").length,
     skipDone: false,
-    shown: (r) => (r.row < 0 || r.row >= EXTRA_ROW ? { ...r, row: r.row >= EXTRA_ROW ? r.row - EXTRA_ROW : 0 } : r),
+    shown: (r) => ({ ...r, row: fileRow(r.row) }),
     identityCheck:
       opts.dedupe === false
         ? undefined
         : {
             statuses: ["created"],
             identity: (row) =>
-              row.item.kind === "create" ? identityOf(plan.vehicles.createRecords.get(row.row) ?? {}) : undefined,
+              row.item.kind === "create"
+                ? identityOf(plan.vehicles.createRecords.get(row.item.c.row) ?? {})
+                : undefined,
+            // recorded under the apply's undo op, as its other writes
+            remove: async (id) =>
+              (await gateway.removePlanned(deps, id, {}, { undo })).status === "removed" ? "removed" : "gone",
           },
     send: async ({ row, item }, ctx) => {
       const phase = phaseOf(item);
@@ -266,6 +313,13 @@ export async function applyAccountPlan(
         if (item.kind === "extra") {
           if (item.create) {
             const id = await gateway.createExtra(deps, item.create.record, w);
+            // Another run (another machine) may have created it too: the lowest id is kept, before any vehicle uses one.
+            const twin = opts.dedupe === false ? undefined : await converge.ownExtraTwin(deps, id);
+            if (twin) {
+              await converge.removeExtraCopy(deps, twin, w);
+              createdExtras.set(PLACEHOLDER_BASE + item.create.row, twin.kept);
+              return { status: "deduplicated", id: twin.kept };
+            }
             createdExtras.set(PLACEHOLDER_BASE + item.create.row, id);
             if (item.create.active === false) await gateway.setExtraActive(deps, id, false, w);
             return { status: "created", id };
@@ -304,9 +358,9 @@ export async function applyAccountPlan(
           return { status: r.status === "gone" ? "unchanged" : "deleted", id: item.d.id };
         }
         if (item.kind === "create") {
-          const record = swap({ ...plan.vehicles.createRecords.get(row)! });
+          const record = swap({ ...plan.vehicles.createRecords.get(item.c.row)! });
           if (typeof record === "string") throw new InputError(record);
-          return vehicleRows.sendCreate(deps, record, plan.vehicles.uploads.get(row), ctx, w);
+          return vehicleRows.sendCreate(deps, record, plan.vehicles.uploads.get(item.c.row), ctx, w);
         }
         if (item.kind === "change") {
           const after = swap(item.c.after);
@@ -336,4 +390,41 @@ export async function applyAccountPlan(
     failed: summary.failed,
     ...(batch ? { undoOp: batch.op } : {}),
   };
+}
+
+/** The rows of a plan in its three phases (extras, vehicles, extra deletions), numbered as the row log keeps them. */
+function planPhases(plan: AccountPlan): BulkRow<Step>[][] {
+  const v = plan.vehicles.plan;
+  const e = plan.extras;
+  const extraRows = new Map<number, Extract<Step, { kind: "extra" }>>();
+  const extraStep = (row: number) => {
+    let s = extraRows.get(row);
+    if (!s) {
+      s = { kind: "extra" };
+      extraRows.set(row, s);
+    }
+    return s;
+  };
+  for (const c of e.create) extraStep(c.row).create = c;
+  for (const u of e.update) extraStep(u.row).update = u;
+  for (const s of e.switch) extraStep(s.row).switch = s;
+  // a create's key says so: a rerun's identity check tells a create left in flight by it
+  const keyOf = (s: Extract<Step, { kind: "extra" }>) =>
+    s.create ? extraCreateKey(s.create.key) : `extra ${(s.update ?? s.switch)!.key}`;
+  return [
+    [...extraRows.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([row, s]) => ({ row: EXTRA_ROW + row, key: keyOf(s), item: s })),
+    [
+      // creates apart from changes (CREATE_ROW + the file's row): a rerun's identity check tells a create in flight
+      ...v.create.map((c) => ({ row: CREATE_ROW + c.row, key: c.reg, item: { kind: "create" as const, c } })),
+      ...v.change.map((c) => ({ row: c.row ?? 0, key: c.reg, item: { kind: "change" as const, c } })),
+      ...v.remove.map((c) => ({ row: -c.vehicle_id, key: c.reg, item: { kind: "remove" as const, c } })),
+    ],
+    e.delete.map((d) => ({
+      row: -(EXTRA_ROW + d.id),
+      key: `extra ${d.key}`,
+      item: { kind: "extra-delete" as const, d },
+    })),
+  ];
 }

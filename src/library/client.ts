@@ -7,6 +7,7 @@ import type { OwnedDeps } from "../deps.js";
 import { InputError, UsageError } from "../errors.js";
 import type { SavedPlan } from "../fleet/saved-plan.js";
 import type { AccountApplyResult } from "../jobs/account-apply.js";
+import type { Finding, LintResult } from "../ops/lint/lint.js";
 import type { Change } from "../resources/safe-edit.js";
 import { type LibraryOptions, libraryContext } from "./context.js";
 import {
@@ -40,7 +41,9 @@ export type {
   Extra,
   ExtraChange,
   ExtraInput,
+  Finding as LintFinding,
   Image,
+  LintResult,
   Locale,
   SavedPlan,
   Segment,
@@ -165,8 +168,23 @@ export interface RentctlClient {
      */
     apply(plan: FleetPlan | SavedPlan, opts?: ApplyOptions): Promise<AccountApplyResult>;
   };
+  /**
+   * Problems in the listings (`rentctl lint`): the live account, or an account / fleet file
+   * (`file`: offline apart from catalog reads). Never writes. Findings carry rule, severity,
+   * vehicle, field and message; `config` is a `.rentctl-lint.yaml` path (default: every rule).
+   */
+  lint(opts?: LintOptions): Promise<LintResult>;
   /** Close the connections (and an in-process sandbox the client started). */
   close(): Promise<void>;
+}
+
+export interface LintOptions {
+  /** An account or fleet file instead of the live account. */
+  file?: string;
+  /** The file's format when its extension does not tell: yaml, json, ndjson, csv. */
+  format?: "yaml" | "json" | "ndjson" | "csv";
+  /** A `.rentctl-lint.yaml` (rules off, severities, thresholds); unknown rule ids are a UsageError. */
+  config?: string;
 }
 
 /**
@@ -294,6 +312,16 @@ export function createClient(options: ClientOptions): RentctlClient {
       plan: (input, opts = {}) => plan(deps, input, opts),
       apply: (p, opts = {}) => apply(deps, p, opts),
     },
+    lint: async (opts = {}) => {
+      const [{ lintAccount }, { loadConfig }, { formatFor }] = await Promise.all([
+        import("../ops/lint/lint.js"),
+        import("../ops/lint/config.js"),
+        import("../fleet/format.js"),
+      ]);
+      const config = await loadConfig({ file: opts.config });
+      const file = opts.file ? { path: opts.file, format: formatFor(opts.file, opts.format) } : undefined;
+      return lintAccount(deps, { file, config });
+    },
     close: async () => {
       closed = true;
       await ctx.close();
@@ -321,6 +349,10 @@ export function createClient(options: ClientOptions): RentctlClient {
     images: guard(client.images),
     extras: guard(client.extras),
     fleet: guard(client.fleet),
+    lint: (opts) => {
+      if (closed) throw new UsageError("this client is closed: create a new one");
+      return client.lint(opts);
+    },
     close: client.close,
   };
 }

@@ -49,11 +49,21 @@ export interface Sandbox {
   apiKey: string;
   userId: number;
   owners: Array<{ userId: number; apiKey: string; name: string }>;
-  /** Back to the seed (ids start over) and the request record cleared. */
-  reset(): Promise<void>;
-  /** Change the fault switches from now on, e.g. `{ failRate: 1, faultFirst: 2 }`: the next 2 requests fail. */
+  /**
+   * Back to the seed (ids start over), the request record cleared and no faults (the switches of
+   * createSandbox and setFaults alike); `{ keepFaults: true }` keeps the switches in force.
+   */
+  reset(opts?: { keepFaults?: boolean }): Promise<void>;
+  /**
+   * Change the fault switches from now on (they replace the current set), e.g. `{ failRate: 1,
+   * faultFirst: 2 }`: the next 2 requests fail; `{ failRate: 1, faultFirst: 1, only: "vehicles.create" }`:
+   * the next create fails, every other request is answered.
+   */
   setFaults(faults: SandboxFaults): void;
-  /** What each request carried, in order (keys never included). */
+  /**
+   * What each attempt carried, in order (keys never included), with the fault it got (`fault`:
+   * `reset`, `html502`, `throttle` or `fail`) when it got one: a retried read is there once per attempt.
+   */
   requests(): RecordedRequest[];
   close(): Promise<void>;
 }
@@ -65,6 +75,8 @@ function emptyState() {
 
 export async function createSandbox(opts: CreateSandboxOptions = {}): Promise<Sandbox> {
   const records: RecordedRequest[] = [];
+  /** The fault switches in force (reset() clears them unless asked to keep them). */
+  let faults: SandboxFaults = { ...(opts.faults ?? {}) };
   const seedOf = opts.seed ?? "demo";
   const sb: RunningSandbox = await startSandbox({
     host: opts.host ?? "127.0.0.1",
@@ -111,12 +123,18 @@ export async function createSandbox(opts: CreateSandboxOptions = {}): Promise<Sa
     apiKey: first.apiKey,
     userId: first.userId,
     owners: DEMO_OWNERS.map((o) => ({ userId: o.userId, apiKey: o.apiKey, name: o.name })),
-    async reset() {
+    async reset(resetOpts = {}) {
+      sb.setFaults({}); // the seed records are sent without faults
       sb.reset();
       await seedRecords();
       records.length = 0;
+      if (resetOpts.keepFaults) sb.setFaults(faults);
+      else faults = {};
     },
-    setFaults: (f) => sb.setFaults(f),
+    setFaults: (f) => {
+      sb.setFaults(f);
+      faults = { ...f };
+    },
     requests: () => records.map((r) => structuredClone(r)),
     close: () => sb.close(),
   };

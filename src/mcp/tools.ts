@@ -67,6 +67,13 @@ const whereSchema = (z: Zod) =>
 
 const idSchema = (z: Zod) => z.int().min(1);
 
+/** How refusals name the selection here: the tools' arguments, not the CLI's flags. */
+const TOOL_TERMS = {
+  where: "where",
+  sort: "sort",
+  fields: "the member names of get_vehicle's vehicle",
+} as const;
+
 const countsSchema = (z: Zod) => z.record(z.string(), z.int());
 
 /** Names for the catalog ids of records, as the table views show them (`names: { vehicle_model_id: "Toyota Corolla …" }`). */
@@ -165,6 +172,7 @@ export const TOOLS: Tool[] = [
           sort: args.sort,
           limit: limit + 1,
           offset,
+          terms: TOOL_TERMS,
         }),
       );
       const page = all.slice(0, limit);
@@ -400,6 +408,66 @@ The result: counts, a markdown summary for the person to review, the plan, and t
       return { data: { op, undone: true }, summary: t.notes() || `op ${op} undone` };
     },
   },
+  // lint_account: the findings of `rentctl lint` on the live account (read-only: lint never writes)
+  {
+    name: "lint_account",
+    title: "Lint the account's listings",
+    description:
+      'Problems in the owner\'s listings before customers see them: contract errors (what the marketplace refuses), consistency warnings (prices rising for longer rentals, deposit mismatches, duplicate VINs or registrations, ages, future years, past or fully blocked calendars) and quality infos (no images, short or copied descriptions, unused or free extras). Each finding: rule, severity, vehicle_id, registration, model, field, message. Example: {"min_severity": "warning"}.',
+    input: (z) => ({
+      min_severity: z.enum(["info", "warning", "error"]).default("info").describe("Only findings at least this severe"),
+      rules: z.array(z.string()).optional().describe("Only these rule ids (default: all)"),
+    }),
+    output: (z) => ({
+      findings: z.array(
+        z.object({
+          rule: z.string(),
+          severity: z.enum(["info", "warning", "error"]),
+          category: z.string(),
+          vehicle_id: z.int().optional(),
+          registration: z.string().optional(),
+          model: z.string().optional(),
+          row: z.int().optional(),
+          extra_id: z.int().optional(),
+          extra: z.string().optional(),
+          field: z.string().optional(),
+          message: z.string(),
+          line: z.int().optional(),
+          column: z.int().optional(),
+          fix: z.object({ field: z.string(), value: z.unknown(), country: z.unknown().optional() }).optional(),
+        }),
+      ),
+      counts: z.object({ error: z.int(), warning: z.int(), info: z.int() }),
+      vehicles: z.int(),
+      extras: z.int(),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: async ({ deps }, args: { min_severity: "info" | "warning" | "error"; rules?: string[] }) => {
+      const [{ lintAccount }, { severityRank, RULE_IDS }, { UsageError }, { nearest }] = await Promise.all([
+        import("../ops/lint/lint.js"),
+        import("../ops/lint/rules.js"),
+        import("../errors.js"),
+        import("../nearest.js"),
+      ]);
+      for (const id of args.rules ?? [])
+        if (!RULE_IDS.includes(id)) {
+          const near = nearest(id, RULE_IDS);
+          throw new UsageError(
+            `rules: unknown rule ${JSON.stringify(id)}${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`,
+          );
+        }
+      const result = await lintAccount(deps, {});
+      const findings = result.findings.filter(
+        (f) =>
+          severityRank(f.severity) >= severityRank(args.min_severity) && (!args.rules || args.rules.includes(f.rule)),
+      );
+      const c = result.counts;
+      return {
+        data: { findings, counts: c, vehicles: result.vehicles, extras: result.extras },
+        summary: `${c.error} errors, ${c.warning} warnings, ${c.info} infos in ${result.vehicles} vehicles and ${result.extras} extras${findings.length !== result.findings.length ? ` (${findings.length} shown)` : ""}`,
+      };
+    },
+  },
 ];
 
 /** Counts of a saved plan's entries: what apply_plan would send. */
@@ -448,7 +516,7 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
         throw new UsageError('"changes": an object of field: value');
       const { requireField } = await import("../fleet/where.js");
       const flags: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(changes)) flags[requireField(k, "changes").name] = v;
+      for (const [k, v] of Object.entries(changes)) flags[requireField(k, "changes", undefined, TOOL_TERMS).name] = v;
       const { planSelectionEdit } = await import("../commands/vehicle/many.js");
       plan = (await planSelectionEdit(toolDeps(deps).deps, { ...selection, flags, clamp: Boolean(args.clamp) })).plan;
     } else {

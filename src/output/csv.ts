@@ -1,5 +1,3 @@
-import { stringify } from "csv-stringify/sync";
-
 /**
  * The one csv writer of rentctl (listings, fleet exports, reports), on
  * csv-stringify; csv-parse reads them back (src/fleet/read.ts). RFC 4180:
@@ -19,12 +17,21 @@ export function csvText(v: unknown): string {
   return String(v);
 }
 
-/** One csv record with its line end (CRLF, as RFC 4180 writes it, unless told). */
-export function csvRow(values: readonly unknown[], eol = "\r\n"): string {
-  return stringify([values.map(csvText)], { quoted_match: QUOTED, record_delimiter: eol });
+export interface CsvWriter {
+  /** One csv record with its line end (CRLF, as RFC 4180 writes it, unless told). */
+  row(values: readonly unknown[], eol?: string): string;
+  /** One cell as written in a record. */
+  cell(value: unknown): string;
 }
 
-/** One cell as written in a record. */
-export function csvCell(v: unknown): string {
-  return csvRow([v], "");
+let loaded: Promise<CsvWriter> | undefined;
+
+/** The csv writer, loaded when a command first writes csv (start-up loads none of it). */
+export function loadCsv(): Promise<CsvWriter> {
+  loaded ??= import("csv-stringify/sync").then(({ stringify }) => {
+    const row = (values: readonly unknown[], eol = "\r\n") =>
+      stringify([values.map(csvText)], { quoted_match: QUOTED, record_delimiter: eol });
+    return { row, cell: (value: unknown) => row([value], "") };
+  });
+  return loaded;
 }

@@ -15,7 +15,7 @@ function contractFieldNames(columns: Column[] | undefined): string[] {
 }
 
 import type { IO } from "../io.js";
-import { csvRow } from "./csv.js";
+import { loadCsv } from "./csv.js";
 import { type Column, getPath, type Namer, pickFields, type RenderOptions } from "./fields.js";
 import { loadYaml } from "./yaml.js";
 
@@ -213,10 +213,12 @@ export function createListWriter(opts: RenderOptions): ListWriter {
         case "ndjson":
           text = items.map((i) => `${JSON.stringify(pick(i))}\n`).join("");
           break;
-        case "csv":
-          if (count === 0) text += csvRow(columns!.map((c) => c.key));
-          for (const item of items) text += csvRow(columns!.map((c) => getPath(item, c.key)));
+        case "csv": {
+          const { row } = await loadCsv();
+          if (count === 0) text += row(columns!.map((c) => c.key));
+          for (const item of items) text += row(columns!.map((c) => getPath(item, c.key)));
           break;
+        }
         case "json":
           text = items
             .map((i, n) => `${count + n === 0 ? "[\n" : ",\n"}${indent(JSON.stringify(pick(i), null, 2))}`)
@@ -245,7 +247,7 @@ export function createListWriter(opts: RenderOptions): ListWriter {
       else if (format === "yaml" && count === 0) await write(io, "[]\n");
       else if (format === "csv" && count === 0 && (opts.fields || opts.columns)) {
         const cols = opts.fields ?? opts.columns!.map((c) => c.key);
-        await write(io, csvRow(cols));
+        await write(io, (await loadCsv()).row(cols));
       }
     },
   };
@@ -279,7 +281,8 @@ export async function renderRecord(record: Json, opts: RenderOptions): Promise<v
   }
   if (format === "csv") {
     const keys = Object.keys(value);
-    return write(io, csvRow(keys) + csvRow(keys.map((k) => value[k])));
+    const { row } = await loadCsv();
+    return write(io, row(keys) + row(keys.map((k) => value[k])));
   }
   const { renderKeyValue } = await import("./table.js");
   return write(io, renderKeyValue(value, opts));

@@ -1,34 +1,31 @@
 /**
- * The one way rentctl loads the `yaml` package. Bundled by esbuild, the
- * package (CommonJS under Node) arrives as a module whose functions sit on
- * `default` only, so `const { stringify } = await import("yaml")` is undefined
- * in dist/ while it works from the sources. Every yaml reader and writer goes
- * through here; the end-to-end tests exercise it through the built CLI.
+ * The one way rentctl writes yaml: js-yaml's dump (the one yaml library; it
+ * reads them back, src/fleet/yaml.ts), YAML 1.2 core schema. Lines are never
+ * folded, a string that would read as another type is double-quoted, an
+ * object met twice is written twice (no anchors), an undefined member is
+ * left out.
  */
-import { parseYamlBlock } from "./yaml-block.js";
+import type { DumpOptions } from "js-yaml";
 
-type YamlModule = typeof import("yaml");
+type YamlModule = typeof import("js-yaml");
 
-let loaded: Promise<YamlModule> | undefined;
+let loaded: Promise<{ stringify: (value: unknown, options?: { lineWidth?: number }) => string }> | undefined;
 
-export function loadYaml(): Promise<YamlModule> {
-  loaded ??= import("yaml").then((m) => {
-    const mod = m as YamlModule & { default?: YamlModule };
-    return typeof mod.stringify === "function" ? mod : (mod.default as YamlModule);
+/** The yaml writer, loaded when a command first writes yaml. `lineWidth: 0` (never fold) is the default. */
+export function loadYaml(): Promise<{ stringify: (value: unknown, options?: { lineWidth?: number }) => string }> {
+  loaded ??= import("js-yaml").then((m) => {
+    const { CORE_SCHEMA, dump } = m as YamlModule;
+    const base: DumpOptions = {
+      schema: CORE_SCHEMA,
+      lineWidth: -1,
+      noRefs: true,
+      skipInvalid: true,
+      quotingType: '"',
+      noCompatMode: true,
+    };
+    return {
+      stringify: (value, options) => dump(value, options?.lineWidth ? { ...base, lineWidth: options.lineWidth } : base),
+    };
   });
   return loaded;
-}
-
-/**
- * Read a yaml document a user gave: errors are thrown (duplicate keys
- * included), warnings (an unknown `%` directive) are not printed by Node as
- * process warnings: stderr stays rentctl's. The block subset rentctl's own
- * exports write is read without the yaml package (parseYamlBlock: the same
- * values, many times faster); the package is loaded for anything else.
- */
-export async function parseYaml(text: string): Promise<unknown> {
-  const fast = parseYamlBlock(text);
-  if (fast) return fast.value;
-  const { parse } = await loadYaml();
-  return parse(text, { logLevel: "error" });
 }

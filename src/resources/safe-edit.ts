@@ -1,4 +1,5 @@
 import type { EncodableRecord } from "../api/encode.js";
+import { AuthError } from "../api/errors.js";
 import { operation } from "../contract/operations.js";
 import {
   type JsonObject,
@@ -29,9 +30,48 @@ export async function fetchRecord(
   id: number,
 ): Promise<JsonObject> {
   const client = await deps.client();
-  const params: EncodableRecord = { [res.idParam]: id, locale_id: await deps.locale() };
-  const r = await client.call(res.getOp, params);
+  const locale = await deps.locale();
+  const params: EncodableRecord = { [res.idParam]: id, locale_id: locale };
+  let r: Awaited<ReturnType<typeof client.call>>;
+  try {
+    r = await client.call(res.getOp, params);
+  } catch (e) {
+    throw await anotherOwners(e, client, locale, `${res.noun} ${id}`);
+  }
   return normalizeRecord(unwrapRecord(r.decoded.body, res.kind), res.kind);
+}
+
+/**
+ * The contract answers 401 both for a key that is not valid and for a record of
+ * another owner (spec: "a key that cannot access the requested resource yields
+ * 401"). A 401 on one record is told apart by one cheap authenticated read
+ * (a page of one extra): when the key reads that, the record is another
+ * owner's, and the error says so instead of "check the API key".
+ */
+async function anotherOwners(
+  e: unknown,
+  client: Awaited<ReturnType<Deps["client"]>>,
+  locale: number,
+  what: string,
+): Promise<unknown> {
+  if (!(e instanceof AuthError) || e.status !== 401) return e;
+  const keyWorks = await client.call("extras.list", { locale_id: locale, limit: 1, offset: 0 }).then(
+    () => true,
+    () => false,
+  );
+  if (!keyWorks) return e;
+  const err = new AuthError(
+    `${what} is another owner's: the key in use reads and writes only its own owner's records`,
+    {
+      hint: "check the id, or act as the owner it belongs to (that owner's id and key)",
+      cause: e,
+    },
+  );
+  err.status = 401;
+  err.method = e.method;
+  err.path = e.path;
+  err.operation = e.operation;
+  return err;
 }
 
 /** The record's input fields, coerced to wire types so two reads compare equal. */

@@ -61,6 +61,11 @@ export interface SandboxFaults {
   faultFirst?: number;
   /** Injectable RNG (default Math.random). */
   random?: () => number;
+  /**
+   * Aim the faults at these operations only (`"vehicles.create"`, or a list): other requests are
+   * answered normally, and `faultFirst` counts the requests of these operations only.
+   */
+  only?: string | readonly string[];
 }
 
 export interface RequestLogEntry {
@@ -82,6 +87,12 @@ export interface RecordedRequest {
   fields: Record<string, string | string[]>;
   /** File parts of a multipart body: part name and file name. */
   files: Array<{ field: string; fileName: string }>;
+  /**
+   * The fault the attempt got instead of its answer (`reset`: the connection dropped; `html502`;
+   * `throttle`: 429; `fail`: 500 or 503, in turn); absent when it was answered. Each attempt of
+   * a retried request is recorded, so a test counts the retries.
+   */
+  fault?: FaultKind;
 }
 
 export interface SandboxOptions extends SandboxFaults {
@@ -176,6 +187,15 @@ function checkOptions(o: SandboxOptions): void {
     throw new RangeError(`port must be 0 to 65535, got ${o.port}`);
   }
   for (const op of OPERATIONS) if (!HANDLERS[op.id]) throw new Error(`sandbox: no handler for ${op.id}`);
+  for (const id of onlyOf(o)) {
+    if (!OPERATIONS.some((op) => op.id === id))
+      throw new RangeError(`only: ${JSON.stringify(id)} is no operation of the contract (e.g. "vehicles.create")`);
+  }
+}
+
+/** The operations `only` aims the faults at (empty: every request). */
+function onlyOf(f: SandboxFaults): readonly string[] {
+  return f.only === undefined ? [] : typeof f.only === "string" ? [f.only] : f.only;
 }
 
 const SECRET_NAME = /key|token|secret|password|authori[sz]ation/i;
@@ -253,11 +273,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       ] as const
     ).filter(([, rate]) => (rate ?? 0) > 0);
   let faultKinds = kindsOf(faults);
+  let only = new Set(onlyOf(faults));
+  /** Requests of the `only` operations since the switches were set (their `faultFirst` counts these). */
+  let aimed = 0;
 
-  function pickFault(n: number): FaultKind | undefined {
+  function pickFault(n: number, op: Operation | undefined): FaultKind | undefined {
     if (faultKinds.length === 0) return undefined;
+    if (only.size > 0 && !(op && only.has(op.id))) return undefined;
     if (faults.faultFirst !== undefined) {
-      const k = n - faultsFrom;
+      const k = only.size > 0 ? ++aimed : n - faultsFrom;
       return k <= faults.faultFirst ? faultKinds[(k - 1) % faultKinds.length]?.[0] : undefined;
     }
     for (const [kind, rate] of faultKinds) if (random() < (rate ?? 0)) return kind;
@@ -323,7 +347,35 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       }
       if (faults.latencyMs) await sleep(faults.latencyMs, undefined, { signal: abort.signal });
 
-      fault = pickFault(n);
+      // Only the exact versioned paths route (a trailing slash is tolerated).
+      const candidates = routes.get(path.replace(/\/+$/, ""));
+      const op = candidates?.find((o) => o.method === method);
+      // POST members come from the body only (a query string on a POST is ignored).
+      let input: ParsedInput = query;
+      let malformed: MalformedRequest | undefined;
+      if (op && method === "POST") {
+        try {
+          input = await parseBody(req.headers["content-type"], body);
+        } catch (err) {
+          if (!(err instanceof MalformedRequest)) throw err;
+          malformed = err;
+          input = { fields: {}, files: [] };
+        }
+      }
+
+      fault = pickFault(n, op);
+      // every attempt of an operation is recorded, with the fault it got
+      if (op && opts.onInput) {
+        const vars = publicVars({ fields: input.fields, files: [] }, secrets) as Record<string, string | string[]>;
+        await opts.onInput({
+          method,
+          path,
+          operation: op.id,
+          fields: { ...vars },
+          files: input.files.map((f) => ({ field: f.field, fileName: f.fileName })),
+          ...(fault ? { fault } : {}),
+        });
+      }
       if (fault === "reset") {
         req.socket.resetAndDestroy();
         return;
@@ -345,41 +397,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         return;
       }
 
-      // Only the exact versioned paths route (a trailing slash is tolerated).
-      const candidates = routes.get(path.replace(/\/+$/, ""));
       if (!candidates) {
         sendError(404, "not found");
         return;
       }
-      const op = candidates.find((o) => o.method === method);
       if (!op) {
         sendError(405, "method not allowed", undefined, { allow: candidates.map((o) => o.method).join(", ") });
         return;
       }
-
-      // POST members come from the body only (a query string on a POST is ignored).
-      let input: ParsedInput = query;
-      let malformed: MalformedRequest | undefined;
-      if (method === "POST") {
-        try {
-          input = await parseBody(req.headers["content-type"], body);
-        } catch (err) {
-          if (!(err instanceof MalformedRequest)) throw err;
-          malformed = err;
-          input = { fields: {}, files: [] };
-        }
-      }
       meta = { method, path, vars: publicVars(input, secrets), api_version: API_VERSION };
-      if (opts.onInput) {
-        const vars = publicVars({ fields: input.fields, files: [] }, secrets) as Record<string, string | string[]>;
-        await opts.onInput({
-          method,
-          path,
-          operation: op.id,
-          fields: { ...vars },
-          files: input.files.map((f) => ({ field: f.field, fileName: f.fileName })),
-        });
-      }
 
       let owner: number | null = null;
       if (op.access === "auth") {
@@ -452,6 +478,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       checkOptions(next);
       faults = { ...next };
       faultKinds = kindsOf(faults);
+      only = new Set(onlyOf(faults));
+      aimed = 0;
       faultsFrom = requests;
     },
     reset() {

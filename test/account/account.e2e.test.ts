@@ -127,7 +127,7 @@ describe("a file over 2 MiB streams (src/fleet/doc-stream.ts) and plans as a sma
 
       const doc = (ext === "json" ? JSON.parse(text) : parse(text)) as Doc;
       doc.vehicles[1]!.price_per_day = 777;
-      // a block scalar: an item only the yaml package reads, after items read without it (the file is read again)
+      // a block scalar in an item: read item by item by the yaml library like every other
       doc.vehicles[2]!.vehicle_description = "two\nlines";
       // vehicles first, extras after: held until the extras are read, then planned alike
       const reordered = { vehicles: doc.vehicles, extras: doc.extras };
@@ -341,7 +341,7 @@ describe("editing the file", () => {
     writeFileSync(f, lines.join("\n"));
     const d = await cli("1001", ["account", "diff", "-f", f]);
     expect(d.code).toBe(2);
-    expect(d.stderr).toContain(`${f}: not valid yaml: Map keys must be unique at line ${at + 2}`);
+    expect(d.stderr).toContain(`${f}: not valid yaml: duplicated mapping key at line ${at + 2}, column 3:`);
   });
 
   it("two extras of the same identity: the diff names both ids and asks for extra_id", async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT, EXIT_MEANINGS, exitCodesLine } from "../../src/errors.js";
-import { runMain, tempHome } from "../helpers/cli.js";
+import { runMain, sandboxEnv, tempHome } from "../helpers/cli.js";
 
 /** Small promises of the command-line surface (issue 41 items 10 and 11), run in-process. */
 describe("the command-line surface", () => {
@@ -75,5 +75,21 @@ describe("the command-line surface", () => {
   it("the exit-code table says 8 also means a stale plan", () => {
     expect(EXIT_MEANINGS[EXIT.drift]).toMatch(/stale/);
     expect(exitCodesLine()).toContain("8 a diff found changes, or a saved plan is stale");
+  });
+
+  it("catalog brands names the segment in a table; json keeps the items as sent", async () => {
+    const sandbox = await sandboxEnv();
+    try {
+      const table = await runMain(["catalog", "brands", "--segment", "boats"], sandbox.env);
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout.split("\n")[0]).toMatch(/SEGMENT_ID\s+SEGMENT/);
+      expect(table.stdout).toMatch(/Beneteau\s+3\s+Boats/);
+      const json = await runMain(["catalog", "brands", "--segment", "boats", "-o", "json"], sandbox.env);
+      const items = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+      expect(items[0]).toMatchObject({ name: "Beneteau", segment_id: 3 });
+      expect(items[0]).not.toHaveProperty("segment");
+    } finally {
+      await sandbox.cleanup();
+    }
   });
 });

@@ -129,11 +129,12 @@ describe("the built CLI against a local server", () => {
     expect(b.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("a hung server with --timeout 1 ends with exit 6", async () => {
+  it("a hung server with --timeout 0.25 ends with exit 6", async () => {
     handler = () => {}; // never answers
-    const r = await runBuilt(["vehicle", "get", "1", "--timeout", "1"], envFor());
+    // a quarter of a second: the three attempts of a GET run into it (a second each was 3 s of waiting)
+    const r = await runBuilt(["vehicle", "get", "1", "--timeout", "0.25"], envFor());
     expect(r.code).toBe(6);
-    expect(r.stderr).toMatch(/timed out after 1s/);
+    expect(r.stderr).toMatch(/timed out after 0.25s/);
   });
 
   it("--verbose traces method, URL, status and duration, and never the key", async () => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openKeychain } from "../../src/config/secrets.js";
-import { json, runBuilt, tempHome } from "../helpers/cli.js";
+import { json, runMain, tempHome } from "../helpers/cli.js";
 
 /**
  * Secrets at rest (issue "Hostile input", Secrets): keys live in the system
@@ -15,10 +15,10 @@ import { json, runBuilt, tempHome } from "../helpers/cli.js";
  */
 const KEY = "sandbox-key-1001";
 const login = (env: NodeJS.ProcessEnv, ...more: string[]) =>
-  runBuilt(["auth", "login", "--env", "sandbox", "--with-token", "--user", "1001", ...more], env, KEY);
+  runMain(["auth", "login", "--env", "sandbox", "--with-token", "--user", "1001", ...more], env, { input: KEY });
 const status = async (env: NodeJS.ProcessEnv) =>
   json<{ api_key_source: string; api_key: string | null }>(
-    (await runBuilt(["auth", "status", "--no-verify", "-o", "json"], env)).stdout,
+    (await runMain(["auth", "status", "--no-verify", "-o", "json"], env)).stdout,
   );
 const configText = (env: NodeJS.ProcessEnv) => readFileSync(join(env.RENTCTL_CONFIG_DIR!, "config.json"), "utf8");
 
@@ -36,9 +36,9 @@ describe("keys in the keychain", () => {
       expect(readFileSync(kc, "utf8")).toContain(KEY);
       expect((statSync(kc).mode & 0o777).toString(8)).toBe("600");
       expect(await status(env)).toMatchObject({ api_key_source: "keychain" });
-      const list = await runBuilt(["vehicle", "list", "-q"], { ...env, RENTCTL_ENV: "" });
+      const list = await runMain(["vehicle", "list", "-q"], { ...env, RENTCTL_ENV: "" });
       expect(list.code, list.stderr).toBe(0);
-      const out = await runBuilt(["auth", "logout"], env);
+      const out = await runMain(["auth", "logout"], env);
       expect(out.code, out.stderr).toBe(0);
       expect(out.stderr).toMatch(/removed \(from the test keychain/);
       expect(readFileSync(kc, "utf8")).not.toContain(KEY);
@@ -65,15 +65,15 @@ describe("keys in the keychain", () => {
       expect(configText(off)).toContain(KEY);
       expect(await status(off)).toMatchObject({ api_key_source: "file (insecure)" });
       // a profile whose key is in the keychain cannot be used where the keychain cannot be read: exit 4, said why
-      const migrated = await runBuilt(["auth", "migrate"], home.env);
+      const migrated = await runMain(["auth", "migrate"], home.env);
       expect(migrated.code, migrated.stderr).toBe(0);
       expect(configText(home.env)).not.toContain(KEY);
       expect(await status(home.env)).toMatchObject({ api_key_source: "keychain" });
-      const unreadable = await runBuilt(["vehicle", "list"], off);
+      const unreadable = await runMain(["vehicle", "list"], off);
       expect(unreadable.code).toBe(4);
       expect(unreadable.stderr).toMatch(/in the system keychain, which cannot be read here/);
       // RENTCTL_API_KEY never touches any store
-      const envKey = await runBuilt(["auth", "status", "--no-verify", "-o", "json"], { ...off, RENTCTL_API_KEY: KEY });
+      const envKey = await runMain(["auth", "status", "--no-verify", "-o", "json"], { ...off, RENTCTL_API_KEY: KEY });
       expect(json<{ api_key_source: string }>(envKey.stdout).api_key_source).toBe("env");
     } finally {
       home.cleanup();

@@ -81,4 +81,17 @@ describe("a program reading a list gets every row", () => {
     expect(t.stdout.trim().split("\n")).toHaveLength(15 + 1);
     expect(t.stderr).toMatch(/next: --page 2/);
   });
+
+  it("undo's list: a program gets every entry, a table the recent 20, --limit bounds both", async () => {
+    for (let i = 0; i < 22; i++) {
+      const r = await cli(["vehicle", "edit", "1", "--price-per-day", String(50 + i)]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const all = json<Array<{ op: string }>>((await cli(["undo", "-o", "json"])).stdout);
+    expect(all.length).toBe(22);
+    expect((await cli(["undo", "-q"])).stdout.trim().split("\n")).toHaveLength(22);
+    const table = await cli(["undo"]);
+    expect(table.stdout.trim().split("\n")).toHaveLength(20 + 1); // the header
+    expect(json<unknown[]>((await cli(["undo", "-o", "json", "--limit", "3"])).stdout)).toHaveLength(3);
+  });
 });

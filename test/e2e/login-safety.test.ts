@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { json, runBuilt, tempHome } from "../helpers/cli.js";
+import { json, runMain, tempHome } from "../helpers/cli.js";
 
 /**
  * Logging in without surprises (issue "Hostile input", Logging in): a login
@@ -13,14 +13,16 @@ describe("auth login", () => {
     try {
       const env = { ...home.env, RENTCTL_ENV: "sandbox" };
       const login = (user: string, ...more: string[]) =>
-        runBuilt(["auth", "login", "--with-token", "--no-verify", "--user", user, ...more], env, `sandbox-key-${user}`);
+        runMain(["auth", "login", "--with-token", "--no-verify", "--user", user, ...more], env, {
+          input: `sandbox-key-${user}`,
+        });
       expect((await login("1001")).code).toBe(0);
       const again = await login("1002");
       expect(again.code).toBe(2);
       expect(again.stderr).toMatch(/profile default holds the key of owner 1001 \(sandbox\); nothing was changed/);
       expect(again.stderr).toMatch(/--profile NAME/);
       const status = json<{ user_id: number }>(
-        (await runBuilt(["auth", "status", "--no-verify", "-o", "json"], env)).stdout,
+        (await runMain(["auth", "status", "--no-verify", "-o", "json"], env)).stdout,
       );
       expect(status.user_id).toBe(1001);
       // the same owner again is a plain re-login; naming the profile replaces it on purpose
@@ -36,13 +38,13 @@ describe("auth login", () => {
     const home = tempHome();
     try {
       const env = { ...home.env };
-      const sb = await runBuilt(
+      const sb = await runMain(
         ["auth", "login", "--env", "sandbox", "--with-token", "--no-verify", "--user", "1001"],
         env,
-        "sandbox-key-1001",
+        { input: "sandbox-key-1001" },
       );
       expect(sb.code, sb.stderr).toBe(0);
-      const prod = await runBuilt(
+      const prod = await runMain(
         [
           "auth",
           "login",
@@ -58,15 +60,15 @@ describe("auth login", () => {
           "--no-verify",
         ],
         env,
-        "prodkey123",
+        { input: "prodkey123" },
       );
       expect(prod.code, prod.stderr).toBe(0);
       expect(prod.stderr).toMatch(/profile prod is not the current one/);
       const cur = json<{ profile: string }>(
-        (await runBuilt(["auth", "status", "--no-verify", "-o", "json"], env)).stdout,
+        (await runMain(["auth", "status", "--no-verify", "-o", "json"], env)).stdout,
       );
       expect(cur.profile).toBe("default");
-      const used = await runBuilt(
+      const used = await runMain(
         [
           "auth",
           "login",
@@ -83,15 +85,15 @@ describe("auth login", () => {
           "--use",
         ],
         env,
-        "prodkey123",
+        { input: "prodkey123" },
       );
       expect(used.code, used.stderr).toBe(0);
       const now = json<{ profile: string }>(
-        (await runBuilt(["auth", "status", "--no-verify", "-o", "json"], env)).stdout,
+        (await runMain(["auth", "status", "--no-verify", "-o", "json"], env)).stdout,
       );
       expect(now.profile).toBe("prod");
-      expect((await runBuilt(["auth", "logout"], env)).code).toBe(0);
-      const none = await runBuilt(["auth", "status", "--no-verify"], env);
+      expect((await runMain(["auth", "logout"], env)).code).toBe(0);
+      const none = await runMain(["auth", "status", "--no-verify"], env);
       expect(none.code).toBe(4);
       expect(none.stdout).toMatch(/api_key_source\s+none/);
     } finally {

@@ -1,6 +1,7 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
 import { type FaultProxy, ndjson, spawnBuilt, startProxy, vehicleRow, waitFor } from "../fleet/helpers.js";
 import { runBuilt, sandboxEnv, tempHome } from "../helpers/cli.js";
 
@@ -134,6 +135,248 @@ describe("two machines, the same work at the same time (built CLI, separate data
       .map((v) => Number(v.price_per_day));
     expect(prices).toHaveLength(100);
     expect(new Set(prices)).toEqual(new Set([77]));
+  }, 180_000);
+});
+
+/** The extras of an owner, straight from the server. */
+async function extrasOf(user: number): Promise<Array<{ id: number; option_id: number; period: number }>> {
+  const r = await runBuilt(["extra", "list", "--all", "-o", "ndjson", "--user", String(user)], sandbox.env);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: number; option_id: number; period: number });
+}
+
+/** An account file: `extras` (option, period) new to the account, and `n` vehicles using all of them. */
+async function accountFile(name: string, prefix: string, extras: Array<[number, number]>, n: number): Promise<string> {
+  const base = parse((await runBuilt(["account", "export", "-", "--user", "1001"], sandbox.env)).stdout) as {
+    vehicles: Record<string, unknown>[];
+  };
+  const sample = { ...base.vehicles[0]! };
+  delete sample.extras;
+  delete sample.vehicle_vin;
+  const file = join(machines[0]!.dir, name);
+  writeFileSync(
+    file,
+    stringify({
+      extras: extras.map(([option, period]) => ({ option, period, price: 4, currency: 1, quantity: 2 })),
+      vehicles: Array.from({ length: n }, (_, i) => ({
+        ...sample,
+        vehicle_reg_number: `${prefix}-${String(i).padStart(3, "0")}`,
+        extras: extras.map(([option, period]) => ({ option, period })),
+      })),
+    }),
+  );
+  return file;
+}
+
+/** Every create (extras and vehicles) waits until `n` more vehicle listings have been answered. */
+function holdAllCreatesUntilListed(n: number): void {
+  const base = proxy.counts.get(LIST) ?? 0;
+  const listed = waitFor(() => (proxy.counts.get(LIST) ?? 0) >= base + n, 60_000);
+  proxy.decide = (req) =>
+    req.method === "POST" && /\/(vehicles|extras)\/create$/.test(req.path)
+      ? { kind: "wait", until: listed }
+      : { kind: "pass" };
+}
+
+/** The account's state for a prefix: the extras of these options, the vehicles of the prefix (with their links). */
+async function accountState(user: number, prefix: string, options: number[]) {
+  const extras = (await extrasOf(user)).filter((e) => options.includes(Number(e.option_id)));
+  const r = await runBuilt(["vehicle", "list", "--all", "-o", "ndjson", "--user", String(user)], sandbox.env);
+  const vehicles = r.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: number; vehicle_reg_number: string; vehicle_extras?: number[] })
+    .filter((v) => v.vehicle_reg_number.startsWith(`${prefix}-`));
+  return { extras, vehicles };
+}
+
+describe("two machines, the same account apply at the same time (issue 41 item 0)", () => {
+  it(`2 extras and 50 vehicles, ${ROUNDS} rounds: each extra once (the lowest id), each vehicle once using it, both exit 0, reruns plan nothing`, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      // an option no extra of the account has yet, with both periods the server knows
+      const option = 6 + (round % 3);
+      const prefix = `XA${round}`;
+      const file = await accountFile(
+        `xa${round}.yaml`,
+        prefix,
+        [
+          [option, 1],
+          [option, 2],
+        ],
+        50,
+      );
+      const before = new Set((await extrasOf(1002)).map((e) => e.id));
+      holdAllCreatesUntilListed(2);
+      const runs = await Promise.all(
+        [0, 1].map((i) => runBuilt(["account", "apply", "-f", file, "--yes", "-o", "ndjson"], machine(i, 1002))),
+      );
+      proxy.decide = () => ({ kind: "pass" });
+      for (const r of runs) expect(r.code, r.stderr).toBe(0);
+      const { extras, vehicles } = await accountState(1002, prefix, [option]);
+      expect(extras.map((e) => [Number(e.option_id), Number(e.period)]).sort()).toEqual([
+        [option, 1],
+        [option, 2],
+      ]);
+      // The race was real: both runs created each extra, and the later copies are gone (the lowest ids kept).
+      const count = (word: string) =>
+        runs.map((r) => Number(new RegExp(`${word} (\\d+)`).exec(r.stderr)?.[1] ?? 0)).reduce((a, b) => a + b);
+      // each run did all 52 rows; what one created twice it removed again (deduplicated), keeping the other's
+      expect(count("created"), runs.map((r) => r.stderr).join("\n")).toBe(52);
+      expect(count("deduplicated")).toBe(52);
+      for (const e of extras) expect(before.has(e.id)).toBe(false);
+      // Duplicate extras are counted and reported per row, as duplicate vehicles are.
+      const statuses = runs.flatMap((r) =>
+        r.stdout
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { status: string; identity?: string; key?: string }),
+      );
+      expect(statuses.filter((s) => s.status === "deduplicated").length).toBeGreaterThanOrEqual(2);
+      expect(runs.some((r) => /deduplicated \d+/.test(r.stderr))).toBe(true);
+      expect(vehicles).toHaveLength(50);
+      expect(new Set(vehicles.map((v) => v.vehicle_reg_number)).size).toBe(50);
+      const kept = extras.map((e) => e.id).sort((a, b) => a - b);
+      for (const v of vehicles) expect([...(v.vehicle_extras ?? [])].sort((a, b) => a - b)).toEqual(kept);
+      // Not stuck: each machine's rerun plans nothing.
+      for (const i of [0, 1]) {
+        const again = await runBuilt(["account", "diff", "-f", file], machine(i, 1002));
+        expect(again.code, again.stderr).toBe(0);
+        expect(again.stdout).toMatch(/0 to create, 0 to change, 0 to remove/);
+      }
+    }
+  }, 300_000);
+
+  /**
+   * Machine 0 (locale 25, so the proxy can tell its requests) plans first; its creates are held until
+   * machine 1 has applied the same file, so every vehicle or extra it creates is a later copy.
+   */
+  async function killedAfterTheOther(opts: {
+    file: string;
+    decideLate: (req: { method: string; path: string }) => "pass" | "hang";
+    killWhen: () => boolean;
+  }) {
+    let otherDone!: () => void;
+    const released = new Promise<void>((r) => {
+      otherDone = r;
+    });
+    let after = false;
+    const isCreate = (req: { method: string; path: string; body: Buffer }) =>
+      req.method === "POST" && /\/(vehicles|extras)\/create$/.test(req.path);
+    proxy.decide = (req) => {
+      if (!isCreate(req) || !/locale_id=25\b/.test(req.body.toString())) return { kind: "pass" };
+      if (!after) return { kind: "wait", until: released };
+      return { kind: opts.decideLate(req) };
+    };
+    const lists = proxy.counts.get(LIST) ?? 0;
+    const env = { ...machine(0, 1001), RENTCTL_LOCALE: "25" };
+    const killed = spawnBuilt(["account", "apply", "-f", opts.file, "--yes", "--concurrency", "2"], env);
+    await waitFor(() => (proxy.counts.get(LIST) ?? 0) > lists);
+    const other = await runBuilt(["account", "apply", "-f", opts.file, "--yes"], machine(1, 1001));
+    expect(other.code, other.stderr).toBe(0);
+    after = true;
+    otherDone();
+    await waitFor(opts.killWhen);
+    killed.child.kill("SIGKILL");
+    const k = await killed.done;
+    expect(k.signal, k.stderr).toBe("SIGKILL");
+    proxy.decide = () => ({ kind: "pass" });
+    return env;
+  }
+
+  it("one of the two SIGKILLed midway: its rerun removes the duplicate vehicles it left, then finishes; each vehicle once", async () => {
+    const options = [10, 11];
+    const prefix = "XK";
+    const file = await accountFile(
+      "xk.yaml",
+      prefix,
+      options.map((o): [number, number] => [o, 1]),
+      50,
+    );
+    const creates = proxy.creates();
+    const env = await killedAfterTheOther({
+      file,
+      decideLate: () => "pass",
+      // machine 1 created 50; machine 0's copies: 20 of them
+      killWhen: () => proxy.creates() >= creates + 50 + 20,
+    });
+    // What the issue saw: the killed run's copies stay (the other run removed only its own, and had none).
+    const left = await accountState(1001, prefix, options);
+    expect(left.vehicles.length).toBeGreaterThanOrEqual(50 + 20);
+    const rerun = await runBuilt(["account", "apply", "-f", file, "--yes", "-o", "ndjson"], env);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toMatch(/resuming an interrupted account apply/);
+    expect(Number(/deduplicated (\d+)/.exec(rerun.stderr)?.[1])).toBeGreaterThanOrEqual(20);
+    const rows = rerun.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { status: string });
+    expect(rows.filter((r) => r.status === "deduplicated").length).toBeGreaterThanOrEqual(20);
+    const now = await accountState(1001, prefix, options);
+    expect(now.extras).toHaveLength(2);
+    expect(now.vehicles).toHaveLength(50);
+    expect(new Set(now.vehicles.map((v) => v.vehicle_reg_number)).size).toBe(50);
+    const ids = new Set(now.extras.map((e) => e.id));
+    for (const v of now.vehicles) expect(new Set(v.vehicle_extras)).toEqual(ids);
+    // The removals are recorded (in the undo history, as an op of their own): undoable.
+    const journal = readFileSync(join(machines[0]!.dir, "data", "journal.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { op: string; action: string; batch?: string; before: { dedupe?: boolean } });
+    const op = journal.find((e) => e.action === "vehicle.apply" && e.before.dedupe === true)?.op;
+    expect(op).toBeDefined();
+    expect(journal.filter((e) => e.batch === op && e.action === "vehicle.remove").length).toBeGreaterThanOrEqual(20);
+  }, 180_000);
+
+  it("SIGKILLed while its extra creates were in flight, which landed after the other run: the rerun's identity check removes the copies before the plan (which would refuse two extras of one option and period)", async () => {
+    const options = [3, 8];
+    const prefix = "XE";
+    const file = await accountFile(
+      "xe.yaml",
+      prefix,
+      options.map((o): [number, number] => [o, 2]),
+      10,
+    );
+    const EXTRA_CREATE = "POST /api/v302/vehicles/extras/create";
+    const made = () => proxy.counts.get(EXTRA_CREATE) ?? 0;
+    const before = made();
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    // machine 0's extra creates are held in the proxy (the server gets them later, after machine 1's)
+    proxy.decide = (req) =>
+      `${req.method} ${req.path}` === EXTRA_CREATE && /locale_id=25\b/.test(req.body.toString())
+        ? { kind: "wait", until: released }
+        : { kind: "pass" };
+    const env = { ...machine(0, 1001), RENTCTL_LOCALE: "25" };
+    const killed = spawnBuilt(["account", "apply", "-f", file, "--yes", "--concurrency", "2"], env);
+    await waitFor(() => made() >= before + 2 || killed.child.exitCode !== null);
+    expect(killed.child.exitCode, killed.stderr()).toBeNull();
+    killed.child.kill("SIGKILL");
+    expect((await killed.done).signal).toBe("SIGKILL");
+    const other = await runBuilt(["account", "apply", "-f", file, "--yes"], machine(1, 1001));
+    expect(other.code, other.stderr).toBe(0);
+    release();
+    // the killed run's creates land now, after the other run's: the account holds each extra twice
+    let left = await accountState(1001, prefix, options);
+    for (let i = 0; i < 100 && left.extras.length < 4; i++) left = await accountState(1001, prefix, options);
+    expect(left.extras).toHaveLength(4);
+    proxy.decide = () => ({ kind: "pass" });
+    const diff = await runBuilt(["account", "diff", "-f", file], env);
+    expect(diff.code, diff.stderr).toBe(2);
+    expect(diff.stderr).toMatch(/pin one with extra_id/);
+    const rerun = await runBuilt(["account", "apply", "-f", file, "--yes", "--timeout", "2"], env);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toMatch(/deduplicated 2/);
+    const now = await accountState(1001, prefix, options);
+    // the kept ones are the lowest ids (machine 1's), which its vehicles use
+    const lowest = left.extras.map((e) => e.id).sort((a, b) => a - b);
+    expect(now.extras.map((e) => e.id).sort((a, b) => a - b)).toEqual(lowest.slice(0, 2));
+    expect(now.vehicles).toHaveLength(10);
+    for (const v of now.vehicles) expect(new Set(v.vehicle_extras)).toEqual(new Set(lowest.slice(0, 2)));
   }, 180_000);
 });
 

@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
+import { stringify } from "yaml";
 import { InputError } from "../../src/errors.js";
 import { type DocEvent, type ReadDocumentOptions, readDocument } from "../../src/fleet/doc-stream.js";
 import { checkJson, MAX_DEPTH, MAX_ROW_BYTES } from "../../src/fleet/input-limits.js";
+import { parseYaml } from "../../src/fleet/yaml.js";
 
 /**
  * The streaming reader of account and fleet documents (src/fleet/doc-stream.ts):
@@ -86,10 +87,10 @@ function rebuild(evs: DocEvent[]): unknown {
   return doc;
 }
 
-/** The whole parse; json as rentctl reads it (checkJson first: a member given twice, too deep). */
+/** The whole parse: yaml by the yaml library (js-yaml, as rentctl reads it); json as rentctl reads it (checkJson first: a member given twice, too deep). */
 const whole = (text: string, format: Format): unknown => {
   const t = text.replace(/^\uFEFF/, "");
-  if (format === "yaml") return parse(t, { logLevel: "error" });
+  if (format === "yaml") return parseYaml(t);
   checkJson(t, () => "the document");
   return JSON.parse(t);
 };
@@ -438,41 +439,35 @@ describe("readDocument: the events rebuild the whole parse", () => {
     expect(await events(file(" null ", "json"), "json")).toStrictEqual([{ type: "shape", shape: "empty" }]);
   });
 
-  it("yaml items go through parseYamlItem (one call per item, each starting with `- `)", async () => {
-    const seen: string[] = [];
+  it("yaml items are parsed one by one by the library, each from its `- ` line", async () => {
     const p = file("vehicles:\n- a: 1\n- b: 2\n  c: 3\n", "yaml");
-    const evs = await events(p, "yaml", {
-      parseYamlItem: (t) => {
-        seen.push(t);
-        return parse(t);
-      },
-    });
-    expect(seen).toStrictEqual(["- a: 1\n", "- b: 2\n  c: 3\n"]);
+    const evs = await events(p, "yaml");
+    expect(evs.filter((e) => e.type === "item").map((e) => (e as { line: number }).line)).toStrictEqual([2, 3]);
     expect(rebuild(evs)).toStrictEqual({ vehicles: [{ a: 1 }, { b: 2, c: 3 }] });
   });
 });
 
 describe("readDocument: broken and hostile files", () => {
-  it("malformed json: `not valid json: <what> at line L column C`, never a stack trace", async () => {
+  it("malformed json: `not valid json: <what> at line L column C` (what the streaming parser found), never a stack trace", async () => {
     const cases: Array<[string, RegExp]> = [
       ['{"vehicles": [{"a": 1}, {"b":', /^not valid json: unexpected end of input at line 1 column 30$/],
       ['[{"a": "unterminated', /unexpected end of input at line 1 column 21$/],
       ["", /^not valid json: unexpected end of input at line 1 column 1$/],
-      ['[{"a": 1}]\n x', /^not valid json: unexpected "x" after the end of the document at line 2 column 2$/],
+      ['[{"a": 1}]\n x', /^not valid json: unexpected "x" at line 2 column 2$/],
       ['{"a": 1} {"b": 2}', /unexpected "\{" after the end of the document at line 1 column 10/],
-      ['[{"a": tru}]', /unexpected "}" \(expected "true"\) at line 1 column 11/],
-      ['[{"a": 1,}]', /expected a member name in double quotes but found "}" at line 1 column 10/],
-      ["[1 2]", /expected "," or "]" but found "2" at line 1 column 4/],
-      ['{"vehicles": [01]}', /expected "," or "]" but found "1" at line 1 column 16/],
-      ['{"vehicles" [1]}', /expected ":" after the member name but found "\[" at line 1 column 13/],
-      ['[{"a": "x\ny"}]', /control character U\+000A in a string at line 1 column 10/],
-      ['[{"a": "\\x"}]', /bad escape \\x in a string/],
-      ['[{"a": "\\u12G4"}]', /bad \\u escape in a string/],
-      ["[1.]", /expected a digit after "." but found "]"/],
-      ["[-]", /expected a digit after "-"/],
-      ["[1e]", /expected the exponent's digits/],
+      ['[{"a": tru}]', /unexpected "}" at line 1 column 11/],
+      ['[{"a": 1,}]', /unexpected "}" at line 1 column 10/],
+      ["[1 2]", /unexpected 2 at line 1 column 4/],
+      ['{"vehicles": [01]}', /unexpected 1 at line 1 column 16/],
+      ['{"vehicles" [1]}', /unexpected "\[" at line 1 column 13/],
+      ['[{"a": "x\ny"}]', /unexpected U\+000A at line 1 column 10/],
+      ['[{"a": "\\x"}]', /unexpected "x" at line 1 column 10/],
+      ['[{"a": "\\u12G4"}]', /unexpected "G" at line 1 column 13/],
+      ["[1.]", /unexpected "]" at line 1 column 4/],
+      ["[-]", /unexpected "]" at line 1 column 3/],
+      ["[1e]", /unexpected "]" at line 1 column 4/],
       ["[NaN]", /unexpected "N" at line 1 column 2/],
-      ["{'a': 1}", /expected a member name in double quotes but found "'"/],
+      ["{'a': 1}", /unexpected "'" at line 1 column 2/],
       ["\uFEFF\uFEFF[]", /^not valid json: unexpected U\+FEFF at line 1 column 1$/],
       ["[1,\r\n\u00a0]", /^not valid json: unexpected U\+00A0 at line 2 column 1$/],
     ];
@@ -504,18 +499,18 @@ describe("readDocument: broken and hostile files", () => {
     );
     // yaml says it as yaml does (a key given twice is another layout: the whole text is parsed)
     const twice = "vehicles:\n- a: 1\nextras:\nvehicles:\n";
-    expect(() => parse(twice)).toThrow();
+    expect(() => parseYaml(twice)).toThrow();
     expect(await refused(file(twice, "yaml"), "yaml")).toBe(
       `not valid yaml: ${(() => {
         try {
-          parse(twice);
+          parseYaml(twice);
         } catch (e) {
           return (e as Error).message;
         }
       })()}`,
     );
     expect(await refused(file("vehicles:\n- a: 1\n- b: 1\n  b: 2\n", "yaml"), "yaml")).toMatch(
-      /^not valid yaml: Map keys must be unique at line 4, column 3/,
+      /^not valid yaml: duplicated mapping key at line 4, column 3/,
     );
   });
 
@@ -530,18 +525,18 @@ describe("readDocument: broken and hostile files", () => {
     // as deep as the limit is fine
     const ok = `${"[".repeat(MAX_DEPTH - 1)}${"]".repeat(MAX_DEPTH - 1)}`;
     expect(rebuild(await events(file(`[${ok}]`, "json"), "json"))).toStrictEqual(JSON.parse(`[${ok}]`));
-    // yaml: refused before the yaml package recurses into it (its stack overflow can abort the process)
-    expect(await refused(file(`- a\n- ${"[".repeat(100_000)}\n`, "yaml"), "yaml")).toBe(
-      "line 2: row 2 is nested too deeply (over 256 levels or columns of indentation); nothing was sent",
+    // yaml: refused by the library, which bounds its nesting (maxDepth 100: no stack overflow)
+    expect(await refused(file(`- a\n- ${"[".repeat(100_000)}\n`, "yaml"), "yaml")).toMatch(
+      /^not valid yaml: nesting exceeded maxDepth \(100\) at line 2, column \d+:/,
     );
     expect(await refused(file(`vehicles:\n- a\n- b:\n    ${"- ".repeat(50_000)}x\n`, "yaml"), "yaml")).toMatch(
-      /^line 4: row 2 is nested too deeply/,
+      /^not valid yaml: nesting exceeded maxDepth \(100\) at line 4,/,
     );
     expect(await refused(file(`vehicles: ${"[".repeat(100_000)}\n`, "yaml"), "yaml")).toMatch(
-      /^line 1: nested too deeply/,
+      /^not valid yaml: nesting exceeded maxDepth \(100\) at line 1,/,
     );
-    const fine = `- ${"[".repeat(200)}${"]".repeat(200)}\n`;
-    expect(rebuild(await events(file(fine, "yaml"), "yaml"))).toStrictEqual(parse(fine));
+    const fine = `- ${"[".repeat(90)}${"]".repeat(90)}\n`;
+    expect(rebuild(await events(file(fine, "yaml"), "yaml"))).toStrictEqual(parseYaml(fine));
   });
 
   it("invalid UTF-8 and NUL bytes: refused naming the line", async () => {
@@ -593,6 +588,22 @@ describe("readDocument: broken and hostile files", () => {
     expect(rebuild(await events(file(`- a: ${under}\n- 2\n`, "yaml"), "yaml"))).toStrictEqual([{ a: under }, 2]);
   });
 
+  it("json: white space between items or members is no row over the limit; a string over it is, whatever it holds", async () => {
+    const pad = " \n".repeat(MAX_ROW_BYTES);
+    const text = `{"extras": [],${pad}"vehicles": [{"a": 1},${pad}{"a": 2}${pad}]${pad}}`;
+    expect(rebuild(await events(file(text, "json"), "json"))).toStrictEqual({
+      extras: [],
+      vehicles: [{ a: 1 }, { a: 2 }],
+    });
+    const spaces = " ".repeat(MAX_ROW_BYTES + 10);
+    expect(await refused(file(`{"vehicles": [{"a": 1}, "${spaces}"]}`, "json"), "json")).toMatch(
+      /^line 1: row 2 is larger than the limit/,
+    );
+    expect(await refused(file(`{"other": "${spaces}", "vehicles": []}`, "json"), "json")).toMatch(
+      /^line 1: member "other" is larger than the limit/,
+    );
+  });
+
   it("a long run of comments or blank lines between items is no row over the limit (and a short one is kept)", async () => {
     const comments = "# a comment\n".repeat(150_000); // 1.8 MiB
     const blanks = "\n".repeat(1_500_000);
@@ -618,14 +629,14 @@ describe("readDocument: broken and hostile files", () => {
     // 1 + 332 * 3 + 2 = 999 lines before it: the item starts at line 1000, its third line is 1002
     const text = `vehicles:\n${items(332)}# c\n\n- vehicle_reg_number: B\n  price: 1\n  price: 2\n`;
     expect(await refused(file(text, "yaml"), "yaml")).toMatch(
-      /^not valid yaml: Map keys must be unique at line 1002, column 3/,
+      /^not valid yaml: duplicated mapping key at line 1002, column 3/,
     );
     expect(await refused(file(`vehicles:\n${items(333)}- a: b: c\n`, "yaml"), "yaml")).toMatch(
-      /^not valid yaml: Nested mappings are not allowed in compact mappings at line 1001, column 6/,
+      /^not valid yaml: bad indentation of a mapping entry at line 1001, column 7/,
     );
     // the label names the file
     expect(await refused(file("vehicles:\n- a: b: c\n", "yaml"), "yaml", { label: "fleet.yaml" })).toMatch(
-      /^fleet\.yaml: not valid yaml: .* at line 2, column 6/,
+      /^fleet\.yaml: not valid yaml: .* at line 2, column 7/,
     );
     expect(await refused(file("[1,", "json"), "json", { label: "fleet.json" })).toBe(
       "fleet.json: not valid json: unexpected end of input at line 1 column 4",
@@ -651,7 +662,7 @@ describe("readDocument: broken and hostile files", () => {
     ];
     for (const text of texts) await differential(text, "yaml");
     expect(await refused(file("vehicles:\n- a: 1\n---\n- b\n", "yaml"), "yaml")).toMatch(
-      /^not valid yaml: Source contains multiple documents/,
+      /^not valid yaml: expected a single document in the stream, but found more/,
     );
   });
 
@@ -659,12 +670,12 @@ describe("readDocument: broken and hostile files", () => {
     const items = Array.from({ length: 1000 }, (_, i) => `- vehicle_reg_number: A-${i}\n  price: ${i}\n`).join("");
     const text = `vehicles:\n- a: &x {deep: [1, 2]}\n${items}- b: *x\n`;
     const evs = await events(file(text, "yaml"), "yaml");
-    expect(rebuild(evs)).toStrictEqual(parse(text));
+    expect(rebuild(evs)).toStrictEqual(parseYaml(text));
     expect(evs.filter((e) => e.type === "item")).toHaveLength(1002);
   });
 
-  it("a yaml file that changes between the layout pass and the items: refused, not misread", async () => {
-    const texts = ["vehicles:\n- a: 1\n- b: 2\n", "vehicles:\n  - a: 1\n  - b: 2\n"];
+  it("a yaml file that changes between the items and its read whole (another layout): refused, not misread", async () => {
+    const texts = ["vehicles:\n- a: 1\n- *b\n", "vehicles:\n  - a: 2\n  - b: 2\n"];
     let opened = 0;
     const open = () => Readable.from([Buffer.from(texts[opened++ === 0 ? 0 : 1]!)]);
     expect(await refused(file("", "yaml"), "yaml", { open })).toBe("the file changed while it was read; read it again");
@@ -733,7 +744,7 @@ describe("readDocument: memory", () => {
     await streamed(text, "json", ends, 0);
   });
 
-  it(`a ${COUNT}-item yaml file: a layout pass, then items handed out while it is read again`, async () => {
+  it(`a ${COUNT}-item yaml file: items handed out while it is read (one read)`, async () => {
     let text = "# yaml-language-server: $schema=rentctl-account.schema.json\nextras:\n  []\nvehicles:\n";
     const ends: number[] = [];
     for (let i = 0; i < COUNT; i++) {
@@ -746,7 +757,7 @@ describe("readDocument: memory", () => {
       text,
       "yaml",
       ends.map((e) => e + 64),
-      1,
+      0,
     );
   });
 

@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runBuilt, tempHome } from "../helpers/cli.js";
-import { accountRegs, ndjson, spawnBuilt, vehicleRow, waitFor } from "./helpers.js";
+import { spawnBuilt, stopWhen } from "../helpers/kill.js";
+import { accountRegs, ndjson, vehicleRow } from "./helpers.js";
 
 /**
  * The embedded sandbox (`--env sandbox`, no address) listens on a new port
@@ -30,10 +31,7 @@ function doneLines(): number {
 /** Start the command, SIGKILL it once `doneLines()` reached `after`, and return what it printed. */
 async function killAfter(args: string[], after: number): Promise<void> {
   const start = doneLines();
-  const p = spawnBuilt(args, env);
-  await Promise.race([waitFor(() => doneLines() - start >= after, 60_000), p.done]);
-  p.child.kill("SIGKILL");
-  const r = await p.done;
+  const r = await stopWhen(spawnBuilt(args, env), () => doneLines() - start >= after);
   expect(r.signal).toBe("SIGKILL");
 }
 

@@ -1,8 +1,7 @@
-import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { sampleVehicleInput } from "../../src/sandbox/server.js";
-import { BIN, json, runBuilt } from "../helpers/cli.js";
+import { json, runMain } from "../helpers/cli.js";
 
 /** A valid fleet row (wire names, ids) with a unique registration number. */
 export function vehicleRow(reg: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -36,6 +35,9 @@ export interface FaultProxy {
   decide: (req: { method: string; path: string; body: Buffer }) => Decision;
   close(): Promise<void>;
 }
+
+// The kill-test setup moved to test/helpers/kill.ts; named here too for the tests that import it from here.
+export { killAndRerun, spawnBuilt, waitFor } from "../helpers/kill.js";
 
 /** A fault-injecting HTTP proxy in front of the sandbox: the "test server" of the fleet tests. */
 export async function startProxy(upstream: string): Promise<FaultProxy> {
@@ -112,92 +114,14 @@ export async function startProxy(upstream: string): Promise<FaultProxy> {
   return proxy;
 }
 
-/** The registration numbers of an owner's vehicles (through the built CLI, straight to the sandbox). */
+/** The registration numbers of an owner's vehicles (the CLI in-process, straight to the sandbox). */
 export async function accountRegs(env: NodeJS.ProcessEnv, user: number): Promise<string[]> {
-  const r = await runBuilt(["vehicle", "list", "--all", "-o", "ndjson", "--user", String(user)], env);
+  const r = await runMain(["vehicle", "list", "--all", "-o", "ndjson", "--user", String(user)], env);
   if (r.code !== 0) throw new Error(`list failed: ${r.stderr}`);
   return r.stdout
     .split("\n")
     .filter(Boolean)
     .map((l) => String(json<Record<string, unknown>>(l).vehicle_reg_number));
-}
-
-/** Spawn the built CLI and keep the handle (for kill / SIGINT tests). */
-export function spawnBuilt(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
-    (resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, done, stderr: () => stderr };
-}
-
-/** Poll until `check` holds (bounded). */
-export async function waitFor(check: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/**
- * The kill loop of the crash-safety tests: run the built CLI again and again,
- * SIGKILLing each run at a random moment (after a random time, or once it has
- * sent a random number of writes), until `minKills` kills happened or a run
- * completed. Then rerun without kills (faults cleared after 5 tries by
- * `clearFaults`) until the command exits 0. Returns the kill count and the
- * last run.
- */
-export async function killAndRerun(opts: {
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  /** Writes the server has seen so far. */
-  writes: () => number;
-  /** A killed run sends at most this many writes (random from 1). */
-  maxWritesPerRun: number;
-  /** A killed run lives at most this long (random from 300 ms). */
-  maxMs: number;
-  minKills?: number;
-  clearFaults: () => void;
-}): Promise<{ kills: number; last: { code: number | null; stderr: string } }> {
-  const minKills = opts.minKills ?? 20;
-  const pause = (ms: number) => new Promise<null>((r) => setTimeout(() => r(null), ms));
-  let kills = 0;
-  let finished = false;
-  let last: { code: number | null; stderr: string } = { code: -1, stderr: "" };
-  for (let run = 0; run < 120 && !finished && kills < 2 * minKills; run++) {
-    const start = opts.writes();
-    const budget = 1 + Math.floor(Math.random() * opts.maxWritesPerRun);
-    const p = spawnBuilt(opts.args, opts.env);
-    const timer = pause(300 + Math.random() * (opts.maxMs - 300));
-    const enough = waitFor(() => opts.writes() - start >= budget, 120_000).then(() => null);
-    const first = await Promise.race([p.done, timer, enough]);
-    if (first === null) {
-      p.child.kill("SIGKILL");
-      const r = await p.done;
-      if (r.signal === "SIGKILL") kills++;
-      else finished = r.code === 0;
-      last = r;
-    } else {
-      finished = first.code === 0;
-      last = first;
-    }
-    if (kills >= minKills && !finished) break;
-  }
-  for (let i = 0; i < 15 && !finished; i++) {
-    if (i >= 5) opts.clearFaults();
-    last = await spawnBuilt(opts.args, opts.env).done;
-    finished = last.code === 0;
-  }
-  return { kills, last };
 }
 
 /**

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBuilt, sandboxEnv } from "../helpers/cli.js";
-import { type FaultProxy, killAndRerun, ndjson, spawnBuilt, startProxy, vehicleRow, waitFor } from "./helpers.js";
+import { runBuilt, runMain, sandboxEnv } from "../helpers/cli.js";
+import { killAndRerun, spawnBuilt, stopWhen } from "../helpers/kill.js";
+import { type FaultProxy, ndjson, startProxy, vehicleRow } from "./helpers.js";
 
 /**
  * Undo of a `vehicle apply` runs in the one bulk job (src/bulk/job.ts), so it
@@ -36,7 +37,7 @@ const writes = () => WRITES.reduce((n, k) => n + (proxy.counts.get(k) ?? 0), 0);
 
 /** The account as rows without ids (a re-created vehicle gets a new id), sorted. */
 async function accountRows(user = USER): Promise<string[]> {
-  const r = await runBuilt(["vehicle", "export", "--format", "ndjson", "--user", user], sandbox.env);
+  const r = await runMain(["vehicle", "export", "--format", "ndjson", "--user", user], sandbox.env);
   expect(r.code).toBe(0);
   return r.stdout
     .split("\n")
@@ -122,12 +123,9 @@ describe("undo of an apply, crash safety (built CLI)", () => {
         method === "POST" ? { kind: "late", delayMs: 20 + Math.random() * 200 } : { kind: "pass" };
       const start = writes();
       const budget = 1 + Math.floor(Math.random() * 34);
-      const run = spawnBuilt([...apply, "--user", user, "--timeout", "1"], env);
-      const first = await Promise.race([run.done, waitFor(() => writes() - start >= budget, 60_000).then(() => null)]);
-      if (first === null) run.child.kill("SIGKILL");
-      await run.done;
+      await stopWhen(spawnBuilt([...apply, "--user", user, "--timeout", "1"], env), () => writes() - start >= budget);
       proxy.decide = () => ({ kind: "pass" });
-      const list = await runBuilt(["undo", "-o", "json", "--user", user], env);
+      const list = await runMain(["undo", "-o", "json", "--user", user], env);
       const entry = (JSON.parse(list.stdout) as Array<{ op: string; action: string; undone: string | null }>).find(
         (e) => e.action === "vehicle.apply" && !e.undone,
       );

@@ -92,4 +92,67 @@ describe("createSandbox (rentctl/sandbox)", () => {
       await sb.close();
     }
   });
+
+  it("requests() records every attempt with the fault it got, so a test counts the retries", async () => {
+    const sb = await createSandbox({ seed: "empty" });
+    try {
+      const get = () => fetch(`${sb.url}/api/v302/currencies`).then((r) => r.status);
+      sb.setFaults({ failRate: 1, faultFirst: 2 });
+      expect([await get(), await get(), await get()]).toEqual([500, 503, 200]);
+      expect(sb.requests().map((r) => [r.operation, r.fault])).toEqual([
+        ["catalog.currencies", "fail"],
+        ["catalog.currencies", "fail"],
+        ["catalog.currencies", undefined],
+      ]);
+      sb.setFaults({ resetRate: 1, faultFirst: 1 });
+      await expect(get()).rejects.toThrow();
+      expect(sb.requests().at(-1)).toMatchObject({ operation: "catalog.currencies", fault: "reset" });
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it("setFaults({ only }) aims the faults at one operation; faultFirst counts its requests only", async () => {
+    const sb = await createSandbox({ seed: "empty" });
+    try {
+      const key = sb.owners.find((o) => o.userId === 1003)!.apiKey;
+      const create = (reg: string) =>
+        fetch(`${sb.url}/api/v302/vehicles/create`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ ...car, vehicle_reg_number: reg }),
+        }).then((r) => r.status);
+      const currencies = () => fetch(`${sb.url}/api/v302/currencies`).then((r) => r.status);
+      sb.setFaults({ failRate: 1, faultFirst: 1, only: "vehicles.create" });
+      expect(await currencies()).toBe(200);
+      expect(await create("T-EST 3")).toBe(500);
+      expect(await currencies()).toBe(200);
+      expect(await create("T-EST 3")).toBe(200);
+      expect(sb.requests().map((r) => `${r.operation}${r.fault ? ` ${r.fault}` : ""}`)).toEqual([
+        "catalog.currencies",
+        "vehicles.create fail",
+        "catalog.currencies",
+        "vehicles.create",
+      ]);
+      expect(() => sb.setFaults({ failRate: 1, only: "vehicles.crate" })).toThrow(/no operation of the contract/);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it("reset() clears the faults with the state; reset({ keepFaults: true }) keeps them", async () => {
+    const sb = await createSandbox({ seed: "empty", faults: { failRate: 1 } });
+    try {
+      const get = () => fetch(`${sb.url}/api/v302/currencies`).then((r) => r.status);
+      expect(await get()).toBe(500);
+      await sb.reset();
+      expect(await get()).toBe(200);
+      sb.setFaults({ failRate: 1, only: "catalog.currencies" });
+      await sb.reset({ keepFaults: true });
+      expect(await get()).toBeGreaterThanOrEqual(500); // 500 and 503 in turn
+      expect(sb.requests()).toEqual([expect.objectContaining({ operation: "catalog.currencies", fault: "fail" })]);
+    } finally {
+      await sb.close();
+    }
+  });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { Finding } from "../../src/ops/lint/lint.js";
 import { RULES } from "../../src/ops/lint/rules.js";
-import { json, ROOT, runMain, sandboxEnv } from "../helpers/cli.js";
+import { json, ROOT, runBuilt, runMain, sandboxEnv } from "../helpers/cli.js";
 
 /**
  * `rentctl lint` against the sandbox (issue 43's "done when"): an empty owner seeded with a
@@ -314,6 +314,23 @@ describe("lint of files", () => {
           expect(line).toMatch(ext === "yaml" ? /^ {2}- |^- / : /^\s*\{/);
         } else expect(line).toContain(ext === "yaml" ? `${field}:` : `"${field}":`);
       }
+    });
+});
+
+describe("the built CLI (bundling: the yaml and json position readers load there too)", () => {
+  for (const ext of ["yaml", "json"])
+    it(`lint -f FILE.${ext} -o sarif and -o ndjson`, async () => {
+      const f = path(`built.${ext}`);
+      expect((await runBuilt(["account", "export", f, "--user", "1001"], sandbox.env)).code).toBe(0);
+      const s = await runBuilt(["lint", "-f", f, "-o", "sarif", "--user", "1001"], sandbox.env);
+      expect(s.code, s.stderr).toBe(0);
+      const results = json<{
+        runs: Array<{ results: Array<{ locations: Array<{ physicalLocation: { region: { startLine: number } } }> }> }>;
+      }>(s.stdout).runs[0]!.results;
+      expect(results.length).toBeGreaterThan(0);
+      for (const r of results) expect(r.locations[0]!.physicalLocation.region.startLine).toBeGreaterThan(0);
+      const nd = await runBuilt(["lint", "-f", f, "-o", "ndjson", "--user", "1001"], sandbox.env);
+      expect(nd.stdout.trim().split("\n").length).toBe(results.length);
     });
 });
 

@@ -113,6 +113,7 @@ describe("rentctl mcp (read-only by default)", () => {
         "get_extra",
         "get_vehicle",
         "list_extras",
+        "lint_account",
         "list_vehicles",
         "plan_changes",
         "search_catalog",
@@ -151,6 +152,12 @@ describe("rentctl mcp (read-only by default)", () => {
     const exported = await ro.call("export_account", { names: true });
     expect(exported.data.account.vehicles).toHaveLength(3);
     expect((await ro.call("undo_history")).data.entries).toEqual([]);
+    const lint = await ro.call("lint_account", { min_severity: "warning" });
+    expect(lint.isError, lint.text).toBe(false);
+    expect(lint.data.findings.map((f: any) => [f.rule, f.registration])).toEqual([
+      ["past-calendar-dates", "HH-SC 3003"],
+    ]);
+    expect(lint.data.counts.error).toBe(0);
   });
 
   it("gives the data as JSON text too (for clients that pass only text), and refuses arguments the schema does not name", async () => {

@@ -69,6 +69,7 @@ describe("rentctl mcp tools (in-process)", () => {
       ["vehicle_calendar", { id: 1, from: "2027-06", months: 1 }],
       ["export_account", { names: true }],
       ["undo_history", {}],
+      ["lint_account", { min_severity: "warning" }],
       ["apply_plan", { token: plan.data.token }],
       ["undo_history", { limit: 1 }],
       // failures: their structuredContent is the error form of the same schema
@@ -111,5 +112,14 @@ describe("rentctl mcp tools (in-process)", () => {
     expect(typo.isError).toBe(true);
     expect(typo.text).toMatch(/unknown argument "filter"; it takes where, search, sort, limit, cursor/);
     expect((await ro.call("vehicle_calendar", { id: 1, months: 25 })).isError).toBe(true);
+  });
+
+  it("refusals speak in the tools' terms, not the CLI's flags", async () => {
+    const where = await ro.call("list_vehicles", { where: ["colour=red"] });
+    expect(where.data.error.message).toBe('where "colour=red": unknown field "colour"');
+    expect(where.data.error.hint).toMatch(/get_vehicle/);
+    const sort = await ro.call("list_vehicles", { sort: "colour" });
+    expect(sort.data.error.message).toBe('sort "colour": unknown field "colour"');
+    for (const r of [where, sort]) expect(`${r.data.error.message} ${r.data.error.hint}`).not.toMatch(/--|rentctl /);
   });
 });

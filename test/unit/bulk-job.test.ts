@@ -6,7 +6,7 @@ import { Chalk } from "chalk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiValidationError, AuthError } from "../../src/api/errors.js";
 import { type BulkJobRun, bulkJobKey, openBulkJob } from "../../src/bulk/job.js";
-import { RowLog } from "../../src/bulk/row-log.js";
+import { bootId, RowLog, readPrevious } from "../../src/bulk/row-log.js";
 import type { BulkRow, TaskContext, TaskOutcome } from "../../src/bulk/runner.js";
 import type { Deps } from "../../src/deps.js";
 import { ConflictError, EXIT, exitCodeOf, PartialFailureError, type RentctlError } from "../../src/errors.js";
@@ -92,6 +92,21 @@ function fakeServer() {
 }
 
 const KEY = { job: "test.job", contentHash: "h1", what: "test job" };
+
+/** A clock that never really waits: `until` records the deadline, moves the time there, and runs `onWait`. */
+function fakeClock(start: number, onWait: () => void = () => {}) {
+  let t = start;
+  const waits: number[] = [];
+  return {
+    waits,
+    now: () => t,
+    until: async (deadline: number) => {
+      waits.push(deadline);
+      t = Math.max(t, deadline);
+      onWait();
+    },
+  };
+}
 const spec = (send: BulkJobRun<string>["send"], extra: Partial<BulkJobRun<string>> = {}): BulkJobRun<string> => ({
   rows: rowsOf(),
   total: ROWS.length,
@@ -104,7 +119,11 @@ const spec = (send: BulkJobRun<string>["send"], extra: Partial<BulkJobRun<string
   ...extra,
 });
 
-async function runJob(f: Fake, s: BulkJobRun<string>, key = KEY): Promise<RentctlError | undefined> {
+async function runJob(
+  f: Fake,
+  s: BulkJobRun<string>,
+  key: Parameters<typeof openBulkJob>[1] = KEY,
+): Promise<RentctlError | undefined> {
   const job = await openBulkJob(f.deps, key);
   try {
     await job.run(s);
@@ -156,23 +175,28 @@ describe("the bulk job shell (src/bulk/job.ts)", () => {
     expect(existsSync(await logFile(again))).toBe(false);
   });
 
-  it("a row a killed run left in flight: the rerun waits for it to settle, then reconciles it instead of sending it", async () => {
-    const f = fakeDeps({ timeoutMs: 30 });
+  it("a row a killed run left in flight that the listing does not show: the rerun waits until that row's own deadline (injected clock), lists again, then reconciles it instead of sending it", async () => {
+    const f = fakeDeps({ timeoutMs: 60_000 });
     // What a SIGKILL right after the write leaves: the row `sending`, the vehicle on the server.
     const log = await RowLog.open(dir, await bulkJobKey(f.deps, KEY));
     await log.write({ row: 2, key: "A-2", state: "sending" });
     log.started(2, "A-2");
+    await log.write({ row: 3, key: "A-3", state: "sending" });
+    log.started(3, "A-3");
     // row 4 was journaled ahead with its group, but its request never started: sent at once, not reconciled
     await log.write({ row: 4, key: "A-4", state: "sending" });
     await log.close();
+    const at3 = readPrevious(readFileSync(await logFile(f), "utf8"), bootId()).get(3)!.at!;
     const server = fakeServer();
+    // row 2's write landed before the rerun lists; row 3's is still on its way and lands during the wait
     server.created.set("A-2", 42);
+    const clock = fakeClock(at3 + 50_000, () => server.created.set("A-3", 43));
     const seen: string[] = [];
     const e = await runJob(
       f,
       spec(server.send(), {
         beforeReconcile: async (inFlight) => {
-          seen.push(`before ${inFlight.map((r) => r.row).join(",")}`);
+          seen.push(`list ${inFlight.map((r) => r.row).join(",")}`);
         },
         reconcile: async (row) => {
           seen.push(`reconcile ${row.key}`);
@@ -180,12 +204,92 @@ describe("the bulk job shell (src/bulk/job.ts)", () => {
           return id === undefined ? undefined : { status: "created", id };
         },
       }),
+      { ...KEY, clock },
     );
     expect(e).toBeUndefined();
-    expect(f.stderr()).toMatch(/1 row was in flight when the last run stopped: waiting \d+\.\d s/);
-    expect(seen).toEqual(["before 2", "reconcile A-2"]);
-    expect(server.sent.sort()).toEqual(["A-1", "A-3", "A-4", "A-5"]);
-    expect(f.stderr()).toMatch(/1 reconciled/);
+    // listed first; row 2 done at once; row 3 waited for until its request's start + the bound (not now + the bound)
+    expect(seen).toEqual(["list 2,3", "reconcile A-2", "reconcile A-3", "list 2,3", "reconcile A-3"]);
+    expect(clock.waits).toEqual([at3 + 60_000]);
+    expect(f.stderr()).toMatch(
+      /row 3 \(A-3\) was in flight when the last run stopped and the account does not show it: waiting 10\.0 s/,
+    );
+    expect(server.sent.sort()).toEqual(["A-1", "A-4", "A-5"]);
+    expect(f.stderr()).toMatch(/2 reconciled/);
+  });
+
+  it("rows a killed run left in flight that the listing shows are done at once: no wait at all (issue 41 item 9)", async () => {
+    const f = fakeDeps({ timeoutMs: 60_000 });
+    const log = await RowLog.open(dir, await bulkJobKey(f.deps, KEY));
+    for (const row of [2, 3]) {
+      await log.write({ row, key: `A-${row}`, state: "sending" });
+      log.started(row, `A-${row}`);
+    }
+    await log.close();
+    const server = fakeServer();
+    server.created.set("A-2", 42);
+    server.created.set("A-3", 43);
+    const clock = fakeClock(Date.now());
+    const e = await runJob(
+      f,
+      spec(server.send(), {
+        reconcile: async (row) => {
+          const id = server.created.get(row.item);
+          return id === undefined ? undefined : { status: "created", id };
+        },
+      }),
+      { ...KEY, clock },
+    );
+    expect(e).toBeUndefined();
+    expect(clock.waits).toEqual([]);
+    expect(f.stderr()).not.toMatch(/in flight when the last run stopped/);
+    expect(server.sent.sort()).toEqual(["A-1", "A-4", "A-5"]);
+    expect(f.stderr()).toMatch(/2 reconciled/);
+  });
+
+  it("a row whose deadline passed before the rerun listed is sent again without a wait (the listing is conclusive)", async () => {
+    const f = fakeDeps({ timeoutMs: 1_000 });
+    const log = await RowLog.open(dir, await bulkJobKey(f.deps, KEY));
+    await log.write({ row: 2, key: "A-2", state: "sending" });
+    log.started(2, "A-2");
+    await log.close();
+    const at = readPrevious(readFileSync(await logFile(f), "utf8"), bootId()).get(2)!.at!;
+    const server = fakeServer();
+    const clock = fakeClock(at + 5_000);
+    const e = await runJob(
+      f,
+      spec(server.send(), {
+        reconcile: async (row) => {
+          const id = server.created.get(row.item);
+          return id === undefined ? undefined : { status: "created", id };
+        },
+      }),
+      { ...KEY, clock },
+    );
+    expect(e).toBeUndefined();
+    expect(clock.waits).toEqual([]);
+    expect(server.sent.sort()).toEqual(["A-1", "A-2", "A-3", "A-4", "A-5"]);
+  });
+
+  it("settle(pending) waits only for the rows it keeps, until the latest of their own deadlines, and says whether it waited", async () => {
+    const f = fakeDeps({ timeoutMs: 60_000 });
+    const log = await RowLog.open(dir, await bulkJobKey(f.deps, KEY));
+    for (const row of [2, 3]) {
+      await log.write({ row, key: `A-${row}`, state: "sending" });
+      log.started(row, `A-${row}`);
+    }
+    await log.close();
+    const prev = readPrevious(readFileSync(await logFile(f), "utf8"), bootId());
+    const clock = fakeClock(prev.get(3)!.at! + 1_000);
+    const job = await openBulkJob(f.deps, { ...KEY, clock });
+    try {
+      expect(await job.settle(() => false)).toBe(false);
+      expect(clock.waits).toEqual([]);
+      expect(await job.settle((r) => r.row === 3)).toBe(true);
+      expect(clock.waits).toEqual([prev.get(3)!.at! + 60_000]);
+      expect(f.stderr()).toMatch(/1 row was in flight when the last run stopped: waiting 59\.0 s/);
+    } finally {
+      await job.close();
+    }
   });
 
   it("on the embedded sandbox a rerun does not wait (its server ended with the stopped run) and still reconciles", async () => {

@@ -5,7 +5,7 @@ import type { Format } from "../../src/config/settings.js";
 import type { JsonObject } from "../../src/contract/records.js";
 import type { IO } from "../../src/io.js";
 import { colorEnabled, makeChalk } from "../../src/output/color.js";
-import { csvCell, csvRow } from "../../src/output/csv.js";
+import { loadCsv } from "../../src/output/csv.js";
 import {
   type Column,
   createListWriter,
@@ -252,7 +252,8 @@ describe("csv", () => {
     expect(out.text).toBe('id,note\r\n3,"a,b"\r\n');
   });
 
-  it("csvCell quotes commas, quotes, CR, LF and edge whitespace only", () => {
+  it("csvCell quotes commas, quotes, CR, LF and edge whitespace only", async () => {
+    const csvCell = (await loadCsv()).cell;
     expect(csvCell("plain")).toBe("plain");
     expect(csvCell("a,b")).toBe('"a,b"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
@@ -269,7 +270,8 @@ describe("csv", () => {
     expect(csvCell("Zürich")).toBe("Zürich");
   });
 
-  it("csvRow ends with CRLF", () => {
+  it("csvRow ends with CRLF", async () => {
+    const csvRow = (await loadCsv()).row;
     expect(csvRow(["a", 1, null])).toBe("a,1,\r\n");
   });
 });

@@ -85,9 +85,7 @@ export async function run(deps: Deps, opts: AccountApplyOptions): Promise<void> 
     report: opts.report,
   });
   try {
-    await job.settle();
-    const plan = await planAccountFile(deps, opts);
-    await jobs.applyAccountPlan(deps, job, plan, runOptions(deps, opts, started));
+    await jobs.runAccountJob(deps, job, opts.file, () => planAccountFile(deps, opts), runOptions(deps, opts, started));
   } finally {
     await job.close();
   }

@@ -1,7 +1,7 @@
 import type { EncodableRecord } from "../../api/encode.js";
-import { itemId } from "../../catalog/items.js";
+import { itemId, labelOf } from "../../catalog/items.js";
 import { CATALOG_OPERATIONS, DEFAULT_SEGMENT, operation } from "../../contract/operations.js";
-import { isObject, unwrapRecord } from "../../contract/records.js";
+import { isObject, type JsonObject, unwrapRecord } from "../../contract/records.js";
 import type { Operation } from "../../contract/types.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
@@ -96,13 +96,32 @@ export async function run(deps: Deps, opts: CatalogOptions): Promise<void> {
     if (deps.flags.quiet) {
       return deps.out.ids(res.decoded.items.map((i) => itemId(i) ?? "").filter((x) => x !== ""));
     }
-    await deps.out.list(res.decoded.items);
-    if (deps.settings().output === "table") deps.msg.info(deps.color.dim(`${res.decoded.items.length} items`));
+    const table = deps.settings().output === "table";
+    if (table && res.decoded.items.some((i) => isObject(i) && i.segment_id !== undefined))
+      await deps.out.list(await withSegmentNames(deps, res.decoded.items));
+    else await deps.out.list(res.decoded.items);
+    if (table) deps.msg.info(deps.color.dim(`${res.decoded.items.length} items`));
     return;
   }
   // A Flexible body prints its record (the `data` member when there is one), never the envelope.
   const doc = unwrapRecord(res.decoded.body);
   return isObject(doc) ? deps.out.document(doc) : deps.out.record(doc);
+}
+
+/**
+ * A table for a person names each item's segment (`SEGMENT Boats` beside
+ * `SEGMENT_ID 3`); json, csv and the rest keep the items as the server sent them.
+ */
+async function withSegmentNames(deps: Deps, items: JsonObject[]): Promise<JsonObject[]> {
+  const segments = await deps
+    .catalogs()
+    .items("catalog.segments", {})
+    .catch(() => [] as JsonObject[]);
+  const names = new Map(segments.map((s) => [itemId(s), labelOf(s)]));
+  return items.map((i) => {
+    const name = names.get(Number(i.segment_id));
+    return name === undefined ? i : { ...i, segment: name };
+  });
 }
 
 /** A model name needs its brand to be looked up (`--brand toyota --model corolla`). */

@@ -4,6 +4,23 @@ import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
 const LEVELS = ["error", "warning", "info"] as const;
+/** The members a finding may have, in order (csv's columns). */
+const FINDING_KEYS = [
+  "rule",
+  "severity",
+  "category",
+  "vehicle_id",
+  "registration",
+  "model",
+  "row",
+  "extra_id",
+  "extra",
+  "field",
+  "message",
+  "line",
+  "column",
+  "fix",
+];
 
 export const verb = defineVerb({
   name: "lint",
@@ -118,7 +135,11 @@ async function print(
     }))
       deps.io.stdout.write(`${line}\n`);
   } else {
-    await deps.out.list(result.findings as unknown as Parameters<Deps["out"]["list"]>[0]);
+    // a page at a time (a large account has tens of thousands of findings); the columns of every finding for csv
+    const writer = deps.out.listWriter(FINDING_KEYS.map((key) => ({ key })));
+    const items = result.findings as unknown as Parameters<Deps["out"]["list"]>[0];
+    for (let i = 0; i < items.length; i += 500) await writer.push(items.slice(i, i + 500));
+    await writer.end();
     deps.msg.info(render.summaryLine(result));
   }
 }

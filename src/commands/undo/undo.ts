@@ -13,7 +13,9 @@ export const verb = defineVerb({
   description: "List recent edits and removals, or restore one (a removed vehicle is re-created with a new id)",
   args: { op: arg.optional("undo entry to restore (an OP of the list)") },
   flags: {
-    limit: flag.int("--limit <n>", "entries to list (default 20)", { min: 1 }),
+    limit: flag.int("--limit <n>", "entries to list (default 20 in a table; other formats and -q list all)", {
+      min: 1,
+    }),
     force: flag.bool(
       "--force",
       "undo of an apply: also undo vehicles changed since the apply (those changes are lost)",
@@ -48,8 +50,13 @@ export async function run(
   const journal = new History(deps.paths.dataDir);
   const entries = journal.entries();
   if (op === undefined) {
-    const { undoHistory } = await import("../../ops/undo/history.js");
-    const recent = await undoHistory(deps, { limit: opts.limit });
+    const [{ undoHistory }, { wholeListFor }] = await Promise.all([
+      import("../../ops/undo/history.js"),
+      import("../paged-list.js"),
+    ]);
+    // a program reading (json, csv, -q, …) gets every entry unless --limit; a table the recent 20
+    const whole = wholeListFor(deps, { limit: opts.limit }).all;
+    const recent = await undoHistory(deps, { limit: whole ? Number.POSITIVE_INFINITY : opts.limit });
     if (deps.flags.quiet) return deps.out.ids(recent.map((e) => e.op));
     await deps.out.list(recent as unknown as JsonObject[], [
       { key: "op", header: "OP" },

@@ -96,10 +96,10 @@ export async function loadConfig(opts: { file?: string; cwd?: string }): Promise
     const err = e as NodeJS.ErrnoException;
     throw new ConfigError(`--config ${path}: ${err.code === "ENOENT" ? "no such file" : err.message}`);
   }
-  const { parseYaml } = await import("../../output/yaml.js");
+  const { parseYaml } = await import("../../fleet/yaml.js");
   let doc: unknown;
   try {
-    doc = await parseYaml(text);
+    doc = parseYaml(text);
   } catch (e) {
     throw new ConfigError(`${path}: not valid yaml: ${(e as Error).message}`);
   }

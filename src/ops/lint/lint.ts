@@ -15,9 +15,11 @@ import {
   type LintVehicle,
   type RawFinding,
   RULE_BY_ID,
-  runRules,
+  type RuleRun,
   type Severity,
   severityRank,
+  startRules,
+  type VehicleRef,
 } from "./rules.js";
 
 /**
@@ -81,21 +83,23 @@ export async function lintAccount(
   opts: OpOptions<LintProgress> = {},
 ): Promise<LintResult> {
   const config = input.config ?? (await loadConfig({}));
-  const gathered = input.file ? await readFile(ctx, input.file) : await readLive(ctx, opts);
+  const base = { years: await years(ctx), today: isoDay(new Date(ctx.now())) };
+  const checked = input.file
+    ? await readFile(ctx, input.file, base, config)
+    : await readLive(ctx, startRules({ ...base, imagesKnown: true }, config.rules), opts);
   opts.signal?.throwIfAborted();
-  const data: LintData = { ...gathered.data, years: await years(ctx), today: isoDay(new Date(ctx.now())) };
-  opts.onProgress?.({ phase: "checking", vehicles: data.vehicles.length });
-  const raw = runRules(data, config.rules);
-  const models = await modelNames(ctx, data.vehicles, raw);
+  opts.onProgress?.({ phase: "checking", vehicles: checked.vehicles.length });
+  const raw = checked.findings;
+  const models = await modelNames(ctx, checked.vehicles, raw);
   const locate = input.file && raw.length ? await locator(input.file) : undefined;
-  const findings = raw.map((f) => named(f, data, config, models, locate));
+  const findings = raw.map((f) => named(f, checked, config, models, locate));
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const f of findings) counts[f.severity]++;
   return {
     source: input.file ? (input.file.label ?? input.file.path) : "account",
     file: input.file && { path: input.file.path, format: input.file.format },
-    vehicles: data.vehicles.length,
-    extras: data.extras?.length ?? 0,
+    vehicles: checked.vehicles.length,
+    extras: checked.extras?.length ?? 0,
     findings,
     counts,
   };
@@ -106,26 +110,27 @@ export function reaches(result: LintResult, level: Severity): boolean {
   return result.findings.some((f) => severityRank(f.severity) >= severityRank(level));
 }
 
-type Gathered = { data: Omit<LintData, "years" | "today"> };
+/** What the rules found, and the vehicles and extras their findings point at. */
+interface Checked {
+  findings: RawFinding[];
+  vehicles: readonly VehicleRef[];
+  extras?: readonly LintExtra[];
+}
 
-async function readLive(ctx: OpContext, opts: OpOptions<LintProgress>): Promise<Gathered> {
+async function readLive(ctx: OpContext, run: RuleRun, opts: OpOptions<LintProgress>): Promise<Checked> {
   const deps = asDeps(ctx);
   const { listExtras, listVehicles } = await import("../../resources/list.js");
   const { extraState } = await import("../../account/extras.js");
-  const [extraRecords, vehicles] = await Promise.all([
-    listExtras(deps, { warn: (m) => ctx.msg.warn(m) }),
-    (async () => {
-      const out: LintVehicle[] = [];
-      for await (const page of listVehicles(deps, { warn: (m) => ctx.msg.warn(m) })) {
-        opts.signal?.throwIfAborted();
-        for (const record of page) out.push(liveVehicle(record, out.length + 1));
-        opts.onProgress?.({ phase: "listing", vehicles: out.length });
-      }
-      return out;
-    })(),
-  ]);
+  const extraRecords = listExtras(deps, { warn: (m) => ctx.msg.warn(m) });
+  extraRecords.catch(() => {});
+  // each page is checked as it arrives, and let go: memory holds the keys of the rules over several vehicles
+  for await (const page of listVehicles(deps, { warn: (m) => ctx.msg.warn(m) })) {
+    opts.signal?.throwIfAborted();
+    for (const record of page) run.add(liveVehicle(record, run.vehicles.length + 1));
+    opts.onProgress?.({ phase: "listing", vehicles: run.vehicles.length });
+  }
   const extras: LintExtra[] = [];
-  const states = extraRecords.map(extraState);
+  const states = (await extraRecords).map(extraState);
   const label = await extraLabels(
     ctx,
     states.filter((s) => s !== undefined),
@@ -134,7 +139,7 @@ async function readLive(ctx: OpContext, opts: OpOptions<LintProgress>): Promise<
     if (!s) return;
     extras.push({ row: i + 1, id: s.id, keys: [`id:${s.id}`], label: label(s.option_id, s.period), price: s.price });
   });
-  return { data: { vehicles, extras, imagesKnown: true } };
+  return { findings: run.finish(extras), vehicles: run.vehicles, extras };
 }
 
 function liveVehicle(record: JsonObject, row: number): LintVehicle {
@@ -156,7 +161,12 @@ async function extraLabels(
   return extraLabeller(await catalogPort(asDeps(ctx)), states, new Map());
 }
 
-async function readFile(ctx: OpContext, file: NonNullable<LintInput["file"]>): Promise<Gathered> {
+async function readFile(
+  ctx: OpContext,
+  file: NonNullable<LintInput["file"]>,
+  base: Pick<LintData, "years" | "today">,
+  config: LintConfig,
+): Promise<Checked> {
   const deps = asDeps(ctx);
   const label = file.label ?? file.path;
   const { readAccountDocument } = await import("../../account/file.js");
@@ -240,7 +250,9 @@ async function readFile(ctx: OpContext, file: NonNullable<LintInput["file"]>): P
       vehicle.extraKeys = keys;
     }
   }
-  return { data: { vehicles, extras, imagesKnown } };
+  const run = startRules({ ...base, imagesKnown }, config.rules);
+  for (const v of vehicles) run.add(v);
+  return { findings: run.finish(extras), vehicles: run.vehicles, extras };
 }
 
 /** Year-of-issue catalog: id -> year (empty when the catalog cannot be read: future-year then finds nothing). */
@@ -259,13 +271,13 @@ async function years(ctx: OpContext): Promise<Map<number, number>> {
 }
 
 /** Model names of the vehicles that have findings (one catalog walk per segment, cached on disk). */
-async function modelNames(ctx: OpContext, vehicles: readonly LintVehicle[], raw: RawFinding[]) {
+async function modelNames(ctx: OpContext, vehicles: readonly VehicleRef[], raw: RawFinding[]) {
   const out = new Map<number, string>();
   const wanted = new Set<number>();
   for (const f of raw) if (f.vehicle !== undefined) wanted.add(f.vehicle);
   const bySegment = new Map<number, number[]>();
   for (const i of wanted) {
-    const seg = Number(vehicles[i]!.values.vehicle_segment_id ?? 1);
+    const seg = Number(vehicles[i]!.segmentId ?? 1);
     const list = bySegment.get(seg) ?? [];
     list.push(i);
     bySegment.set(seg, list);
@@ -276,9 +288,16 @@ async function modelNames(ctx: OpContext, vehicles: readonly LintVehicle[], raw:
         .catalogs()
         .models()
         .entries(Number.isSafeInteger(segment) ? segment : 1);
+      // one label per configuration (many vehicles share one)
+      const labels = new Map<number, string | undefined>();
       for (const i of list) {
-        const entry = entries.get(Number(vehicles[i]!.values.vehicle_model_id));
-        if (entry) out.set(i, modelLabel(entry));
+        const id = Number(vehicles[i]!.modelId);
+        if (!labels.has(id)) {
+          const entry = entries.get(id);
+          labels.set(id, entry && modelLabel(entry));
+        }
+        const label = labels.get(id);
+        if (label) out.set(i, label);
       }
     } catch {
       // names only: the message names the registration
@@ -300,7 +319,7 @@ async function locator(file: NonNullable<LintInput["file"]>): Promise<Locate | u
 
 function named(
   f: RawFinding,
-  data: LintData,
+  data: Checked,
   config: LintConfig,
   models: ReadonlyMap<number, string>,
   locate: Locate | undefined,
@@ -311,9 +330,8 @@ function named(
   let subject: string;
   if (f.vehicle !== undefined) {
     const v = data.vehicles[f.vehicle]!;
-    const reg = v.values.vehicle_reg_number;
     if (v.id !== undefined) out.vehicle_id = v.id;
-    if (typeof reg === "string" || typeof reg === "number") out.registration = String(reg);
+    if (v.registration !== undefined) out.registration = v.registration;
     const model = models.get(f.vehicle);
     if (model) out.model = model;
     out.row = v.row;
@@ -322,7 +340,7 @@ function named(
     const at = locate?.("vehicles", v.row, f.field);
     if (at) Object.assign(out, at);
     if (f.fix) {
-      const country = v.values.vehicle_reg_number_country;
+      const country = v.country;
       out.fix = { ...f.fix, ...(country !== undefined && country !== null ? { country } : {}) };
     }
   } else {

@@ -26,9 +26,17 @@ export async function positionsOf(path: string, format: FleetFormat): Promise<Lo
   return undefined;
 }
 
+/**
+ * The `yaml` package, for its node positions (js-yaml, which reads the files, gives none for keys).
+ * Its ES module namespace, or the CommonJS default a bundle may hand back.
+ */
+async function yamlLibrary(): Promise<typeof import("yaml")> {
+  const m = await import("yaml");
+  return "LineCounter" in m ? m : (m as unknown as { default: typeof import("yaml") }).default;
+}
+
 async function yamlPositions(text: string): Promise<Locate | undefined> {
-  const { loadYaml } = await import("../../output/yaml.js");
-  const Y = await loadYaml();
+  const Y = await yamlLibrary();
   const lines = new Y.LineCounter();
   const doc = Y.parseDocument(text, { lineCounter: lines, keepSourceTokens: false });
   const at = (offset: number | undefined): Position | undefined => {
@@ -63,8 +71,7 @@ async function jsonPositions(text: string): Promise<Locate | undefined> {
   const root = parseTree(text);
   if (!root) return undefined;
   // offsets to lines and columns: the yaml package's LineCounter (the same binary search yaml files get)
-  const { loadYaml } = await import("../../output/yaml.js");
-  const lines = new (await loadYaml()).LineCounter();
+  const lines = new (await yamlLibrary()).LineCounter();
   lines.addNewLine(0);
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines.addNewLine(i + 1);
   const at = (offset: number): Position => {

@@ -259,6 +259,8 @@ export interface RawFinding {
   fix?: { field: string; value: unknown };
 }
 
+/** The fields a listing gives: the owner and locale are filled by rentctl on every write, never the listing's defect. */
+const LISTING_FIELDS = VEHICLE_FIELDS.filter((f) => f.name !== "user_id" && f.name !== "locale_id");
 const PRICE_TIERS = ["price_per_day", "price_per_3days", "price_per_week", "price_per_14days"] as const;
 const TEXT_FIELDS = VEHICLE_FIELDS.filter(
   (f) => (f.type === "string" || f.type === "string[]") && f.name !== "vehicle_reg_number",
@@ -278,10 +280,7 @@ const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
 function contractFindings(v: LintVehicle, i: number, out: RawFinding[]): void {
   for (const p of v.readProblems ?? [])
     out.push({ rule: "invalid-value", vehicle: i, field: p.field, text: p.message });
-  // the owner and locale are filled by rentctl on every write: never the listing's defect
-  const input: Record<string, unknown> = { ...v.values, user_id: 1, locale_id: 1 };
-  for (const k in input) if (input[k] === null) delete input[k];
-  const { record, problems } = validateRecord(input, VEHICLE_FIELDS, { requireRequired: true, allowUnknown: true });
+  const { record, problems } = validateRecord(v.values, LISTING_FIELDS, { requireRequired: true, allowUnknown: true });
   problems.push(...crossFieldProblems(record));
   for (const p of problems) out.push({ rule: contractRule(p), vehicle: i, field: p.field, text: p.message });
 }
@@ -293,20 +292,44 @@ function contractRule(p: Problem): string {
   return "invalid-value";
 }
 
-/** Groups of vehicles (indexes) sharing a key, only those of `min` or more. */
-function groups(vehicles: readonly LintVehicle[], key: (v: LintVehicle) => string | undefined, min: number) {
-  const by = new Map<string, number[]>();
-  vehicles.forEach((v, i) => {
-    const k = key(v);
-    if (k === undefined) return;
-    const list = by.get(k);
+/** Indexes of vehicles by a key (a VIN, a registration, a description). */
+class KeyGroups {
+  readonly #by = new Map<string, number[]>();
+  add(key: string | undefined, i: number): void {
+    if (key === undefined) return;
+    const list = this.#by.get(key);
     if (list) list.push(i);
-    else by.set(k, [i]);
-  });
-  return [...by.values()].filter((l) => l.length >= min);
+    else this.#by.set(key, [i]);
+  }
+  /** The groups of `min` or more. */
+  groups(min: number): number[][] {
+    return [...this.#by.values()].filter((l) => l.length >= min);
+  }
 }
 
-const regOf = (v: LintVehicle) => String(v.values.vehicle_reg_number ?? "").trim() || `row ${v.row}`;
+/** What the findings of a vehicle need once its values are let go. */
+export interface VehicleRef {
+  row: number;
+  id?: number;
+  registration?: string;
+  country?: unknown;
+  modelId?: unknown;
+  segmentId?: unknown;
+}
+
+function refOf(v: LintVehicle): VehicleRef {
+  const reg = v.values.vehicle_reg_number;
+  return {
+    row: v.row,
+    id: v.id,
+    registration: typeof reg === "string" || typeof reg === "number" ? String(reg) : undefined,
+    country: v.values.vehicle_reg_number_country,
+    modelId: v.values.vehicle_model_id,
+    segmentId: v.values.vehicle_segment_id,
+  };
+}
+
+const regOf = (v: VehicleRef) => v.registration?.trim() || `row ${v.row}`;
 
 /** Add `days` to an ISO day. */
 function addDays(iso: string, days: number): string {
@@ -317,17 +340,54 @@ function addDays(iso: string, days: number): string {
 
 /** Run every enabled rule; findings in input order (vehicles, then extras). */
 export function runRules(data: LintData, settings: RuleSettings): RawFinding[] {
+  const run = startRules(data, settings);
+  for (const v of data.vehicles) run.add(v);
+  return run.finish(data.extras);
+}
+
+/**
+ * The rules over vehicles handed one at a time (a listing streams: each
+ * vehicle's values are let go once checked; the rules over several vehicles
+ * keep only their keys), then the extras.
+ */
+export interface RuleRun {
+  add(v: LintVehicle): void;
+  /** The findings, vehicles' first (in the order added), then the extras'. */
+  finish(extras?: readonly LintExtra[]): RawFinding[];
+  /** The vehicles added, by the index findings give. */
+  readonly vehicles: readonly VehicleRef[];
+}
+
+export function startRules(data: Omit<LintData, "vehicles" | "extras">, settings: RuleSettings): RuleRun {
   const on = (id: string) => settings.get(id)?.enabled !== false;
   const opt = (id: string, name: string) => settings.get(id)?.options[name] ?? RULE_BY_ID.get(id)!.options![name]!;
   const out: RawFinding[] = [];
-  const { vehicles } = data;
+  const vehicles: VehicleRef[] = [];
+  const vins = new KeyGroups();
+  const regs = new KeyGroups();
+  const descriptions = new KeyGroups();
+  const used = new Set<string>();
+  /** The other members of a group, named (at most three: a group may be the whole account). */
+  const others = (g: number[], i: number, name: (v: VehicleRef) => string) => {
+    const rest = g.filter((j) => j !== i);
+    const shown = rest.slice(0, 3).map((j) => name(vehicles[j]!));
+    return `${rest.length === 1 ? "" : `${rest.length} other vehicles: `}${shown.join(", ")}${rest.length > 3 ? ", …" : ""}`;
+  };
   const year = Number(data.today.slice(0, 4));
   const minLength = opt("short-description", "min_length");
   const blockDays = opt("calendar-blocked", "days");
 
-  vehicles.forEach((v, i) => {
+  const add = (v: LintVehicle) => {
+    const i = vehicles.length;
+    vehicles.push(refOf(v));
     const val = v.values;
     contractFindings(v, i, out);
+    for (const k of v.extraKeys) used.add(k);
+    vins.add(text(val.vehicle_vin)?.trim().toUpperCase() || undefined, i);
+    const regValue = val.vehicle_reg_number;
+    const rk = regValue === undefined || regValue === null ? "" : regKey(regValue);
+    regs.add(rk ? `${rk}|${val.vehicle_reg_number_country ?? ""}` : undefined, i);
+    descriptions.add(text(val.vehicle_description)?.trim().replace(/\s+/g, " ").toLowerCase() || undefined, i);
 
     if (on("price-rises"))
       for (let t = 1; t < PRICE_TIERS.length; t++) {
@@ -467,60 +527,35 @@ export function runRules(data: LintData, settings: RuleSettings): RawFinding[] {
         field: "vehicle_activity",
         text: "inactive, but its listing is complete (images and a description)",
       });
-  });
+  };
 
-  if (on("duplicate-vin"))
-    for (const g of groups(vehicles, (v) => text(v.values.vehicle_vin)?.trim().toUpperCase() || undefined, 2))
-      for (const i of g)
-        out.push({
-          rule: "duplicate-vin",
-          vehicle: i,
-          field: "vehicle_vin",
-          text: `also on ${g
-            .filter((j) => j !== i)
-            .map((j) => regOf(vehicles[j]!))
-            .join(", ")}`,
-        });
+  const finish = (extras?: readonly LintExtra[]) => {
+    if (on("duplicate-vin"))
+      for (const g of vins.groups(2))
+        for (const i of g)
+          out.push({ rule: "duplicate-vin", vehicle: i, field: "vehicle_vin", text: `also on ${others(g, i, regOf)}` });
 
-  if (on("duplicate-registration"))
-    for (const g of groups(
-      vehicles,
-      (v) => {
-        const reg = v.values.vehicle_reg_number;
-        const k = reg === undefined || reg === null ? "" : regKey(reg);
-        return k ? `${k}|${v.values.vehicle_reg_number_country ?? ""}` : undefined;
-      },
-      2,
-    ))
-      for (const i of g)
-        out.push({
-          rule: "duplicate-registration",
-          vehicle: i,
-          field: "vehicle_reg_number",
-          text: `also on ${plural(g.length - 1, "other vehicle")} (${g
-            .filter((j) => j !== i)
-            .map((j) => (vehicles[j]!.id !== undefined ? `id ${vehicles[j]!.id}` : `row ${vehicles[j]!.row}`))
-            .join(", ")})`,
-        });
+    if (on("duplicate-registration"))
+      for (const g of regs.groups(2))
+        for (const i of g)
+          out.push({
+            rule: "duplicate-registration",
+            vehicle: i,
+            field: "vehicle_reg_number",
+            text: `also on ${others(g, i, (v) => (v.id !== undefined ? `id ${v.id}` : `row ${v.row}`))}`,
+          });
 
-  if (on("duplicate-description"))
-    for (const g of groups(
-      vehicles,
-      (v) => text(v.values.vehicle_description)?.trim().replace(/\s+/g, " ").toLowerCase() || undefined,
-      opt("duplicate-description", "min_vehicles"),
-    ))
-      for (const i of g)
-        out.push({
-          rule: "duplicate-description",
-          vehicle: i,
-          field: "vehicle_description",
-          text: `the same description is on ${plural(g.length, "vehicle")}`,
-        });
+    if (on("duplicate-description"))
+      for (const g of descriptions.groups(opt("duplicate-description", "min_vehicles")))
+        for (const i of g)
+          out.push({
+            rule: "duplicate-description",
+            vehicle: i,
+            field: "vehicle_description",
+            text: `the same description is on ${plural(g.length, "vehicle")}`,
+          });
 
-  if (data.extras) {
-    const used = new Set<string>();
-    for (const v of vehicles) for (const k of v.extraKeys) used.add(k);
-    data.extras.forEach((e, x) => {
+    extras?.forEach((e, x) => {
       for (const p of e.readProblems ?? [])
         out.push({ rule: "invalid-value", extra: x, field: p.field, text: p.message });
       if (on("unused-extra") && e.keys.length && !e.keys.some((k) => used.has(k)))
@@ -528,7 +563,8 @@ export function runRules(data: LintData, settings: RuleSettings): RawFinding[] {
       if (on("free-extra") && e.price === 0)
         out.push({ rule: "free-extra", extra: x, field: "price", text: "costs 0" });
     });
-  }
-  // contract rules may be turned off or re-rated like the others
-  return out.filter((f) => on(f.rule));
+    // contract rules may be turned off or re-rated like the others
+    return out.filter((f) => on(f.rule));
+  };
+  return { add, finish, vehicles };
 }

@@ -72,7 +72,10 @@ export function historyRow(e: HistoryEntry, rows: readonly HistoryEntry[] = []):
 
 export const DEFAULT_HISTORY_LIMIT = 20;
 
-/** The most recent entries that can be undone (newest first; the rows of an apply are under its entry). Read only. */
+/**
+ * The most recent entries that can be undone (newest first; the rows of an
+ * apply are under its entry): `limit` of them (default 20; Infinity: all). Read only.
+ */
 export async function undoHistory(
   ctx: Pick<OpContext, "paths">,
   input: { limit?: number } = {},

@@ -1,5 +1,6 @@
 import type { JsonObject } from "../../contract/records.js";
 import { requireUser } from "../../deps.js";
+import type { SelectionTerms } from "../../fleet/where.js";
 import type { OpContext, OpOptions } from "../context.js";
 import {
   boundedMatches,
@@ -19,6 +20,8 @@ export interface VehicleListInput extends PageInput {
   search?: string;
   /** A field, optionally `:desc`; holds the matches (not the fleet) to sort them. */
   sort?: string;
+  /** How refusals name where, sort and the fields (default: the CLI's flags). */
+  terms?: SelectionTerms;
 }
 
 /** True when the input selects (where, search or sort): every page is walked and filtered in the client. */
@@ -43,12 +46,12 @@ export async function listVehicles(
     return pagedListing(ctx, { opId: "vehicles.list", kind: "vehicle", params }, input, opts);
   }
   const [{ wherePages }, { searchPages }] = await Promise.all([import("./select.js"), import("../search.js")]);
-  let pages: AsyncIterable<JsonObject[]> = wherePages(ctx, input.where ?? []);
+  let pages: AsyncIterable<JsonObject[]> = wherePages(ctx, input.where ?? [], input.terms);
   if (input.search !== undefined) pages = searchPages(ctx, "vehicle", input.search, pages);
   let sort: ((a: JsonObject, b: JsonObject) => number) | undefined;
   if (input.sort) {
     const { parseSort, sortComparator } = await import("../../fleet/where.js");
-    sort = sortComparator(parseSort(input.sort));
+    sort = sortComparator(parseSort(input.sort, undefined, input.terms));
   }
   return boundedMatches(pages, {
     limit: input.all ? undefined : input.limit,

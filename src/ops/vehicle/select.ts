@@ -9,6 +9,7 @@ import {
   MODEL_PSEUDO_FIELD,
   prepareWhere,
   type Selection,
+  type SelectionTerms,
 } from "../../fleet/where.js";
 import { listVehicles } from "../../resources/list.js";
 import { VEHICLE } from "../../resources/safe-edit.js";
@@ -87,13 +88,18 @@ export function whereItems(deps: Pick<OpContext, "catalogs">): CatalogItems {
 export async function prepareSelection(
   deps: Pick<OpContext, "catalogs">,
   where: readonly string[],
+  terms?: SelectionTerms,
 ): Promise<Selection> {
-  return prepareWhere(where, { resolve: whereResolver(deps), items: whereItems(deps) });
+  return prepareWhere(where, { resolve: whereResolver(deps), items: whereItems(deps), terms });
 }
 
 /** The vehicles a `where` selection keeps, page by page (a page with no match is skipped). */
-export async function* wherePages(ctx: SelectContext, where: readonly string[]): AsyncGenerator<JsonObject[]> {
-  const selection = await prepareSelection(ctx, where);
+export async function* wherePages(
+  ctx: SelectContext,
+  where: readonly string[],
+  terms?: SelectionTerms,
+): AsyncGenerator<JsonObject[]> {
+  const selection = await prepareSelection(ctx, where, terms);
   for await (const page of listVehicles(ctx, { warn: (m) => ctx.msg.warn(m) })) {
     const hit = page.filter((v) => selection.matches(v));
     if (hit.length) yield hit;
