@@ -218,10 +218,11 @@ async function undoCreateOrSwitch(deps: Deps, journal: History, entry: HistoryEn
 async function reattach(deps: Deps, entry: HistoryEntry, newId: number): Promise<void> {
   const users = Array.isArray(entry.before.used_by) ? entry.before.used_by.map(Number) : [];
   if (!users.length) return;
-  const [{ guardedReplace }, { VEHICLE }, { UNDOING }] = await Promise.all([
+  const [{ guardedReplace }, { VEHICLE }, { UNDOING }, { plural }] = await Promise.all([
     import("../../gateway/records.js"),
     import("../../resources/safe-edit.js"),
     import("../../gateway/undo.js"),
+    import("../../api/paginate.js"),
   ]);
   const done: number[] = [];
   for (const vid of users) {
@@ -243,7 +244,7 @@ async function reattach(deps: Deps, entry: HistoryEntry, newId: number): Promise
   }
   if (done.length)
     deps.msg.info(
-      `extra ${newId} re-attached to vehicle${done.length === 1 ? "" : "s"} ${done.join(", ")}, which used extra ${entry.id}`,
+      `extra ${newId} re-attached to ${plural(done.length, "vehicles")} ${done.join(", ")}, which used extra ${entry.id}`,
     );
 }
 

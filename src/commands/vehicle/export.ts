@@ -106,5 +106,6 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
     throw e;
   }
   if (!ordered) deps.msg.warn("the server listed vehicles out of id order; rows are in its order");
-  deps.msg.info(`exported ${count} vehicle${count === 1 ? "" : "s"}${tmp ? ` to ${path}` : ""}`);
+  const { counted } = await import("../../api/paginate.js");
+  deps.msg.info(`exported ${counted(count, "vehicles")}${tmp ? ` to ${path}` : ""}`);
 }
