@@ -656,7 +656,7 @@ async function applyPlan(ctx: ToolContext, args: Record<string, unknown>): Promi
   if (n > ctx.maxChanges)
     throw new UsageError(
       `the plan has ${n} changes, over this server's --max-changes ${ctx.maxChanges}; nothing was sent`,
-      { hint: "split the change into smaller plans, or apply it with `rentctl account apply --plan`" },
+      { hint: "plan the change in smaller parts, or let the person apply the plan_file plan_changes gave" },
     );
   const { applySavedAccountPlan } = await import("../jobs/account-apply.js");
   const result = await applySavedAccountPlan(toolDeps(ctx.deps).deps, saved, { concurrency: 4, started: Date.now() });

@@ -127,6 +127,12 @@ describe("rentctl mcp (read-only by default)", () => {
     const fields = Object.keys((plan.inputSchema.properties as any).changes.properties);
     expect(fields).toContain("price_per_day");
     expect(fields).toContain("vehicle_availability_calendar");
+    // the answers' records are the contract's record schemas (src/contract/schemas.ts), as listed by the built server
+    const get = tools.find((t) => t.name === "get_vehicle")!;
+    const vehicle = (get.outputSchema as any).properties.vehicle;
+    expect(vehicle.properties.price_per_day.type).toBe("integer");
+    expect(vehicle.properties.names.type).toBe("object");
+    expect((get.outputSchema as any).anyOf).toEqual([{ required: ["vehicle"] }, { required: ["error"] }]);
   });
 
   it("answers every read tool", async () => {
