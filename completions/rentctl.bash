@@ -173,7 +173,7 @@ _rentctl_flags() {
     'image upload') REPLY='--attach -h --help' ;;
     'extra') REPLY='-h --help' ;;
     'extra options') REPLY='-h --help' ;;
-    'extra list') REPLY='--limit --offset --page --all --search --wide --ids -h --help' ;;
+    'extra list') REPLY='--limit --offset --page --all --search --used-by --wide --ids -h --help' ;;
     'extra get') REPLY='--all-fields --wide --ids -h --help' ;;
     'extra create') REPLY='--option --price --currency --period --quantity --set --from-file --allow-unknown --strict -h --help' ;;
     'extra update') REPLY='--replace --option --price --currency --period --quantity --set --from-file --allow-unknown --strict -h --help' ;;
