@@ -106,9 +106,16 @@ describe("the built CLI against a local server", () => {
     expect(r.code).toBe(6);
     expect(hits).toHaveLength(3);
     hits.length = 0;
+    // the switch reads the extra first (its undo entry keeps the state before), then sends one POST
+    const down = answer(503, { is_success: false, errors: "down" });
+    const extra = answer(200, {
+      is_success: true,
+      data: { id: 3, option_id: 1, price: 5, currency_id: 1, period: 1, quantity: 1, is_active: 1 },
+    });
+    handler = (req, res) => (req.method === "POST" ? down : extra)(req, res);
     const p = await runBuilt(["extra", "switch", "3"], envFor());
     expect(p.code).toBe(6);
-    expect(hits).toHaveLength(1);
+    expect(hits.filter((h) => h.method === "POST")).toHaveLength(1);
   });
 
   it("an HTML 502 and a non-JSON 200 are exit 6 with a clear line, never a stack trace", async () => {

@@ -9,9 +9,9 @@ import { runBuilt, sandboxEnv } from "../helpers/cli.js";
  * two at a time", §5): the server applies a queued create after the client
  * gave up on it (timeout). The rerun, not finding the vehicle, sends the row
  * again; the stopped run's request then lands too. The proxy makes that order
- * certain (no sleeps): the late create is held until the rerun's own create
- * of the row was answered, and the rerun's last row is held until the late
- * create has landed. The rerun's identity check must find the late copy (a
+ * certain (no sleeps): the rerun waits until the row's own deadline (its
+ * send time + the bound), sends it again, and that request is held until the
+ * late create has landed. The rerun's identity check must find the late copy (a
  * newer twin of a row it sent again) and remove it; with --settle long enough,
  * the rerun finds the late vehicle instead of sending the row again.
  */
@@ -80,19 +80,19 @@ describe("a create that lands after the client gave up (built CLI)", () => {
     const late = deferred();
     await firstRun(file, "LW", late.promise);
 
-    // Run 2: once its own create of X is answered, run 1's held create lands; Z waits until it has.
+    // Run 2 waits until X's own deadline, then sends X again: that request is held until run 1's
+    // late create of X has landed, so the late copy is there before run 2's identity check.
     const landed = deferred();
     proxy.decide = (req) => {
       if (`${req.method} ${req.path}` !== CREATE) return { kind: "pass" };
-      const reg = regOf(req.body);
-      if (reg === "LW-X")
+      if (regOf(req.body) === "LW-X") {
         void (async () => {
-          await until(async () => (await count("LW-X")) === 1);
           late.resolve();
-          await until(async () => (await count("LW-X")) === 2);
+          await until(async () => (await count("LW-X")) === 1);
           landed.resolve();
         })();
-      if (reg === "LW-Z") return { kind: "wait", until: landed.promise };
+        return { kind: "wait", until: landed.promise };
+      }
       return { kind: "pass" };
     };
     const rerun = await runBuilt(["vehicle", "import", file, "--timeout", "1"], env);

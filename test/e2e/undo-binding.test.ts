@@ -62,7 +62,7 @@ describe("undo journal bound to its target", () => {
     expect(again.stderr).toContain("still in the account");
     expect((await regs(env)).filter((x: string) => x === "B-SC 1001")).toHaveLength(1);
   });
-  it("undo with another owner's key: one request answered 401, exit 4, nothing else sent", async () => {
+  it("undo with another owner's key: the read answered 401, one read tells why, exit 4, nothing written", async () => {
     const env = home();
     const r = await runMain(["vehicle", "edit", "--where", "price_per_day>0", "--price-per-day", "+1", "--yes"], env);
     expect(r.code, r.stderr).toBe(0);
@@ -70,7 +70,11 @@ describe("undo journal bound to its target", () => {
     expect(op).toBeDefined();
     const u = await runMain(["undo", op!, "--user", "1001", "-v"], { ...env, RENTCTL_API_KEY: "sandbox-key-1002" });
     expect(u.code, u.stderr).toBe(4);
-    expect(u.stderr.split("\n").filter((l) => l.startsWith("→ "))).toHaveLength(1);
-    expect(u.stderr).toMatch(/not authorized \(401\)/);
+    const sent = u.stderr.split("\n").filter((l) => l.startsWith("→ "));
+    // the record's read (401), then one page of extras that tells "another owner's" from a bad key
+    expect(sent).toHaveLength(2);
+    expect(sent.every((l) => l.startsWith("→ GET "))).toBe(true);
+    expect(sent[1]).toMatch(/extras\/list/);
+    expect(u.stderr).toMatch(/is another owner's/);
   });
 });
