@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,13 +27,19 @@ beforeAll(async () => {
   const packDir = join(dir, "pack");
   const project = join(dir, "project");
   await run("mkdir", ["-p", packDir, project]);
-  // prepack's manifest step without its build (dist/ is built already; a rebuild would race the other tests)
-  await run(process.execPath, ["scripts/pack-manifest.mjs", "strip"], { cwd: root });
-  try {
-    await run(npm, ["pack", "--ignore-scripts", "--pack-destination", packDir], { cwd: root });
-  } finally {
-    await run(process.execPath, ["scripts/pack-manifest.mjs", "restore"], { cwd: root });
-  }
+  // The package as prepack leaves it, staged in a copy: the root package.json is never rewritten
+  // while other tests run (a rebuild would race them too: dist/ is built already).
+  const stage = join(dir, "stage");
+  await run("mkdir", ["-p", stage]);
+  const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as {
+    files: string[];
+    scripts: Record<string, string>;
+  };
+  delete manifest.scripts.prepare;
+  await writeFile(join(stage, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const f of [...manifest.files, "README.md", "LICENSE"])
+    await cp(join(root, f), join(stage, f), { recursive: true });
+  await run(npm, ["pack", "--ignore-scripts", "--pack-destination", packDir], { cwd: stage });
   tarball = join(packDir, (await readdir(packDir))[0]!);
   await run(npm, ["init", "-y"], { cwd: project });
   const install = await run(npm, ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], {
