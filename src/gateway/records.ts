@@ -6,7 +6,7 @@ import { createdId, type JsonObject, unwrapRecord } from "../contract/records.js
 import { crossFieldProblems, isEmpty, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
 import type { CoreDeps, Deps } from "../deps.js";
 import { ConflictError } from "../errors.js";
-import type { ActingTarget } from "../output/messages.js";
+import type { ActingTarget } from "../io.js";
 import { type CreateResult, printCreateDryRun } from "../resources/create.js";
 import { EXTRA, type Resource } from "../resources/resource.js";
 import {

@@ -1,8 +1,7 @@
 import { Writable } from "node:stream";
 import type { Settings } from "../config/settings.js";
 import type { Deps } from "../deps.js";
-import type { IO } from "../io.js";
-import type { Messages } from "../output/messages.js";
+import type { IO, Messages } from "../io.js";
 import { silentOutput } from "../output/output.js";
 import { plainColor } from "../output/plain.js";
 

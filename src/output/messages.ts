@@ -1,22 +1,7 @@
 import type { ChalkInstance } from "chalk";
+import type { Messages } from "../io.js";
 
-/** What a mutating command names before it acts: the environment, owner, profile in force and address. */
-export interface ActingTarget {
-  env: string;
-  baseUrl: string;
-  userId?: number;
-  profileName?: string;
-}
-
-/** Notes for humans, all on stderr (stdout carries results only). */
-export interface Messages {
-  /** Progress and notes; silent with --quiet. */
-  info(text: string): void;
-  warn(text: string): void;
-  success(text: string): void;
-  /** Say which environment and owner a mutating command acts on. */
-  acting(target: ActingTarget, what: string): void;
-}
+export type { ActingTarget, Messages } from "../io.js";
 
 /** Messages written to `stderr`, coloured by the stderr colour decision. */
 export function createMessages(stderr: NodeJS.WritableStream, c: ChalkInstance, quiet: boolean): Messages {
