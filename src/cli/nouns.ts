@@ -124,7 +124,10 @@ export function helpAsFlag(argv: readonly string[]): string[] {
   if (first.done || first.value !== "help") return [...argv];
   const at = argv.indexOf("help");
   const rest = argv.slice(at + 1);
-  if (!rest.some((a) => !a.startsWith("-"))) return [...argv];
+  const topic = rest.find((a) => !a.startsWith("-"));
+  if (topic === undefined) return [...argv];
+  // `help nosuch` is the usage error `rentctl nosuch` is (exit 2, did-you-mean), not the root help
+  if (!NOUNS.some((n) => n.name === topic)) return [...argv.slice(0, at), ...rest];
   return [...argv.slice(0, at), ...rest, "--help"];
 }
 

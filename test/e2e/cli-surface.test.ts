@@ -17,6 +17,10 @@ describe("the command-line surface", () => {
     // global flags before `help` stay global flags
     const withFlag = await runMain(["--env", "sandbox", "help", "extra", "get"], home.env);
     expect(withFlag.stdout).toContain("Usage: rentctl extra get");
+    // `help` of no command is the usage error the command itself is (exit 2, did-you-mean)
+    const typo = await runMain(["help", "vehicel"], home.env);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/unknown command 'vehicel'/);
     // `help` alone is still the root help
     expect((await runMain(["help"], home.env)).stdout).toContain("Usage: rentctl [options] [command]");
   });
