@@ -32,10 +32,13 @@ export interface ViewSource {
   width: () => number;
 }
 
+/** The last line of a streamed list a failure cut short (`%` starts no YAML value, no JSON line, no csv row of several cells). */
+export const INCOMPLETE_LINE = "%INCOMPLETE rentctl: the list stopped before its end (see the error on stderr)\n";
+
 /**
  * `onExit` registers a clean-up: a list still open when the command failed
- * (say the server failed on page 2 of `--all -o json`) is closed, so stdout
- * holds one valid document and the error goes to stderr with its exit code.
+ * (say the server failed on page 2 of `--all -o json`) is marked incomplete
+ * (below), and the error goes to stderr with its exit code.
  */
 export function createOutput(
   io: IO,
@@ -71,8 +74,14 @@ export function createOutput(
       let ended = false;
       let wrote = false;
       onExit(async () => {
-        // Close only what was opened: a command that failed before its first item prints nothing.
-        if (!ended && wrote) await w.end().catch(() => {});
+        // A list cut short by a failure must not look complete (issue 41, 3c): a table is closed (a
+        // person reads the error below it); a json array is left unclosed, so no parser takes it for
+        // the whole list; ndjson, csv and yaml end with a line no reader takes for data. A command that
+        // failed before its first item printed nothing.
+        if (ended || !wrote) return;
+        const format = settings().output;
+        if (format === "table") await w.end().catch(() => {});
+        else if (format !== "json") await writeOut(io, INCOMPLETE_LINE).catch(() => {});
       });
       return {
         push: async (items) => {

@@ -1,9 +1,10 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INCOMPLETE_LINE } from "../../src/output/output.js";
 import { runMain, tempHome } from "../helpers/cli.js";
 
 // --all streams every format; the streamed text is the text a single page
-// would print, and a failure half-way leaves one valid json document.
+// would print, and a failure half-way leaves nothing that looks complete.
 
 const FLEET = Array.from({ length: 7 }, (_, i) => ({
   id: i + 1,
@@ -61,11 +62,27 @@ describe("vehicle list --all streams", () => {
     });
   }
 
-  it("-o json: the server fails on page 2 → exit 6 and stdout is still one valid document", async () => {
+  it("-o json: the server fails on page 2 → exit 6 and stdout is no complete document (the array stays open)", async () => {
     failFrom = 3;
     const r = await runMain(["vehicle", "list", "--all", "--limit", "3", "-o", "json"], env());
     expect(r.code).toBe(6);
-    expect(JSON.parse(r.stdout)).toEqual(FLEET.slice(0, 3));
+    expect(() => JSON.parse(r.stdout)).toThrow();
+    expect(JSON.parse(`${r.stdout}]`)).toEqual(FLEET.slice(0, 3));
     expect(JSON.parse(r.stderr).error.exit_code).toBe(6);
   }, 60_000);
+
+  for (const format of ["ndjson", "csv", "yaml"])
+    it(`-o ${format}: the server fails on page 2 → exit 6 and the output ends with the %INCOMPLETE line`, async () => {
+      failFrom = 3;
+      const r = await runMain(["vehicle", "list", "--all", "--limit", "3", "-o", format], env());
+      expect(r.code).toBe(6);
+      expect(r.stdout.endsWith(INCOMPLETE_LINE)).toBe(true);
+      if (format === "ndjson")
+        expect(
+          r.stdout
+            .split("\n")
+            .filter((l) => l.startsWith("{"))
+            .map((l) => JSON.parse(l)),
+        ).toEqual(FLEET.slice(0, 3));
+    }, 60_000);
 });
