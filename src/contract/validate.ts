@@ -18,7 +18,8 @@ export type WireScalar = number | string;
 export type WireValue = WireScalar | WireScalar[];
 export type WireRecord = Record<string, WireValue>;
 
-const INTEGER = /^[+-]?\d+$/;
+/** A whole number as text: a sign only for a negative one (`+5` is a relative form, never read as 5). */
+const INTEGER = /^-?\d+$/;
 /** Any surrogate (cheap to look for), and an unpaired one. */
 const SURROGATE = /[\uD800-\uDFFF]/;
 const UNPAIRED = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -33,6 +34,10 @@ function coerceScalar(spec: ParamSpec, raw: unknown): { value?: WireScalar; prob
     // true / false only where the field is a 0/1 flag: a price of `false` is a mistake, not 0
     else if (typeof raw === "boolean" && spec.type === "flag") n = raw ? 1 : 0;
     else if (typeof raw === "string" && INTEGER.test(raw.trim())) n = Number(raw.trim());
+    else if (typeof raw === "string" && /^\+\s*\d/.test(raw.trim()))
+      return {
+        problem: `${JSON.stringify(raw)} is a relative value: only \`vehicle edit\` takes those; give the value itself`,
+      };
     else
       return { problem: `must be ${spec.type === "flag" ? "0 or 1" : "a whole number"}, got ${JSON.stringify(raw)}` };
     if (!Number.isSafeInteger(n)) return { problem: `must be a whole number, got ${JSON.stringify(raw)}` };

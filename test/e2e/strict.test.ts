@@ -1,8 +1,10 @@
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countedSandbox, ndjson, vehicleRow } from "../fleet/helpers.js";
 import { runMain } from "../helpers/cli.js";
+
+const ROOT_DIR = resolve(import.meta.dirname, "../..");
 
 /**
  * Never misread the user (issue "strict input", Values): a member that is
@@ -367,6 +369,24 @@ describe("found by a new owner's trial", () => {
     expect(writes()).toBe(before);
     const f = await refused(["vehicle", "edit", "1", "--from-file", "-"], '{"price_per_day": "+5"}');
     expect(f.stderr).toMatch(/relative/);
+  });
+
+  it("+5 in a field flag of a verb that takes no relative value is refused, never read as 5", async () => {
+    const before = writes();
+    const u = await refused(["extra", "update", "1", "--price", "+5"]);
+    expect(u.stderr).toMatch(/"\+5" is a relative value: only `vehicle edit` takes those/);
+    const c = await refused([
+      "vehicle",
+      "create",
+      "--from-file",
+      join(ROOT_DIR, "examples", "vehicle.yaml"),
+      "--set",
+      "vehicle_reg_number=REL-C",
+      "--price-per-day",
+      "+5",
+    ]);
+    expect(c.stderr).toMatch(/relative value/);
+    expect(writes()).toBe(before);
   });
 
   it("impossible dates are refused everywhere, naming only the bad entry", async () => {

@@ -47,7 +47,7 @@ describe("coerce: integers", () => {
   it.each([
     ["12", 12],
     [" 7 ", 7],
-    ["+5", 5],
+    ["007", 7],
     [3, 3],
     ["0", 0],
   ])("%j → %j", (raw, value) => {
@@ -63,6 +63,13 @@ describe("coerce: integers", () => {
       expect(r.problems[0]).toMatch(/whole number/);
     },
   );
+
+  it('"+5" is a relative value, never read as 5 (only vehicle edit takes relative values)', () => {
+    expect(coerce(spec, "+5").value).toBeUndefined();
+    expect(coerce(spec, "+5").problems).toEqual([
+      '"+5" is a relative value: only `vehicle edit` takes those; give the value itself',
+    ]);
+  });
 
   it("true / false: 1 / 0 for a 0/1 flag only (a price of false is a mistake, not 0)", () => {
     expect(coerce(field("vehicle_activity"), true)).toEqual({ value: 1, problems: [] });
