@@ -52,11 +52,19 @@ export async function serve(deps: Deps, opts: McpOptions): Promise<void> {
       ...(opts.maxChanges !== undefined ? ["--max-changes", String(maxChanges)] : []),
       ...(opts.planTtl !== undefined ? ["--plan-ttl", String(opts.planTtl)] : []),
     ];
-    // the target chosen through the environment goes along (never the key: it stays in the keychain or the caller's env)
+    // the target chosen through the environment goes along, and the config and data dirs (the profiles, the
+    // sandbox's data, the undo history the server shares with the CLI); never the key: it stays in the
+    // keychain or the caller's env
     const env = Object.fromEntries(
-      ["RENTCTL_PROFILE", "RENTCTL_ENV", "RENTCTL_BASE_URL", "RENTCTL_USER_ID", "RENTCTL_LOCALE"].flatMap((k) =>
-        deps.env[k] ? [[k, deps.env[k]!]] : [],
-      ),
+      [
+        "RENTCTL_PROFILE",
+        "RENTCTL_ENV",
+        "RENTCTL_BASE_URL",
+        "RENTCTL_USER_ID",
+        "RENTCTL_LOCALE",
+        "RENTCTL_CONFIG_DIR",
+        "RENTCTL_DATA_DIR",
+      ].flatMap((k) => (deps.env[k] ? [[k, deps.env[k]!]] : [])),
     );
     const snippet = { mcpServers: { rentctl: { command: "rentctl", args, env } } };
     deps.io.stdout.write(`${JSON.stringify(snippet, null, 2)}\n`);

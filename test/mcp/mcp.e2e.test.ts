@@ -334,7 +334,13 @@ describe("rentctl mcp and the key", () => {
     expect(snippet.mcpServers.rentctl).toEqual({
       command: "rentctl",
       args: ["mcp", "--allow-writes"],
-      env: { RENTCTL_ENV: "sandbox", RENTCTL_USER_ID: "1001" },
+      // the dirs go along: the server uses the same profiles, sandbox data and undo history as the CLI
+      env: {
+        RENTCTL_ENV: "sandbox",
+        RENTCTL_USER_ID: "1001",
+        RENTCTL_CONFIG_DIR: env.RENTCTL_CONFIG_DIR,
+        RENTCTL_DATA_DIR: env.RENTCTL_DATA_DIR,
+      },
     });
     for (const o of DEMO_OWNERS) expect(r.stdout + r.stderr).not.toContain(o.apiKey);
   });
