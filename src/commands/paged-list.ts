@@ -52,8 +52,13 @@ export async function printListing(
   }
   progress?.clear();
   if (!quiet) await writer.end();
-  if (deps.settings().output !== "table" || quiet) return;
   const s = listing.summary();
+  if (deps.settings().output !== "table" || quiet) {
+    // a page past the end is said on stderr in every format: `[]` alone would read as "no vehicles"
+    if (s.mode === "page" && s.shown === 0 && s.offset > 0 && s.total !== undefined && s.total > 0)
+      deps.msg.warn(pastTheEnd(s, opts, spec.noun));
+    return;
+  }
   if (s.mode === "all") {
     deps.msg.info(deps.color.dim(`${s.shown} ${plural(s.shown, spec.noun)}`));
     return;
@@ -77,15 +82,23 @@ export async function printListing(
   }
   const { offset, limit } = s;
   if (s.shown === 0 && offset > 0 && s.total !== undefined && s.total > 0)
-    deps.msg.info(
-      `${opts.page !== undefined ? `page ${opts.page}` : `offset ${offset}`} is past the end: there ${s.total === 1 ? "is" : "are"} ${s.total} ${plural(s.total, spec.noun)}${s.lastPage !== undefined ? ` on ${s.lastPage} page${s.lastPage === 1 ? "" : "s"} of ${limit}` : ""} (try --page ${Math.max(1, s.lastPage ?? 1)})`,
-    );
+    deps.msg.info(pastTheEnd(s, opts, spec.noun));
   else if (s.shown === 0) deps.msg.info(`no ${spec.noun}${offset > 0 ? " on this page" : " yet"}`);
   // The next step, when there is more: the next page, or everything at once.
   const next = s.stoppedEarly
     ? ` · next: --page ${Math.floor(offset / limit) + 2}${opts.limit !== undefined ? ` --limit ${limit}` : ""}, or --all`
     : "";
   deps.msg.info(deps.color.dim(pageFooter({ items: [], ...s.page }, offset, s.shown, spec.noun) + next));
+}
+
+/** `page 9 is past the end: there are 20 vehicles on 2 pages of 15 (try --page 2)`. */
+function pastTheEnd(
+  s: { offset: number; limit: number; total?: number; lastPage?: number },
+  opts: PagedListOptions,
+  noun: string,
+): string {
+  const total = s.total ?? 0;
+  return `${opts.page !== undefined ? `page ${opts.page}` : `offset ${s.offset}`} is past the end: there ${total === 1 ? "is" : "are"} ${total} ${plural(total, noun)}${s.lastPage !== undefined ? ` on ${s.lastPage} page${s.lastPage === 1 ? "" : "s"} of ${s.limit}` : ""} (try --page ${Math.max(1, s.lastPage ?? 1)})`;
 }
 
 /** The progress line of a walk over every page (on a terminal's stderr; never with -q). */

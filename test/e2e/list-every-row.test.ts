@@ -65,6 +65,14 @@ describe("a program reading a list gets every row", () => {
     expect((await cli(["vehicle", "list", "-q", "--limit", "3"])).stdout.trim().split("\n")).toHaveLength(3);
   });
 
+  it("a page past the end says so on stderr in every format, not only in a table", async () => {
+    for (const format of ["json", "ndjson", "csv"]) {
+      const r = await cli(["vehicle", "list", "--page", "99", "-o", format]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/page 99 is past the end: there are \d+ vehicles/);
+    }
+  });
+
   it("the table for a person keeps its page of 15 and the footer", async () => {
     const t = await cli(["vehicle", "list", "-o", "table"]);
     expect(t.code, t.stderr).toBe(0);

@@ -338,8 +338,8 @@ describe("rentctl mcp and the key", () => {
       env: {
         RENTCTL_ENV: "sandbox",
         RENTCTL_USER_ID: "1001",
-        RENTCTL_CONFIG_DIR: env.RENTCTL_CONFIG_DIR,
-        RENTCTL_DATA_DIR: env.RENTCTL_DATA_DIR,
+        RENTCTL_CONFIG_DIR: home.env.RENTCTL_CONFIG_DIR,
+        RENTCTL_DATA_DIR: home.env.RENTCTL_DATA_DIR,
       },
     });
     for (const o of DEMO_OWNERS) expect(r.stdout + r.stderr).not.toContain(o.apiKey);
