@@ -26,7 +26,7 @@ export const activateVerb = activityVerb(true);
 export const deactivateVerb = activityVerb(false);
 
 export async function setActivity(deps: Deps, rawIds: string[], active: boolean): Promise<void> {
-  const ids = await (await import("./handles.js")).vehicleIds(deps, rawIds);
+  const ids = await (await import("../../ops/handles.js")).vehicleIds(deps, rawIds);
   const [{ runEach }, { printDiff }, { VEHICLE }, { setVehicleActivity }] = await Promise.all([
     import("../per-id.js"),
     import("../../resources/safe-edit.js"),

@@ -64,7 +64,7 @@ export interface EditOptions extends InputSources {
 }
 
 export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promise<void> {
-  const id = (await (await import("./handles.js")).vehicleIds(deps, [rawId]))[0]!;
+  const id = (await (await import("../../ops/handles.js")).vehicleIds(deps, [rawId]))[0]!;
   const [{ gatherInput, resolveNamedRefs }, { printDiff }, { VEHICLE }, { editVehicle }] = await Promise.all([
     import("../input.js"),
     import("../../resources/safe-edit.js"),

@@ -22,7 +22,7 @@ export const verb = defineVerb({
 });
 
 export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
-  const ids = await (await import("./handles.js")).vehicleIds(deps, rawIds);
+  const ids = await (await import("../../ops/handles.js")).vehicleIds(deps, rawIds);
   const [{ requireUser }, { confirmDestructive }, { removeVehicle }] = await Promise.all([
     import("../../deps.js"),
     import("../confirm.js"),
