@@ -163,11 +163,11 @@ async function extrasInOrder(ctx: OpContext, raws: readonly Handle[]): Promise<n
     const named = extras.filter((e) => e.names.some((n) => fold(n) === fold(w.name)));
     const hits = w.period === undefined ? named : named.filter((e) => e.period === w.period);
     if (hits.length === 0) {
-      const labels = extras.flatMap((e) => [e.names[0]!, e.label]);
       throw unknown(
         named.length ? "extra" : "extra with option",
         w.given,
-        await near(w.given, named.length ? named.map((e) => e.label) : labels),
+        // a known option with a period it lacks: its extras; else the options the account has extras of
+        await near(w.given, named.length ? named.map((e) => e.label) : extras.map((e) => e.names[0]!)),
         "list them with `rentctl extra list`; an id is a whole number",
       );
     }
