@@ -11,7 +11,7 @@ export const verb = defineVerb({
   name: "edit",
   description:
     "Change fields of vehicles safely: reads each, applies the change and sends the full record; numbers may be relative (+5, -5, +10%, -10%, *1.1)",
-  args: { ids: arg.variadic("vehicle ids (or --where)") },
+  args: { ids: arg.variadic("vehicle ids or registration numbers (or --where)") },
   flags: {
     replace: flag.bool("--replace", "send exactly the fields given (the API clears the rest; one id only)"),
     clamp: flag.bool(

@@ -7,7 +7,7 @@ export const verb = defineVerb({
   name: "remove",
   aliases: ["delete", "rm"],
   description: "Remove vehicles (asks on a terminal; --yes in scripts; undo with `rentctl undo`)",
-  args: { ids: arg.variadic("vehicle ids (or --where)") },
+  args: { ids: arg.variadic("vehicle ids or registration numbers (or --where)") },
   flags: selectionFlags(),
   examples: [
     "rentctl vehicle remove 1",
