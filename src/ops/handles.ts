@@ -1,4 +1,5 @@
 import { UsageError } from "../errors.js";
+import type { NameResolver } from "../fleet/resolver.js";
 import type { OpContext } from "./context.js";
 
 /**
@@ -141,44 +142,72 @@ export async function extraIds(ctx: OpContext, raws: readonly Handle[]): Promise
 /** One id per handle, in order (a record named twice appears twice). */
 async function extrasInOrder(ctx: OpContext, raws: readonly Handle[]): Promise<number[]> {
   const ids: Array<number | undefined> = [];
-  const wanted: Array<{ at: number; given: string; name: string; period?: number }> = [];
+  const wanted: Array<ExtraName & { at: number }> = [];
   for (const raw of raws) {
     const h = split(raw, "extra", /^option:/i);
     if ("id" in h) ids.push(h.id);
     else {
-      const m = WITH_PERIOD.exec(h.name);
-      wanted.push({
-        at: ids.length,
-        given: h.name,
-        name: m ? m[1]! : h.name,
-        ...(m ? { period: Number(m[2]) } : {}),
-      });
+      wanted.push({ at: ids.length, ...extraName(h.name) });
       ids.push(undefined);
     }
   }
   if (wanted.length === 0) return ids as number[];
   const extras = await accountExtras(ctx);
-  const { fold } = await import("../nearest.js");
-  for (const w of wanted) {
-    const named = extras.filter((e) => e.names.some((n) => fold(n) === fold(w.name)));
-    const hits = w.period === undefined ? named : named.filter((e) => e.period === w.period);
-    if (hits.length === 0) {
-      throw unknown(
-        named.length ? "extra" : "extra with option",
-        w.given,
-        // a known option with a period it lacks: its extras; else the options the account has extras of
-        await near(w.given, named.length ? named.map((e) => e.label) : extras.map((e) => e.names[0]!)),
-        "list them with `rentctl extra list`; an id is a whole number",
-      );
-    }
-    if (hits.length > 1)
-      throw new UsageError(
-        `extra ${JSON.stringify(w.given)} matches ${hits.length} extras (${hits.map((e) => `${e.id}: ${e.label}`).join(", ")}); nothing was sent`,
-        { hint: `give the id, or the period: ${JSON.stringify(hits[0]!.label)}` },
-      );
-    ids[w.at] = hits[0]!.id;
-  }
+  for (const w of wanted) ids[w.at] = await matchExtra(extras, w);
   return ids as number[];
+}
+
+interface ExtraName {
+  given: string;
+  name: string;
+  period?: number;
+}
+
+/** `Child seat (period 2)` → the option's name and the period. */
+function extraName(given: string): ExtraName {
+  const m = WITH_PERIOD.exec(given);
+  return { given, name: m ? m[1]! : given, ...(m ? { period: Number(m[2]) } : {}) };
+}
+
+/** The one extra a name means among the account's; exit 2 naming the nearest, or listing several. */
+async function matchExtra(extras: readonly NamedExtra[], w: ExtraName): Promise<number> {
+  const { fold } = await import("../nearest.js");
+  const named = extras.filter((e) => e.names.some((n) => fold(n) === fold(w.name)));
+  const hits = w.period === undefined ? named : named.filter((e) => e.period === w.period);
+  if (hits.length === 0)
+    throw unknown(
+      named.length ? "extra" : "extra with option",
+      w.given,
+      // a known option with a period it lacks: its extras; else the options the account has extras of
+      await near(w.given, named.length ? named.map((e) => e.label) : extras.map((e) => e.names[0]!)),
+      "list them with `rentctl extra list`; an id is a whole number",
+    );
+  if (hits.length > 1)
+    throw new UsageError(
+      `extra ${JSON.stringify(w.given)} matches ${hits.length} extras (${hits.map((e) => `${e.id}: ${e.label}`).join(", ")}); nothing was sent`,
+      { hint: `give the id, or the period: ${JSON.stringify(hits[0]!.label)}` },
+    );
+  return hits[0]!.id;
+}
+
+/**
+ * A fleet file's name resolver (`vehicle import`) that also reads `vehicle_extras` members by option
+ * name, the account's extras listed once for every row.
+ */
+export function withExtraHandles(ctx: OpContext, resolver: NameResolver): NameResolver {
+  let extras: Promise<NamedExtra[]> | undefined;
+  return {
+    resolvable: (field) => field === "vehicle_extras" || resolver.resolvable(field),
+    toId: async (field, value, row) => {
+      if (field !== "vehicle_extras") return resolver.toId(field, value, row);
+      extras ??= accountExtras(ctx);
+      return matchExtra(await extras, extraName(value.trim()));
+    },
+    toName: (field, id, row) => resolver.toName(field, id, row),
+    get fetches() {
+      return resolver.fetches;
+    },
+  };
 }
 
 /** One extra's id for a handle. */

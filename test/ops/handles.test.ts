@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type RentctlClient } from "../../src/library/index.js";
 import { DEMO_OWNERS } from "../../src/sandbox/owners.js";
+import { vehicleRow } from "../fleet/helpers.js";
 import { json, runMain, sandboxEnv } from "../helpers/cli.js";
 import { type InProcessMcp, inProcessMcp } from "../helpers/mcp.js";
 
@@ -123,6 +124,18 @@ const PLACES: Array<{ place: string; run: () => Promise<unknown>; check?: (got: 
       return cli(["vehicle", "edit", "2", "--from-file", file]);
     },
     check: async () => expect((await vehicle(2)).vehicle_extras.map(Number).sort()).toEqual([1, 2]),
+  },
+  {
+    place: "vehicle import rows with vehicle_extras by option name",
+    run: async () => {
+      const file = join(sb.env.HOME!, "fleet.json");
+      writeFileSync(
+        file,
+        JSON.stringify([vehicleRow("HND-1", { vehicle_extras: ["child seat", "Additional driver (period 2)", 3] })]),
+      );
+      return cli(["vehicle", "import", file, "-q"]);
+    },
+    check: async (r) => expect((await vehicle(Number(r.stdout.trim()))).vehicle_extras.map(Number)).toEqual([1, 2, 3]),
   },
   {
     place: "extra get <option name>",
