@@ -185,6 +185,9 @@ export async function resolveNamedRefs(
 ): Promise<void> {
   for (const spec of specs) {
     const v = values[spec.name];
+    // extras by option name as well as by id (the one rule of handles, src/ops/handles.ts)
+    if (spec.name === "vehicle_extras" && v !== undefined && v !== null && v !== "")
+      values[spec.name] = await (await import("../ops/handles.js")).extraMembers(deps, v);
     if (!spec.catalog || v === undefined || v === null || v === "") continue;
     const op = operation(spec.catalog);
     const params: EncodableRecord = {};

@@ -150,15 +150,16 @@ export interface RentctlClient {
   readonly vehicles: {
     /** Pages of vehicles, each an array; `for await (const page of client.vehicles.list({ all: true }))`. */
     list(opts?: ListOptions): AsyncIterable<Vehicle[]>;
-    get(id: number): Promise<Vehicle>;
+    /** A vehicle by id or registration number (`"B-SC 1001"`), as everywhere an id is taken. */
+    get(id: VehicleHandle): Promise<Vehicle>;
     /**
      * Checked with the CLI's rules (InputError listing every problem, nothing sent: unknown fields,
      * values, a registration number another vehicle has unless allowDuplicate), then created.
      */
     create(input: VehicleInput, opts?: { allowDuplicate?: boolean }): Promise<WriteResult<Vehicle>>;
     /** The guarded safe edit: read, change, check, read again and refuse (ConflictError) if it moved, send the whole record. */
-    edit(id: number, change: VehicleChange, opts?: { allowDuplicate?: boolean }): Promise<EditResult>;
-    remove(id: number): Promise<{ undoOp?: string }>;
+    edit(id: VehicleHandle, change: VehicleChange, opts?: { allowDuplicate?: boolean }): Promise<EditResult>;
+    remove(id: VehicleHandle): Promise<{ undoOp?: string }>;
   };
   readonly images: {
     /** Upload images (10 per request); returns their ids in order, for `vehicle_images`. */
@@ -166,17 +167,18 @@ export interface RentctlClient {
   };
   readonly extras: {
     list(): Promise<Extra[]>;
-    get(id: number): Promise<Extra>;
+    /** An extra by id or option name (`"GPS navigator"`, `"Child seat (period 2)"`), as everywhere an id is taken. */
+    get(id: ExtraHandle): Promise<Extra>;
     create(input: ExtraInput): Promise<WriteResult<Extra>>;
     /** Guarded full replacement: the members not given are kept. */
-    update(id: number, change: ExtraChange): Promise<EditResult>;
+    update(id: ExtraHandle, change: ExtraChange): Promise<EditResult>;
     /** Idempotent: reads the state and switches only when it differs. */
-    enable(id: number): Promise<{ switched: boolean }>;
-    disable(id: number): Promise<{ switched: boolean }>;
+    enable(id: ExtraHandle): Promise<{ switched: boolean }>;
+    disable(id: ExtraHandle): Promise<{ switched: boolean }>;
     /** The raw toggle. */
-    switch(id: number): Promise<void>;
+    switch(id: ExtraHandle): Promise<void>;
     /** Delete an extra; `usedBy` lists the vehicles it was attached to (its undo re-attaches it). */
-    remove(id: number): Promise<{ undoOp?: string; usedBy: number[] }>;
+    remove(id: ExtraHandle): Promise<{ undoOp?: string; usedBy: number[] }>;
   };
   /** The account as a whole (its extras and vehicles, as an account file holds them): plan a document, apply the plan. */
   readonly account: AccountMethods;
@@ -234,19 +236,26 @@ export function createClient(options: ClientOptions): RentctlClient {
         const { createVehicle } = await import("../ops/vehicle/create.js");
         const values = checkedObject(input, "vehicles.create");
         onlyFields(values, VEHICLE_FIELDS, "vehicles.create");
-        const r = await createVehicle(deps, { values, allowDuplicate: opts?.allowDuplicate });
+        const r = await createVehicle(deps, {
+          values: await namedExtras(deps, values),
+          allowDuplicate: opts?.allowDuplicate,
+        });
         return created<Vehicle>(r.dryRun ? undefined : r);
       },
       edit: async (id, change, opts) => {
         const { editVehicle } = await import("../ops/vehicle/edit.js");
         const values = checkedObject(change, "vehicles.edit");
         onlyFields(values, VEHICLE_EDITABLE_FIELDS, "vehicles.edit");
-        const r = await editVehicle(deps, { id: checkedId(id), changes: values, allowDuplicate: opts?.allowDuplicate });
+        const r = await editVehicle(deps, {
+          id: await vehicleHandle(deps, id),
+          changes: await namedExtras(deps, values),
+          allowDuplicate: opts?.allowDuplicate,
+        });
         return { changes: r.changes, ...(r.undoOp ? { undoOp: r.undoOp } : {}) };
       },
       remove: async (id) => {
         const { removeVehicle } = await import("../ops/vehicle/remove.js");
-        const r = await removeVehicle(deps, { id: checkedId(id) });
+        const r = await removeVehicle(deps, { id: await vehicleHandle(deps, id) });
         return r.undoOp ? { undoOp: r.undoOp } : {};
       },
     },
@@ -273,18 +282,18 @@ export function createClient(options: ClientOptions): RentctlClient {
         const { updateExtra } = await import("../ops/extra/update.js");
         const values = checkedObject(change, "extras.update");
         onlyFields(values, EXTRA_EDITABLE_FIELDS, "extras.update");
-        const r = await updateExtra(deps, { id: checkedId(id), changes: values });
+        const r = await updateExtra(deps, { id: await extraHandle(deps, id), changes: values });
         return { changes: r.changes, ...(r.undoOp ? { undoOp: r.undoOp } : {}) };
       },
       enable: (id) => setActive(deps, id, true),
       disable: (id) => setActive(deps, id, false),
       switch: async (id) => {
         const { switchExtra } = await import("../ops/extra/switch.js");
-        await switchExtra(deps, { id: checkedId(id) });
+        await switchExtra(deps, { id: await extraHandle(deps, id) });
       },
       remove: async (id) => {
         const { deleteExtra } = await import("../ops/extra/delete.js");
-        const r = await deleteExtra(deps, { id: checkedId(id) });
+        const r = await deleteExtra(deps, { id: await extraHandle(deps, id) });
         return { ...(r.undoOp ? { undoOp: r.undoOp } : {}), usedBy: r.usedBy.map((u) => u.id) };
       },
     },
@@ -349,10 +358,29 @@ function onlyFields(values: Record<string, unknown>, fields: readonly { name: st
     });
 }
 
-function checkedId(id: unknown): number {
-  if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 1)
-    throw new UsageError(`an id is a whole number from 1, not ${JSON.stringify(id)}`);
-  return id;
+/** A vehicle by id or registration number (src/ops/handles.ts, the rule of every front end). */
+export type VehicleHandle = number | string;
+/** An extra by id or option name, with `(period N)` when two extras share the option. */
+export type ExtraHandle = number | string;
+
+async function vehicleHandle(deps: OwnedDeps, id: unknown): Promise<number> {
+  return (await import("../ops/handles.js")).vehicleId(deps, checkedHandle(id));
+}
+
+async function extraHandle(deps: OwnedDeps, id: unknown): Promise<number> {
+  return (await import("../ops/handles.js")).extraId(deps, checkedHandle(id));
+}
+
+function checkedHandle(id: unknown): VehicleHandle {
+  if (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id) && id >= 1)) return id;
+  throw new UsageError(`an id is a whole number from 1 (or a name), not ${JSON.stringify(id)}`);
+}
+
+/** `vehicle_extras` by option name as well as by id, as the CLI's flags and files take them. */
+async function namedExtras(deps: OwnedDeps, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (values.vehicle_extras === undefined || values.vehicle_extras === null) return values;
+  const { extraMembers } = await import("../ops/handles.js");
+  return { ...values, vehicle_extras: await extraMembers(deps, values.vehicle_extras) };
 }
 
 function checkedObject(v: unknown, what: string): Record<string, unknown> {
@@ -361,9 +389,10 @@ function checkedObject(v: unknown, what: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-async function read(deps: OwnedDeps, kind: "vehicle" | "extra", id: number): Promise<JsonObject> {
+async function read(deps: OwnedDeps, kind: "vehicle" | "extra", id: unknown): Promise<JsonObject> {
   const { fetchRecord, VEHICLE, EXTRA } = await import("../resources/safe-edit.js");
-  return fetchRecord(deps, kind === "vehicle" ? VEHICLE : EXTRA, checkedId(id));
+  const at = kind === "vehicle" ? await vehicleHandle(deps, id) : await extraHandle(deps, id);
+  return fetchRecord(deps, kind === "vehicle" ? VEHICLE : EXTRA, at);
 }
 
 function created<R>(r: { id?: number; record: JsonObject } | undefined): WriteResult<R> {
@@ -372,9 +401,9 @@ function created<R>(r: { id?: number; record: JsonObject } | undefined): WriteRe
   return { id: r.id, record: { ...r.record, id: r.id } as R };
 }
 
-async function setActive(deps: OwnedDeps, id: number, on: boolean): Promise<{ switched: boolean }> {
+async function setActive(deps: OwnedDeps, id: unknown, on: boolean): Promise<{ switched: boolean }> {
   const { setExtraActive } = await import("../ops/extra/enable.js");
-  return { switched: (await setExtraActive(deps, { id: checkedId(id), on })).switched };
+  return { switched: (await setExtraActive(deps, { id: await extraHandle(deps, id), on })).switched };
 }
 
 async function* listPages(deps: OwnedDeps, opts: ListOptions): AsyncGenerator<Vehicle[]> {

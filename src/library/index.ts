@@ -41,6 +41,7 @@ export {
   type EditResult,
   type Extra,
   type ExtraChange,
+  type ExtraHandle,
   type ExtraInput,
   type FleetApplyResult,
   type FleetDocument,
@@ -58,6 +59,7 @@ export {
   type Segment,
   type Vehicle,
   type VehicleChange,
+  type VehicleHandle,
   type VehicleInput,
   type WriteResult,
 } from "./client.js";

@@ -67,6 +67,16 @@ const whereSchema = (z: Zod) =>
 
 const idSchema = (z: Zod) => z.int().min(1);
 
+/** A vehicle or an extra as every front end names it (src/ops/handles.ts): an id, or a registration number / option name. */
+const handleSchema = (z: Zod, kind: "vehicle" | "extra") =>
+  z
+    .union([idSchema(z), z.string().min(1)])
+    .describe(
+      kind === "vehicle"
+        ? 'The vehicle\'s id, or its registration number ("B-SC 1001")'
+        : 'The extra\'s id, or its option\'s name ("GPS navigator"; "Child seat (period 2)" when two share the option)',
+    );
+
 /** How refusals name the selection here: the tools' arguments, not the CLI's flags. */
 const TOOL_TERMS = {
   where: "where",
@@ -189,14 +199,19 @@ export const TOOLS: Tool[] = [
   {
     name: "get_vehicle",
     title: "Get one vehicle",
-    description: 'One vehicle\'s whole record by id, with "names" for its catalog ids. Example: {"id": 1}.',
-    input: (z) => ({ id: idSchema(z) }),
+    description:
+      'One vehicle\'s whole record by id or registration number, with "names" for its catalog ids. Example: {"id": 1} or {"id": "B-SC 1001"}.',
+    input: (z) => ({ id: handleSchema(z, "vehicle") }),
     output: (z) => ({ vehicle: recordSchema(z, "vehicle") }),
     annotations: READ,
     run: async ({ deps }, args) => {
-      const { getVehicle } = await import("../ops/vehicle/get.js");
-      const [v] = await withNames(deps, [await getVehicle(deps, { id: args.id })]);
-      return { data: { vehicle: v }, summary: `vehicle ${args.id} (${String(v!.vehicle_reg_number ?? "").trim()})` };
+      const [{ getVehicle }, { vehicleId }] = await Promise.all([
+        import("../ops/vehicle/get.js"),
+        import("../ops/handles.js"),
+      ]);
+      const id = await vehicleId(deps, args.id);
+      const [v] = await withNames(deps, [await getVehicle(deps, { id })]);
+      return { data: { vehicle: v }, summary: `vehicle ${id} (${String(v!.vehicle_reg_number ?? "").trim()})` };
     },
   },
   {
@@ -220,21 +235,26 @@ export const TOOLS: Tool[] = [
   {
     name: "get_extra",
     title: "Get one extra",
-    description: 'One extra by id, with the vehicles that use it ("used_by"). Example: {"id": 2}.',
-    input: (z) => ({ id: idSchema(z) }),
+    description:
+      'One extra by id or option name, with the vehicles that use it ("used_by"). Example: {"id": 2} or {"id": "GPS navigator"}.',
+    input: (z) => ({ id: handleSchema(z, "extra") }),
     output: (z) => ({
       extra: recordSchema(z, "extra"),
       used_by: z.array(z.object({ id: z.int(), reg: z.string() })).describe("The vehicles whose extras hold it"),
     }),
     annotations: READ,
     run: async ({ deps }, args) => {
-      const { getExtra } = await import("../ops/extra/get.js");
-      const r = await getExtra(deps, { id: args.id, usedBy: true });
+      const [{ getExtra }, { extraId }] = await Promise.all([
+        import("../ops/extra/get.js"),
+        import("../ops/handles.js"),
+      ]);
+      const id = await extraId(deps, args.id);
+      const r = await getExtra(deps, { id, usedBy: true });
       const [extra] = await withNames(deps, [r.extra]);
       const usedBy = r.used_by ?? [];
       return {
         data: { extra: extra!, used_by: usedBy },
-        summary: `extra ${args.id}, used by ${plural(usedBy.length, "vehicle")}`,
+        summary: `extra ${id}, used by ${plural(usedBy.length, "vehicle")}`,
       };
     },
   },
@@ -244,7 +264,7 @@ export const TOOLS: Tool[] = [
     description:
       'The days a vehicle is blocked (not available) in a window: from a month on ("from": "2026-12", default this month), for 1 to 24 months ("months", default 3). The answer names its window. Example: {"id": 3, "from": "2026-12", "months": 2}.',
     input: (z) => ({
-      id: idSchema(z),
+      id: handleSchema(z, "vehicle"),
       from: z.string().optional().describe("First month, YYYY-MM (default: this month)"),
       months: z.int().min(1).max(24).default(3).describe("Months in the window"),
     }),
@@ -261,12 +281,16 @@ export const TOOLS: Tool[] = [
     }),
     annotations: READ,
     run: async ({ deps }, args) => {
-      const { vehicleCalendar } = await import("../ops/vehicle/calendar.js");
-      const calendar = await vehicleCalendar(deps, { id: args.id, from: args.from, months: args.months });
+      const [{ vehicleCalendar }, { vehicleId }] = await Promise.all([
+        import("../ops/vehicle/calendar.js"),
+        import("../ops/handles.js"),
+      ]);
+      const id = await vehicleId(deps, args.id);
+      const calendar = await vehicleCalendar(deps, { id, from: args.from, months: args.months });
       const w = calendar.window;
       return {
         data: { calendar },
-        summary: `vehicle ${args.id}: ${plural(calendar.blocked.length, "blocked day")}${w ? ` from ${w.from} to ${w.to}` : ""}${calendar.malformed ? `; ${plural(calendar.malformed.length, "stored entry", "stored entries")} that are no date` : ""}`,
+        summary: `vehicle ${id}: ${plural(calendar.blocked.length, "blocked day")}${w ? ` from ${w.from} to ${w.to}` : ""}${calendar.malformed ? `; ${plural(calendar.malformed.length, "stored entry", "stored entries")} that are no date` : ""}`,
       };
     },
   },
@@ -334,7 +358,10 @@ export const TOOLS: Tool[] = [
 The result: counts, a markdown summary for the person to review, the plan, and the token. Show the markdown to the person before applying.`,
     input: (z) => ({
       where: whereSchema(z).optional(),
-      ids: z.array(idSchema(z)).optional().describe("Vehicle ids (instead of where)"),
+      ids: z
+        .array(handleSchema(z, "vehicle"))
+        .optional()
+        .describe("Vehicles by id or registration number (instead of where)"),
       changes: changesSchema(z).optional(),
       calendar: z
         .strictObject({
@@ -498,7 +525,8 @@ async function writesAllowed(ctx: ToolContext): Promise<void> {
 async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
   const deps = ctx.deps;
   const where = (args.where ?? []) as string[];
-  const ids = ((args.ids ?? []) as number[]).map(String);
+  // ids or registration numbers: the selection resolves them (src/ops/handles.ts)
+  const ids = ((args.ids ?? []) as Array<number | string>).map(String);
   const forms = [args.document !== undefined, args.changes !== undefined, args.calendar !== undefined].filter(Boolean);
   if (forms.length !== 1)
     throw new UsageError('give one of "document", "changes" (with where or ids) or "calendar" (with where or ids)');

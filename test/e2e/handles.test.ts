@@ -25,7 +25,7 @@ afterAll(async () => {
 const creates = () => proxy.creates();
 
 describe("a vehicle by its registration number", () => {
-  it("get, edit, deactivate and remove take it (trimmed, any case); an unknown one is exit 5", async () => {
+  it("get, edit, deactivate and remove take it (trimmed, any case); an unknown one is exit 2 (a name, not an id), naming the nearest", async () => {
     const got = await runMain(["vehicle", "get", " b-sc 1001 ", "-o", "json"], env);
     expect(got.code, got.stderr).toBe(0);
     expect(JSON.parse(got.stdout).id).toBe(1);
@@ -35,10 +35,12 @@ describe("a vehicle by its registration number", () => {
     const off = await runMain(["vehicle", "deactivate", "B-SC 1001"], env);
     expect(off.code, off.stderr).toBe(0);
     const missing = await runMain(["vehicle", "get", "NOPE-404"], env);
-    expect(missing.code).toBe(5);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no vehicle with registration number "NOPE-404"/);
     // digits alone are an id; reg: says it is a registration number
-    expect((await runMain(["vehicle", "get", "reg:12345"], env)).code).toBe(5);
+    expect((await runMain(["vehicle", "get", "reg:12345"], env)).code).toBe(2);
+    // an id the server does not know is still the server's answer: exit 5
+    expect((await runMain(["vehicle", "get", "12345"], env)).code).toBe(5);
   });
 
   it("a registration number two vehicles share is ambiguous: exit 2 listing both ids, nothing sent", async () => {

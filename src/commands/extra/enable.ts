@@ -1,14 +1,13 @@
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { arg } from "../flags.js";
-import { parseId } from "../ids.js";
 import { defineVerb } from "../verb.js";
 import { printExtraDryRun } from "./switch.js";
 
 export const enableVerb = defineVerb({
   name: "enable",
   description: "Turn an extra on (idempotent: reads its state, switches only when it is off)",
-  args: { id: arg.required("extra id") },
+  args: { id: arg.required("extra id or option name") },
   examples: ["rentctl extra enable 3"],
   run: (deps, args) => setActive(deps, args.id, true),
 });
@@ -16,14 +15,14 @@ export const enableVerb = defineVerb({
 export const disableVerb = defineVerb({
   name: "disable",
   description: "Turn an extra off (idempotent: reads its state, switches only when it is on)",
-  args: { id: arg.required("extra id") },
+  args: { id: arg.required("extra id or option name") },
   examples: ["rentctl extra disable 3"],
   run: (deps, args) => setActive(deps, args.id, false),
 });
 
 /** `extra enable / disable ID`: the state wanted, whatever it was; `extra switch` stays the raw toggle. */
 export async function setActive(deps: Deps, rawId: string, on: boolean): Promise<void> {
-  const id = parseId(rawId, "extra");
+  const id = await (await import("../../ops/handles.js")).extraId(deps, rawId);
   const { setExtraActive } = await import("../../ops/extra/enable.js");
   const r = await setExtraActive(
     deps,

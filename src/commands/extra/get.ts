@@ -8,7 +8,7 @@ export const verb = defineVerb({
   name: "get",
   aliases: ["show"],
   description: "Show one extra",
-  args: { id: arg.required("extra id") },
+  args: { id: arg.required("extra id or option name") },
   flags: cardFlags(),
   run: (deps, args, opts) => {
     applyView(deps, opts);
@@ -22,12 +22,12 @@ export const verb = defineVerb({
  * formats the record stays the server's, and the vehicles are said on stderr.
  */
 export async function get(deps: Deps, rawId: string): Promise<void> {
-  const [{ getExtra }, { printRecord }, { parseId }] = await Promise.all([
+  const [{ getExtra }, { printRecord }, { extraId }] = await Promise.all([
     import("../../ops/extra/get.js"),
     import("../resource.js"),
-    import("../ids.js"),
+    import("../../ops/handles.js"),
   ]);
-  const id = parseId(rawId, "extra");
+  const id = await extraId(deps, rawId);
   const card = deps.settings().output === "table" && !deps.flags.quiet && !deps.settings().fields;
   const { extra, used_by: users = [] } = await getExtra(deps, { id, usedBy: !deps.flags.quiet });
   await printRecord(deps, "extra", id, extra, card ? [usedBySection(users)] : undefined);

@@ -1,6 +1,5 @@
 import type { Deps } from "../../deps.js";
 import { arg, flag } from "../flags.js";
-import { parseId } from "../ids.js";
 import { defineVerb } from "../verb.js";
 import { printExtraDryRun } from "./switch.js";
 
@@ -8,7 +7,7 @@ export const verb = defineVerb({
   name: "delete",
   aliases: ["remove", "rm"],
   description: "Delete an extra (asks on a terminal; --yes or --force in scripts; undo with `rentctl undo`)",
-  args: { id: arg.required("extra id") },
+  args: { id: arg.required("extra id or option name") },
   flags: {
     force: flag.bool("--force", "same as --yes: delete without asking, even an extra that vehicles use"),
   },
@@ -22,7 +21,7 @@ export const verb = defineVerb({
 });
 
 export async function remove(deps: Deps, rawId: string, opts: { force?: boolean } = {}): Promise<void> {
-  const id = parseId(rawId, "extra");
+  const id = await (await import("../../ops/handles.js")).extraId(deps, rawId);
   const [{ deleteExtra }, { confirmDestructive }, { usedByText }] = await Promise.all([
     import("../../ops/extra/delete.js"),
     import("../confirm.js"),

@@ -1,13 +1,12 @@
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { arg } from "../flags.js";
-import { parseId } from "../ids.js";
 import { defineVerb } from "../verb.js";
 
 export const verb = defineVerb({
   name: "switch",
   description: "Toggle an extra on or off; prints the resulting state",
-  args: { id: arg.required("extra id") },
+  args: { id: arg.required("extra id or option name") },
   run: (deps, args) => switchExtra(deps, args.id),
 });
 
@@ -20,7 +19,7 @@ export async function printExtraDryRun(deps: Deps, request: JsonObject, verb: st
 }
 
 export async function switchExtra(deps: Deps, rawId: string): Promise<void> {
-  const id = parseId(rawId, "extra");
+  const id = await (await import("../../ops/handles.js")).extraId(deps, rawId);
   const { switchExtra: op } = await import("../../ops/extra/switch.js");
   const r = await op(deps, { id, dryRun: deps.flags.dryRun }, { onProgress: (p) => deps.msg.acting(p.target, p.what) });
   if (r.dryRun) return printExtraDryRun(deps, r.dryRun.request, "switch", id);

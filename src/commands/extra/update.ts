@@ -2,7 +2,6 @@ import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
 import { arg, flag } from "../flags.js";
-import { parseId } from "../ids.js";
 import type { InputSources } from "../input.js";
 import { defineVerb } from "../verb.js";
 import { extraInput, extraInputFlags } from "./input-flags.js";
@@ -10,7 +9,7 @@ import { extraInput, extraInputFlags } from "./input-flags.js";
 export const verb = defineVerb({
   name: "update",
   description: "Change an extra safely: reads it and sends every member (the API replaces the whole extra)",
-  args: { id: arg.required("extra id") },
+  args: { id: arg.required("extra id or option name") },
   flags: { replace: flag.bool("--replace", "send exactly the members given"), ...extraInputFlags },
   examples: ["rentctl extra update 2 --price 12", "rentctl extra update 2 --quantity 4 --dry-run"],
   run: (deps, args, opts) => update(deps, args.id, { ...extraInput(opts), replace: opts.replace }),
@@ -22,7 +21,7 @@ export async function update(deps: Deps, rawId: string, src: InputSources & { re
     import("../input.js"),
     import("../../ops/extra/update.js"),
   ]);
-  const id = parseId(rawId, "extra");
+  const id = await (await import("../../ops/handles.js")).extraId(deps, rawId);
   const changes = await gatherInput(deps, EXTRA_FIELDS, src);
   delete changes.locale_id;
   if (Object.keys(changes).length === 0) {

@@ -7,7 +7,10 @@ export const verb = defineVerb({
   description: "Upload images in batches of at most 10 per request; prints the new image ids",
   args: { files: arg.variadic("image files", { required: true }) },
   flags: {
-    attach: flag.string("--attach <vehicle-id>", "add the new images to this vehicle's vehicle_images (safe edit)"),
+    attach: flag.string(
+      "--attach <vehicle>",
+      "add the new images to this vehicle (id or registration number): its vehicle_images (safe edit)",
+    ),
   },
   examples: [
     "rentctl image upload front.jpg back.jpg",
@@ -52,8 +55,8 @@ export async function run(deps: Deps, files: string[], opts: { attach?: string }
   const { fetchRecord, VEHICLE } = await import("../../resources/safe-edit.js");
   let vehicleId: number | undefined;
   if (opts.attach !== undefined) {
-    const { parseId } = await import("../ids.js");
-    vehicleId = parseId(opts.attach, "--attach vehicle");
+    const { vehicleId: resolve } = await import("../../ops/handles.js");
+    vehicleId = await resolve(deps, opts.attach);
     // Check the vehicle first: uploading for a vehicle that does not exist would leave orphan images.
     if (!deps.flags.dryRun) await fetchRecord(deps, VEHICLE, vehicleId);
   }

@@ -11,7 +11,7 @@ function activityVerb(active: boolean) {
     description: active
       ? "Make vehicles available for rent (vehicle_activity = 1), through the safe edit"
       : "Take vehicles off rent (vehicle_activity = 0), through the safe edit",
-    args: { ids: arg.variadic("vehicle ids (or --where)") },
+    args: { ids: arg.variadic("vehicle ids or registration numbers (or --where)") },
     flags: selectionFlags(),
     examples: [`rentctl vehicle ${name} 1 2`, `rentctl vehicle ${name} --where segment=boats --yes`],
     run: async (deps, args, opts) => {
@@ -26,7 +26,7 @@ export const activateVerb = activityVerb(true);
 export const deactivateVerb = activityVerb(false);
 
 export async function setActivity(deps: Deps, rawIds: string[], active: boolean): Promise<void> {
-  const ids = await (await import("./handles.js")).vehicleIds(deps, rawIds);
+  const ids = await (await import("../../ops/handles.js")).vehicleIds(deps, rawIds);
   const [{ runEach }, { printDiff }, { VEHICLE }, { setVehicleActivity }] = await Promise.all([
     import("../per-id.js"),
     import("../../resources/safe-edit.js"),

@@ -7,7 +7,7 @@ import { selectionFlags } from "./selection-flags.js";
 export const verb = defineVerb({
   name: "calendar",
   description: "Show or change the unavailable dates (month grids; -o json for ISO dates)",
-  args: { ids: arg.variadic("vehicle ids (or --where / --all)") },
+  args: { ids: arg.variadic("vehicle ids or registration numbers (or --where / --all)") },
   flags: {
     block: flag.list(
       "--block <range>",

@@ -11,7 +11,7 @@ export const verb = defineVerb({
   name: "edit",
   description:
     "Change fields of vehicles safely: reads each, applies the change and sends the full record; numbers may be relative (+5, -5, +10%, -10%, *1.1)",
-  args: { ids: arg.variadic("vehicle ids (or --where)") },
+  args: { ids: arg.variadic("vehicle ids or registration numbers (or --where)") },
   flags: {
     replace: flag.bool("--replace", "send exactly the fields given (the API clears the rest; one id only)"),
     clamp: flag.bool(
@@ -64,7 +64,7 @@ export interface EditOptions extends InputSources {
 }
 
 export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promise<void> {
-  const id = (await (await import("./handles.js")).vehicleIds(deps, [rawId]))[0]!;
+  const id = (await (await import("../../ops/handles.js")).vehicleIds(deps, [rawId]))[0]!;
   const [{ gatherInput, resolveNamedRefs }, { printDiff }, { VEHICLE }, { editVehicle }] = await Promise.all([
     import("../input.js"),
     import("../../resources/safe-edit.js"),

@@ -24,7 +24,7 @@ export async function get(deps: Deps, rawId: string): Promise<void> {
   const [{ getVehicle }, { printRecord }, { vehicleIds }] = await Promise.all([
     import("../../ops/vehicle/get.js"),
     import("../resource.js"),
-    import("./handles.js"),
+    import("../../ops/handles.js"),
   ]);
   const id = (await vehicleIds(deps, [rawId]))[0]!;
   await printRecord(deps, "vehicle", id, await getVehicle(deps, { id }));

@@ -89,7 +89,9 @@ async function runImport(
   const started = Date.now();
   // The owner first: without one nothing else is worth reading.
   await m.requireUser(deps);
-  const resolver = m.createNameResolver(await m.catalogPort(deps));
+  // vehicle_extras by option name too, as wherever an extra is taken (src/ops/handles.ts)
+  const { withExtraHandles } = await import("../../ops/handles.js");
+  const resolver = withExtraHandles(deps, m.createNameResolver(await m.catalogPort(deps)));
 
   // The account, listed once while the file is checked (again only to
   // reconcile an interrupted run; see beforeReconcile below).

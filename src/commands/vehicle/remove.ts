@@ -7,7 +7,7 @@ export const verb = defineVerb({
   name: "remove",
   aliases: ["delete", "rm"],
   description: "Remove vehicles (asks on a terminal; --yes in scripts; undo with `rentctl undo`)",
-  args: { ids: arg.variadic("vehicle ids (or --where)") },
+  args: { ids: arg.variadic("vehicle ids or registration numbers (or --where)") },
   flags: selectionFlags(),
   examples: [
     "rentctl vehicle remove 1",
@@ -22,7 +22,7 @@ export const verb = defineVerb({
 });
 
 export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
-  const ids = await (await import("./handles.js")).vehicleIds(deps, rawIds);
+  const ids = await (await import("../../ops/handles.js")).vehicleIds(deps, rawIds);
   const [{ requireUser }, { confirmDestructive }, { removeVehicle }] = await Promise.all([
     import("../../deps.js"),
     import("../confirm.js"),

@@ -27,7 +27,7 @@ export function isSelection(opts: SelectOptions): boolean {
 /** The selected vehicles, page by page (ids: one record each, in the order given). */
 export async function* selectedPages(deps: Deps, opts: SelectOptions): AsyncGenerator<JsonObject[]> {
   if (!isSelection(opts)) {
-    const { vehicleIds } = await import("./handles.js");
+    const { vehicleIds } = await import("../../ops/handles.js");
     const ids = await vehicleIds(deps, opts.ids ?? []);
     if (ids.length === 0) {
       throw new UsageError(
