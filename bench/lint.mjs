@@ -69,12 +69,12 @@ for (let r = 0; r < RUNS; r++) {
   for (const f of items) byRule[f.rule] = (byRule[f.rule] ?? 0) + 1;
 }
 const ratio = median(lint) / median(list);
-console.log(
-  `vehicle list --all -o ndjson: ${(median(list) / 1000).toFixed(2)} s (runs: ${list.map((x) => (x / 1000).toFixed(2)).join(", ")})`,
-);
-console.log(
-  `lint -o ndjson:               ${(median(lint) / 1000).toFixed(2)} s (runs: ${lint.map((x) => (x / 1000).toFixed(2)).join(", ")}), ${findings} findings`,
-);
+// min / median / max of each side (the machine is shared: the runs of a round are side by side)
+const s = (ms) => (ms / 1000).toFixed(2);
+const spread = (xs) => `min ${s(Math.min(...xs))} / median ${s(median(xs))} / max ${s(Math.max(...xs))} s`;
+console.log(`vehicle list --all -o ndjson: ${spread(list)} (runs: ${list.map(s).join(", ")})`);
+console.log(`lint -o ndjson:               ${spread(lint)} (runs: ${lint.map(s).join(", ")}), ${findings} findings`);
+console.log(`per round lint / list: ${lint.map((x, i) => (x / list[i]).toFixed(2)).join(", ")}`);
 console.log(`lint / list: ${ratio.toFixed(2)}× (target ≤ 1.5×) ${ratio <= 1.5 ? "PASS" : "FAIL"}`);
 if (process.env.LINT_BENCH_PROFILE) {
   // one profiled run (node --cpu-prof) into the given directory
