@@ -126,15 +126,21 @@ async function readLive(ctx: OpContext, run: RuleRun, opts: OpOptions<LintProgre
   }
   const extras: LintExtra[] = [];
   const states = (await extraRecords).map(extraState);
-  const label = await extraLabels(
-    ctx,
-    states.filter((s) => s !== undefined),
-  );
+  const named: NonNullable<(typeof states)[number]>[] = [];
   states.forEach((s, i) => {
     if (!s) return;
-    extras.push({ row: i + 1, id: s.id, keys: [`id:${s.id}`], label: label(s.option_id, s.period), price: s.price });
+    named.push(s);
+    extras.push({ row: i + 1, id: s.id, keys: [`id:${s.id}`], label: "", price: s.price });
   });
-  return { findings: run.finish(extras), vehicles: run.vehicles, extras };
+  const findings = run.finish(extras);
+  // the labels (the option catalog) only when a finding names an extra: most runs have none
+  if (findings.some((f) => f.extra !== undefined)) {
+    const label = await extraLabels(ctx, named);
+    named.forEach((s, i) => {
+      extras[i]!.label = label(s.option_id, s.period);
+    });
+  }
+  return { findings, vehicles: run.vehicles, extras };
 }
 
 function liveVehicle(record: JsonObject, row: number): LintVehicle {
