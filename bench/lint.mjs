@@ -24,7 +24,20 @@ const env = {
   RENTCTL_USER_ID: String(USER),
   NO_COLOR: "1",
 };
-const cli = (args) => spawnSync(process.execPath, [bin, ...args], { env, encoding: "utf8", maxBuffer: 1 << 30 });
+// each run also reports its own CPU time (user + system) on exit: on a loaded machine the wall
+// time of a run swings with the other sessions, its CPU time much less
+const cpuHook = join(home, "cpu.cjs");
+writeFileSync(
+  cpuHook,
+  `process.on("exit", () => { const u = process.cpuUsage(); process.stderr.write("\\nbench-cpu-ms " + ((u.user + u.system) / 1000).toFixed(0) + "\\n"); });`,
+);
+const cli = (args, withCpu = false) =>
+  spawnSync(process.execPath, [...(withCpu ? ["--require", cpuHook] : []), bin, ...args], {
+    env,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
+const cpuOf = (r) => Number(/bench-cpu-ms (\d+)/.exec(String(r.stderr))?.[1] ?? Number.NaN);
 const check = (r, what, ok = [0]) => {
   if (!ok.includes(r.status)) {
     console.error(`${what} failed (${r.status}): ${String(r.stderr).slice(-800)}`);
@@ -53,12 +66,17 @@ check(cli(["lint", "-o", "json"]), "lint");
 
 const list = [];
 const lint = [];
+const listCpu = [];
+const lintCpu = [];
 let findings = 0;
 let byRule = {};
 for (let r = 0; r < RUNS; r++) {
-  list.push(time(() => check(cli(["vehicle", "list", "--all", "-o", "ndjson"]), "list")).ms);
-  const l = time(() => check(cli(["lint", "-o", "ndjson"]), "lint"));
+  const v = time(() => check(cli(["vehicle", "list", "--all", "-o", "ndjson"], true), "list"));
+  list.push(v.ms);
+  listCpu.push(cpuOf(v.r));
+  const l = time(() => check(cli(["lint", "-o", "ndjson"], true), "lint"));
   lint.push(l.ms);
+  lintCpu.push(cpuOf(l.r));
   const items = l.r.stdout
     .trim()
     .split("\n")
@@ -69,12 +87,14 @@ for (let r = 0; r < RUNS; r++) {
   for (const f of items) byRule[f.rule] = (byRule[f.rule] ?? 0) + 1;
 }
 const ratio = median(lint) / median(list);
-console.log(
-  `vehicle list --all -o ndjson: ${(median(list) / 1000).toFixed(2)} s (runs: ${list.map((x) => (x / 1000).toFixed(2)).join(", ")})`,
-);
-console.log(
-  `lint -o ndjson:               ${(median(lint) / 1000).toFixed(2)} s (runs: ${lint.map((x) => (x / 1000).toFixed(2)).join(", ")}), ${findings} findings`,
-);
+// min / median / max of each side (the machine is shared: the runs of a round are side by side)
+const s = (ms) => (ms / 1000).toFixed(2);
+const spread = (xs) => `min ${s(Math.min(...xs))} / median ${s(median(xs))} / max ${s(Math.max(...xs))} s`;
+console.log(`vehicle list --all -o ndjson: ${spread(list)} (runs: ${list.map(s).join(", ")})`);
+console.log(`lint -o ndjson:               ${spread(lint)} (runs: ${lint.map(s).join(", ")}), ${findings} findings`);
+console.log(`per round lint / list: ${lint.map((x, i) => (x / list[i]).toFixed(2)).join(", ")}`);
+console.log(`cpu (user + system) list: ${spread(listCpu)}; lint: ${spread(lintCpu)}`);
+console.log(`cpu lint / list: ${(median(lintCpu) / median(listCpu)).toFixed(2)}×`);
 console.log(`lint / list: ${ratio.toFixed(2)}× (target ≤ 1.5×) ${ratio <= 1.5 ? "PASS" : "FAIL"}`);
 if (process.env.LINT_BENCH_PROFILE) {
   // one profiled run (node --cpu-prof) into the given directory

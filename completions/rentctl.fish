@@ -797,7 +797,7 @@ complete -c rentctl -n '__rentctl_using \'lint\'' -s f -l file -r -F -d 'an acco
 complete -c rentctl -n '__rentctl_using \'lint\'' -l format -r -f -d 'the file\'s format: yaml, json, ndjson or csv (default: by extension)'
 complete -c rentctl -n '__rentctl_using \'lint\'' -l config -r -F -d 'rules configuration (default: the nearest .rentctl-lint.yaml upward)'
 complete -c rentctl -n '__rentctl_using \'lint\'' -l fail-on -r -f -a 'error warning info' -d 'exit 10 when a finding is at least this severe: error, warning or info'
-complete -c rentctl -n '__rentctl_using \'lint\'' -l fix -d 'save the safe fixes (past calendar dates, surrounding whitespace) as a plan for `account apply --plan` (needs --out)'
+complete -c rentctl -n '__rentctl_using \'lint\'' -l fix -d 'save the safe fixes (past calendar dates, surrounding whitespace, a registration\'s spacing) as a plan for `account apply --plan` (needs --out; the live account only)'
 complete -c rentctl -n '__rentctl_using \'lint\'' -l out -r -F -d 'where --fix saves the plan'
 complete -c rentctl -n '__rentctl_using \'lint\'' -l markdown -d 'same as -o markdown: the findings as a pull-request comment'
 complete -c rentctl -n '__rentctl_using \'lint\'' -l sarif -d 'same as -o sarif: SARIF 2.1.0 for code scanning'

@@ -195,6 +195,13 @@ export function validateRecord(
     }
     // Absent values (undefined, null, "", []) are dropped for every type, arrays included.
     if (isEmpty(raw)) continue;
+    // already of its wire type and passing every check (a listed record's values): no objects built
+    // per field (lint checks every field of every vehicle); a list is copied, as coerce's is a new one
+    const asIs = wireAsIs(spec, raw);
+    if (asIs !== undefined) {
+      record[name] = Array.isArray(asIs) ? asIs.slice() : asIs;
+      continue;
+    }
     const r = coerce(spec, raw);
     for (const m of r.problems) problems.push({ field: name, message: m });
     if (r.value !== undefined) record[name] = r.value;

@@ -1,4 +1,4 @@
-import { regKey } from "../contract/identity.js";
+import { regKey, tidyReg } from "../contract/identity.js";
 import { inputMember, type JsonObject, recordId, recordToInput } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
 import { coerce, isEmpty, type WireRecord, type WireValue, wireAsIs } from "../contract/validate.js";
@@ -28,7 +28,11 @@ import { lookupField } from "./where.js";
  *   the wire but compares as a set of days (`2.1.2027,24.12.2026` equals
  *   `24.12.2026,02.01.2027`). `vehicle_reg_number` is the identity and
  *   compares as identities do (trimmed, case-insensitive): a file cannot
- *   change only the spelling of a registration number.
+ *   change only the spelling of a registration number, except its spacing
+ *   repaired: a row that gives exactly the vehicle's number tidied (`tidyReg`:
+ *   no spaces at either end, single plain spaces) changes it to that
+ *   (`lint --fix` of `registration-spacing`); a row's own stray spaces or
+ *   another case change nothing.
  */
 
 /** Whether the order of an array field's members is meaningful. */
@@ -162,6 +166,31 @@ export function sameValue(spec: ParamSpec | undefined, a: unknown, b: unknown): 
   return canonical(spec, typed(spec, a)) === canonical(spec, typed(spec, b));
 }
 
+/**
+ * A registration number respaced: the row gives exactly the vehicle's number
+ * tidied (the same identity, another text). The one spelling change a plan
+ * makes to a registration (see the field semantics above).
+ */
+function respacesReg(spec: ParamSpec | undefined, from: unknown, to: unknown): boolean {
+  return (
+    spec?.name === "vehicle_reg_number" &&
+    typeof from === "string" &&
+    typeof to === "string" &&
+    from !== to &&
+    tidyReg(from) === to
+  );
+}
+
+/**
+ * Does the server hold this value already? sameValue, where a registration's
+ * spacing counts too: the gateway's check before it sends (a respaced number
+ * is a change to send, not "already done"; a number respaced since the plan
+ * is a conflict).
+ */
+export function sameStored(spec: ParamSpec | undefined, a: unknown, b: unknown): boolean {
+  return sameValue(spec, a, b) && !respacesReg(spec, a, b) && !respacesReg(spec, b, a);
+}
+
 /** A list already of its field's wire type: typed keeps it as it is, canonical tells its members apart as === does. */
 function isWireList(spec: ParamSpec, v: unknown): v is unknown[] {
   return Array.isArray(v) && spec.type.endsWith("[]") && v.every((x) => isWireScalar(spec, x));
@@ -288,7 +317,7 @@ function recordChanges(
     if (v === to && v !== undefined) continue;
     const spec = SPEC_BY_NAME.get(name);
     const from = v === undefined ? null : typed(spec, v);
-    if (sameValue(spec, from, to)) continue;
+    if (sameValue(spec, from, to) && !respacesReg(spec, from, to)) continue;
     fields ??= {};
     fields[name] = { from, to: isEmpty(to) ? null : (to as WireValue) };
   }
@@ -300,7 +329,7 @@ function fieldChanges(before: WireRecord, desired: Record<string, WireValue | nu
   for (const [name, to] of Object.entries(desired)) {
     const spec = SPEC_BY_NAME.get(name);
     const from = before[name] ?? null;
-    if (!sameValue(spec, from, to)) fields[name] = { from, to: isEmpty(to) ? null : to };
+    if (!sameValue(spec, from, to) || respacesReg(spec, from, to)) fields[name] = { from, to: isEmpty(to) ? null : to };
   }
   return fields;
 }

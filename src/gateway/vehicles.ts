@@ -9,7 +9,7 @@ import type { WireRecord } from "../contract/validate.js";
 import { type CoreDeps, requireUser } from "../deps.js";
 import { InputError, RentctlError } from "../errors.js";
 import { checkVehicle } from "../fleet/adapters.js";
-import { currentInput, PLAN_FIELDS, sameValue } from "../fleet/plan.js";
+import { currentInput, PLAN_FIELDS, sameStored } from "../fleet/plan.js";
 import { fetchRecord, VEHICLE } from "../resources/safe-edit.js";
 import { sendWrite } from "./send.js";
 import { recordWrite, type UndoScope } from "./undo.js";
@@ -20,7 +20,7 @@ import { recordWrite, type UndoScope } from "./undo.js";
  * `sending` line, fsync'd before the request that may change the server) and
  * its abort signal, and records the previous record for undo as `undo` says
  * before it sends. Plans are compared field by field under the contract's
- * types (src/fleet/plan.ts sameValue).
+ * types, a registration's spacing included (src/fleet/plan.ts sameStored).
  */
 
 export interface RowWrite {
@@ -31,12 +31,12 @@ export interface RowWrite {
   signal?: CancelSignal;
 }
 
-/** The fields in which two input records differ, under the contract's types (empty = absent). */
+/** The fields in which two input records differ, under the contract's types (empty = absent; a registration respaced differs). */
 export function movedFields(a: WireRecord, b: WireRecord): string[] {
   const moved: string[] = [];
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
     const spec = PLAN_FIELDS.find((f) => f.name === k);
-    if (!sameValue(spec, a[k] ?? null, b[k] ?? null)) moved.push(k);
+    if (!sameStored(spec, a[k] ?? null, b[k] ?? null)) moved.push(k);
   }
   return moved;
 }

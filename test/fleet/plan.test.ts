@@ -11,10 +11,11 @@ import {
   type Plan,
   planEdit,
   planIsEmpty,
+  sameStored,
   sameValue,
 } from "../../src/fleet/plan.js";
 import { applyNumericEdit, parseNumericEdit } from "../../src/fleet/relative.js";
-import { computePlan } from "./compute-plan.js";
+import { computePlan, identityKeys } from "./compute-plan.js";
 
 /** Stand-in for the fleet identity module: reg trimmed, case-insensitive, plus country when given. */
 const identity = (r: Record<string, unknown>) => {
@@ -103,6 +104,31 @@ describe("computePlan", () => {
       vehicle_description: { from: "old", to: null },
     });
     expect(computePlan([row], account, { identity, emptyIsAbsent: true }).unchanged).toBe(1);
+  });
+
+  it("a row giving the vehicle's registration respaced (tidyReg) changes it; other spellings do not", () => {
+    const untidy = [{ id: 7, vehicle_reg_number: " AA-7  ZZ", price_per_day: 50 } as JsonObject];
+    const real = { identity: identityKeys(untidy) };
+    const fixed = computePlan([{ vehicle_reg_number: "AA-7 ZZ" }], untidy, real);
+    expect(fixed.change[0]?.fields).toEqual({ vehicle_reg_number: { from: " AA-7  ZZ", to: "AA-7 ZZ" } });
+    expect(fixed.change[0]?.after.vehicle_reg_number).toBe("AA-7 ZZ");
+    // another case, or the row's own stray spaces: the same vehicle, no change
+    for (const reg of ["aa-7 zz", " AA-7  ZZ", "AA-7  ZZ "])
+      expect(computePlan([{ vehicle_reg_number: reg }], untidy, real).unchanged, reg).toBe(1);
+    // a tidy vehicle is never untidied by a row's spaces
+    const tidy = [{ id: 8, vehicle_reg_number: "AA-8 ZZ" } as JsonObject];
+    expect(computePlan([{ vehicle_reg_number: " AA-8  ZZ " }], tidy, { identity: identityKeys(tidy) }).unchanged).toBe(
+      1,
+    );
+  });
+
+  it("sameStored: the gateway sees a respaced registration as a change, a case change as none", () => {
+    const spec = VEHICLE_FIELDS.find((f) => f.name === "vehicle_reg_number");
+    expect(sameValue(spec, "B-SP  1", "B-SP 1")).toBe(true);
+    expect(sameStored(spec, "B-SP  1", "B-SP 1")).toBe(false);
+    expect(sameStored(spec, "B-SP 1", "B-SP  1")).toBe(false);
+    expect(sameStored(spec, "B-SP 1", "b-sp 1")).toBe(true);
+    expect(sameStored(spec, "B-SP 1", "B-SP 1")).toBe(true);
   });
 
   it("rejects duplicate identities, rows without a reg number and invalid values", () => {

@@ -337,14 +337,25 @@ describe("the built CLI (bundling: the yaml and json position readers load there
 describe("lint --fix --out → account apply --plan → lint → undo", () => {
   it("the fixed findings are gone after the apply and back after the undo", async () => {
     const before = (await lintJson()).findings;
-    const fixable = (fs: Finding[]) =>
-      fs.filter((f) => f.rule === "past-calendar-dates" || f.rule === "text-whitespace");
-    expect(fixable(before).length).toBe(2);
+    const FIXED = ["past-calendar-dates", "text-whitespace", "registration-spacing"];
+    const fixable = (fs: Finding[]) => fs.filter((f) => FIXED.includes(f.rule));
+    expect(fixable(before).length).toBe(3);
+    expect(before.find((f) => f.rule === "registration-spacing")!.fix).toMatchObject({
+      field: "vehicle_reg_number",
+      value: "B-SP 1",
+    });
 
     const plan = path("fixes.json");
     const fix = await cli(["lint", "--fix", "--out", plan, "-o", "json"]);
     expect(fix.code, fix.stderr).toBe(0);
-    expect(fix.stderr).toMatch(/plan saved to .*fixes 2 findings \(2 vehicles to change\)/);
+    expect(fix.stderr).toMatch(/plan saved to .*fixes 3 findings \(3 vehicles to change\)/);
+    // the registration's spacing is a change of the plan (the identity matches, the text differs)
+    const saved = json<{ plan: { vehicles: { change: Array<{ reg: string; fields: Record<string, unknown> }> } } }>(
+      readFileSync(plan, "utf8"),
+    );
+    expect(saved.plan.vehicles.change.find((c) => c.reg === "B-SP  1")?.fields).toEqual({
+      vehicle_reg_number: { from: "B-SP  1", to: "B-SP 1" },
+    });
     // lint changed nothing
     expect((await lintJson()).findings).toEqual(before);
 
@@ -354,6 +365,9 @@ describe("lint --fix --out → account apply --plan → lint → undo", () => {
     expect(fixable(after)).toEqual([]);
     const key = (f: Finding) => `${f.rule}|${f.registration}|${f.field}`;
     expect(after.map(key)).toEqual(before.filter((f) => !fixable([f]).length).map(key));
+    const listed = json<Array<Record<string, unknown>>>((await cli(["vehicle", "list", "-o", "json"])).stdout);
+    expect(listed.map((v) => v.vehicle_reg_number)).toContain("B-SP 1");
+    expect(listed.map((v) => v.vehicle_reg_number)).not.toContain("B-SP  1");
 
     const op = /undo with: rentctl undo (\d+)/.exec(apply.stderr)?.[1];
     expect(op, apply.stderr).toBeDefined();
@@ -366,6 +380,28 @@ describe("lint --fix --out → account apply --plan → lint → undo", () => {
   it("--fix without --out, or with -f, is a usage error (nothing read)", async () => {
     expect((await cli(["lint", "--fix"])).code).toBe(2);
     expect((await cli(["lint", "--fix", "--out", path("x.json"), "-f", path("seed.yaml")])).code).toBe(2);
+  });
+
+  it("--fix with -f refuses with one clear line, and writes no plan", async () => {
+    const r = await cli(["lint", "--fix", "--out", path("file-fixes.json"), "-f", path("seed.yaml")]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/--fix plans changes to the live account, not to a file: edit the file/);
+    expect(() => readFileSync(path("file-fixes.json"))).toThrow();
+  });
+
+  it("a fix of a vehicle whose registration is on another vehicle too is left out (it could land on the other)", async () => {
+    // B-DUP 1 is on two vehicles (seeded above): give one of them stray spaces in a text
+    const listed = json<Array<Record<string, unknown>>>((await cli(["vehicle", "list", "-o", "json"])).stdout);
+    const dup = listed.filter((v) => v.vehicle_reg_number === "B-DUP 1").map((v) => Number(v.vehicle_id ?? v.id));
+    expect(dup.length).toBe(2);
+    const edit = await cli(["vehicle", "edit", String(dup[1]), "--pickup-location", " Berlin, Alexanderplatz 1 "]);
+    expect(edit.code, edit.stderr).toBe(0);
+    const r = await cli(["lint", "--fix", "--out", path("dup-fixes.json"), "-o", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/1 fixable finding left out: its registration is on more than one vehicle/);
+    const saved = json<{ input: { text: string } }>(readFileSync(path("dup-fixes.json"), "utf8"));
+    expect(saved.input.text).not.toContain("B-DUP 1");
   });
 });
 

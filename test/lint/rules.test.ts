@@ -185,6 +185,24 @@ describe("lint rules", () => {
     expect(ws.fix).toEqual({ field: "pickup_location", value: "Berlin, Alexanderplatz 1" });
   });
 
+  it("registration-spacing carries its fix: the number tidied (no spaces at either end, single plain spaces)", () => {
+    const reg = findings.find((f) => f.rule === "registration-spacing")!;
+    expect(reg.fix).toEqual({ field: "vehicle_reg_number", value: "B-SP 77" });
+    const odd = runRules(
+      {
+        vehicles: [vehicle(1, { ...clean(1), vehicle_reg_number: " B-SP\u00A078\u200B " })],
+        years: YEARS,
+        today: TODAY,
+        imagesKnown: true,
+      },
+      defaultSettings(),
+    );
+    expect(odd.find((f) => f.rule === "registration-spacing")!.fix).toEqual({
+      field: "vehicle_reg_number",
+      value: "B-SP 78",
+    });
+  });
+
   it("settings turn a rule off and change thresholds", () => {
     const s = defaultSettings();
     s.set("short-description", { enabled: true, severity: "warning", options: { min_length: 500 } });

@@ -40,7 +40,7 @@ export const verb = defineVerb({
     ),
     fix: flag.bool(
       "--fix",
-      "save the safe fixes (past calendar dates, surrounding whitespace) as a plan for `account apply --plan` (needs --out)",
+      "save the safe fixes (past calendar dates, surrounding whitespace, a registration's spacing) as a plan for `account apply --plan` (needs --out; the live account only)",
     ),
     out: flag.string("--out <file>", "where --fix saves the plan"),
     markdown: flag.bool("--markdown", "same as -o markdown: the findings as a pull-request comment"),
@@ -81,8 +81,8 @@ export async function run(deps: Deps, opts: LintOptions): Promise<void> {
   if (opts.fix && !opts.out) throw new UsageError("--fix needs --out FILE: the fixes are saved as a plan, never sent");
   if (opts.out && !opts.fix) throw new UsageError("--out is where --fix saves its plan: add --fix");
   if (opts.fix && opts.file)
-    throw new UsageError("--fix plans changes to the live account; for a file, edit the file", {
-      hint: "run `rentctl lint --fix --out plan.json` without -f",
+    throw new UsageError("--fix plans changes to the live account, not to a file: edit the file, then lint it again", {
+      hint: "for the live account's fixes run `rentctl lint --fix --out plan.json` without -f",
     });
   if (opts.out) await (await import("../../fleet/write.js")).checkTargetDir(opts.out, "--out");
   const { loadConfig } = await import("../../ops/lint/config.js");
@@ -150,7 +150,7 @@ async function saveFixes(
   result: Awaited<ReturnType<typeof import("../../ops/lint/lint.js").lintAccount>>,
   out: string,
 ): Promise<void> {
-  const { fixDocument, fixable } = await import("../../ops/lint/fix.js");
+  const { fixDocument, fixable, unfixable } = await import("../../ops/lint/fix.js");
   const saved = await import("../../fleet/saved-plan.js");
   const { planAccount, accountFingerprints } = await import("../../account/plan.js");
   const { accountPlanJson } = await import("../../account/print.js");
@@ -171,6 +171,11 @@ async function saveFixes(
       plan: accountPlanJson(plan),
     });
     const n = fixable(result.findings).length;
+    const left = unfixable(result.findings).length;
+    if (left)
+      deps.msg.warn(
+        `${left} fixable finding${left === 1 ? "" : "s"} left out: ${left === 1 ? "its" : "their"} registration is on more than one vehicle (fix duplicate-registration first)`,
+      );
     deps.msg.info(
       `plan saved to ${out}: fixes ${n} finding${n === 1 ? "" : "s"} (${plan.vehicles.plan.change.length} vehicle${plan.vehicles.plan.change.length === 1 ? "" : "s"} to change); apply it with \`rentctl account apply --plan ${out}\``,
     );

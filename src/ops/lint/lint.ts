@@ -2,7 +2,6 @@ import { itemId, itemNames } from "../../catalog/items.js";
 import { modelLabel } from "../../catalog/model-index.js";
 import { type JsonObject, recordId } from "../../contract/records.js";
 import type { Problem } from "../../contract/validate.js";
-import type { Deps } from "../../deps.js";
 import { isoDay } from "../../fleet/calendar.js";
 import type { FleetFormat } from "../../fleet/format.js";
 import type { OpContext, OpOptions } from "../context.js";
@@ -74,9 +73,6 @@ export interface LintResult {
 /** The op's progress: what it is reading. */
 export type LintProgress = { phase: "listing" | "reading" | "checking"; vehicles: number };
 
-/** The CLI's Deps and the op context share these members; the readers below are typed for Deps. */
-const asDeps = (ctx: OpContext) => ctx as unknown as Deps;
-
 export async function lintAccount(
   ctx: OpContext,
   input: LintInput,
@@ -118,28 +114,33 @@ interface Checked {
 }
 
 async function readLive(ctx: OpContext, run: RuleRun, opts: OpOptions<LintProgress>): Promise<Checked> {
-  const deps = asDeps(ctx);
   const { listExtras, listVehicles } = await import("../../resources/list.js");
   const { extraState } = await import("../../account/extras.js");
-  const extraRecords = listExtras(deps, { warn: (m) => ctx.msg.warn(m) });
+  const extraRecords = listExtras(ctx, { warn: (m) => ctx.msg.warn(m) });
   extraRecords.catch(() => {});
   // each page is checked as it arrives, and let go: memory holds the keys of the rules over several vehicles
-  for await (const page of listVehicles(deps, { warn: (m) => ctx.msg.warn(m) })) {
+  for await (const page of listVehicles(ctx, { warn: (m) => ctx.msg.warn(m) })) {
     opts.signal?.throwIfAborted();
     for (const record of page) run.add(liveVehicle(record, run.vehicles.length + 1));
     opts.onProgress?.({ phase: "listing", vehicles: run.vehicles.length });
   }
   const extras: LintExtra[] = [];
   const states = (await extraRecords).map(extraState);
-  const label = await extraLabels(
-    ctx,
-    states.filter((s) => s !== undefined),
-  );
+  const named: NonNullable<(typeof states)[number]>[] = [];
   states.forEach((s, i) => {
     if (!s) return;
-    extras.push({ row: i + 1, id: s.id, keys: [`id:${s.id}`], label: label(s.option_id, s.period), price: s.price });
+    named.push(s);
+    extras.push({ row: i + 1, id: s.id, keys: [`id:${s.id}`], label: "", price: s.price });
   });
-  return { findings: run.finish(extras), vehicles: run.vehicles, extras };
+  const findings = run.finish(extras);
+  // the labels (the option catalog) only when a finding names an extra: most runs have none
+  if (findings.some((f) => f.extra !== undefined)) {
+    const label = await extraLabels(ctx, named);
+    named.forEach((s, i) => {
+      extras[i]!.label = label(s.option_id, s.period);
+    });
+  }
+  return { findings, vehicles: run.vehicles, extras };
 }
 
 function liveVehicle(record: JsonObject, row: number): LintVehicle {
@@ -158,7 +159,7 @@ async function extraLabels(
 ): Promise<(option: number, period: number) => string> {
   const { extraLabeller } = await import("../../account/plan.js");
   const { catalogPort } = await import("../../fleet/adapters.js");
-  return extraLabeller(await catalogPort(asDeps(ctx)), states, new Map());
+  return extraLabeller(await catalogPort(ctx), states, new Map());
 }
 
 async function readFile(
@@ -167,7 +168,6 @@ async function readFile(
   base: Pick<LintData, "years" | "today">,
   config: LintConfig,
 ): Promise<Checked> {
-  const deps = asDeps(ctx);
   const label = file.label ?? file.path;
   const { readAccountDocument } = await import("../../account/file.js");
   const { readRows } = await import("../../fleet/read.js");
@@ -175,7 +175,7 @@ async function readFile(
   const { createNameResolver, resolveRowNames } = await import("../../fleet/resolver.js");
   const { catalogPort } = await import("../../fleet/adapters.js");
   const { readExtraRows, catalogValue, OPTION_CATALOG, extraKey } = await import("../../account/extras.js");
-  const port = await catalogPort(deps);
+  const port = await catalogPort(ctx);
   const cache = new Map<string, Promise<JsonObject[]>>();
   const docProblems: Problem[] = [];
   const doc = await readAccountDocument(file.path, file.format, docProblems, label);

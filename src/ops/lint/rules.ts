@@ -134,6 +134,7 @@ export const RULES: readonly RuleInfo[] = [
     severity: "warning",
     what: "a registration number with spaces at either end, runs of spaces or unusual spaces",
     why: "customers and staff compare plates by eye; rentctl matches them, other tools may not",
+    fixable: true,
   },
   {
     id: "no-images",
@@ -476,12 +477,15 @@ export function startRules(data: Omit<LintData, "vehicles" | "extras">, settings
     }
 
     const reg = text(val.vehicle_reg_number);
-    if (on("registration-spacing") && reg !== undefined && reg !== "" && tidyReg(reg) !== reg)
+    const tidy = reg && tidyReg(reg);
+    if (on("registration-spacing") && reg && tidy && tidy !== reg)
       out.push({
         rule: "registration-spacing",
         vehicle: i,
         field: "vehicle_reg_number",
-        text: `${JSON.stringify(reg)} is written with stray spaces (${JSON.stringify(tidyReg(reg))})`,
+        text: `${JSON.stringify(reg)} is written with stray spaces (${JSON.stringify(tidy)})`,
+        // a plan respaces a registration only to exactly this (src/fleet/plan.ts)
+        fix: { field: "vehicle_reg_number", value: tidy },
       });
 
     if (on("no-images") && data.imagesKnown && isActive(v) && !hasImages(v))
