@@ -23,7 +23,7 @@ export async function update(deps: Deps, rawId: string, src: InputSources & { re
     import("../../ops/extra/update.js"),
   ]);
   const id = parseId(rawId, "extra");
-  const changes = await gatherInput(deps, EXTRA_FIELDS, src);
+  const changes = await gatherInput(deps, EXTRA_FIELDS, src, { noun: `extra ${id}` });
   delete changes.locale_id;
   if (Object.keys(changes).length === 0) {
     throw new UsageError("nothing to change: give --option, --price, --currency, --period, --quantity or --set", {
