@@ -4,7 +4,7 @@ import { flexibleList } from "../catalog/names.js";
 import { recordToWire, relativeFormProblems } from "../contract/human.js";
 import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
 import type { JsonObject } from "../contract/records.js";
-import { memberChange } from "../contract/refs.js";
+import { localProblems, memberChange } from "../contract/refs.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import { RentctlError, UsageError } from "../errors.js";
 import { fieldSpec, type RowProblem } from "./fields.js";
@@ -181,6 +181,22 @@ const ROW_SPECS = VEHICLE_FIELDS;
 
 /** The reading of one member: src/contract/refs.ts (ids as given, names resolved). */
 export { memberChange };
+
+/**
+ * A row's problems that need no server (src/contract/refs.ts: local checks
+ * first), its names counted as given: a row with one reads no catalog.
+ * `create`: the row must give every required field.
+ */
+export function localRowProblems(
+  resolver: Pick<NameResolver, "resolvable">,
+  values: Record<string, unknown>,
+  create: boolean,
+): RowProblem[] {
+  const relative = relativeFormProblems(values, ROW_SPECS);
+  recordToWire(values);
+  const local = localProblems(values, ROW_SPECS, { create, resolvable: (f) => resolver.resolvable(f) });
+  return [...relative, ...local.filter((p) => !relative.some((r) => r.field === p.field))];
+}
 
 /** Replace the names of a row's catalog fields by ids (segment first: other catalogs depend on it). */
 export async function resolveRowNames(resolver: NameResolver, values: Record<string, unknown>): Promise<RowProblem[]> {

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { countedSandbox, vehicleRow } from "../fleet/helpers.js";
+import { countedSandbox, ndjson, vehicleRow } from "../fleet/helpers.js";
 import { json, runMain, sandboxEnv } from "../helpers/cli.js";
 
 /**
@@ -143,5 +143,29 @@ describe("ids as given: the server is the judge of its ids", () => {
     );
     expect(flag.code, flag.stderr).toBe(0);
     expect(json<{ vehicle_class_id: number }>(flag.stdout).vehicle_class_id).toBe(2);
+  });
+});
+
+describe("local checks first in a fleet file", () => {
+  let sb: Awaited<ReturnType<typeof countedSandbox>>;
+  beforeAll(async () => {
+    sb = await countedSandbox();
+    sb.proxy.decide = () => ({ kind: "fail", status: 503 });
+  });
+  afterAll(() => sb.close());
+
+  it("vehicle import: every row's local problems listed (exit 2), no catalog read and nothing written", async () => {
+    const { price_per_day: _p, ...missing } = vehicleRow("IMP-1", { vehicle_currency_id: "EUR" });
+    const rows = [missing, vehicleRow("IMP-2", { vehicle_class_id: "Compact", vehicle_booking_lead_time: 9 })];
+    const path = join(sb.env.HOME ?? "", "fleet.ndjson");
+    writeFileSync(path, ndjson(rows));
+    const r = await runMain(["vehicle", "import", path, "--yes"], sb.env);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/row 1.*price_per_day.*is required/);
+    expect(r.stderr).toMatch(/row 2.*vehicle_booking_lead_time.*at most 3/);
+    expect(r.stderr).not.toMatch(/EUR|Compact|503/);
+    // the account may be listed meanwhile (a resume needs it); no catalog is read, nothing is written
+    const seen = [...sb.proxy.counts.keys()].filter((k) => !k.startsWith("GET /api/v302/vehicles/list"));
+    expect(seen).toEqual([]);
   });
 });
