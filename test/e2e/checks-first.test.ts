@@ -168,4 +168,17 @@ describe("local checks first in a fleet file", () => {
     const seen = [...sb.proxy.counts.keys()].filter((k) => !k.startsWith("GET /api/v302/vehicles/list"));
     expect(seen).toEqual([]);
   });
+
+  it("vehicle apply: a row's local problems listed (exit 2), no catalog read and nothing written", async () => {
+    sb.proxy.counts.clear();
+    const rows = [vehicleRow("APP-1", { vehicle_class_id: "Compact", vehicle_description: "x".repeat(5001) })];
+    const path = join(sb.env.HOME ?? "", "apply.ndjson");
+    writeFileSync(path, ndjson(rows));
+    const r = await runMain(["vehicle", "apply", "-f", path, "--yes"], sb.env);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/vehicle_description.*at most 5000 characters/);
+    expect(r.stderr).not.toMatch(/Compact|503/);
+    const seen = [...sb.proxy.counts.keys()].filter((k) => !k.startsWith("GET /api/v302/vehicles/list"));
+    expect(seen).toEqual([]);
+  });
 });
