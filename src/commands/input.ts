@@ -3,6 +3,7 @@ import type { EncodableRecord } from "../api/encode.js";
 import { recordToWire, relativeFormProblems } from "../contract/human.js";
 import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
 import { isObject, READ_ONLY_MEMBERS } from "../contract/records.js";
+import { memberChange } from "../contract/refs.js";
 import type { ParamSpec } from "../contract/types.js";
 import { specIndex } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
@@ -69,13 +70,29 @@ function splitArray(spec: ParamSpec | undefined, v: unknown): unknown[] {
     .filter((x) => x !== "");
 }
 
+/** What gatherInput checks before it returns: the rules that need no server (src/contract/refs.ts). */
+export interface LocalCheckOptions {
+  /** How the refusal names the record: `vehicle`, `extra`, `edit`. */
+  noun: string;
+  /** A create: every required field must be given (once anything is given). */
+  create?: boolean;
+}
+
+/**
+ * The record a command sends, gathered from its sources and checked by every
+ * rule that needs no server before any catalog is read (ids as given, names
+ * resolved afterwards: src/contract/refs.ts); a file's names become ids last.
+ */
 export async function gatherInput(
   deps: Deps,
   specs: readonly ParamSpec[],
   sources: InputSources,
+  check?: LocalCheckOptions,
 ): Promise<Record<string, unknown>> {
   const bySpec = specIndex(specs);
   const values: Record<string, unknown> = sources.fromFile ? await readRecordFile(deps, sources.fromFile) : {};
+  // the file's own values (its names are resolved once the local checks passed, unless a flag replaced them)
+  const fileValues: Record<string, unknown> = { ...values };
   const relative = relativeFormProblems(values, specs);
   if (relative.length)
     throw new InputError(
@@ -85,7 +102,6 @@ export async function gatherInput(
         hint: "give absolute values in the file, or use the field's flag: vehicle edit ID --price-per-day +5",
       },
     );
-  if (sources.fromFile && sources.fileNames) await resolveFileNames(deps, sources.fromFile, values, bySpec);
   // Members that are not contract fields: the same rule for a file and for --set (warn, or refuse with --strict).
   const unknown: string[] = Object.keys(values)
     .filter((k) => !bySpec.has(k))
@@ -149,6 +165,35 @@ export async function gatherInput(
         hint: "give a value instead",
       },
     );
+  if (check) {
+    const [{ localProblems }, { resolvableField }, { problemsError }, { isRelative }] = await Promise.all([
+      import("../contract/refs.js"),
+      import("../fleet/resolver.js"),
+      import("../resources/safe-edit.js"),
+      import("../fleet/relative.js"),
+    ]);
+    // an edit's field flags take relative values (`--price-per-day -5`): checked where they are applied
+    const flagged = new Set(Object.keys(sources.flags ?? {}).filter((k) => sources.flags?.[k] !== undefined));
+    const problems = localProblems(values, specs, {
+      // nothing given yet: the command says what a create needs (`vehicle create` alone)
+      create: check.create === true && Object.keys(values).some((k) => bySpec.get(k)?.clientFilled !== true),
+      resolvable: (field) =>
+        bySpec.get(field)?.catalog !== undefined || (sources.fileNames === true && resolvableField(field)),
+      leave: (field, v) =>
+        check.create !== true &&
+        flagged.has(field) &&
+        bySpec.get(field)?.type === "integer" &&
+        typeof v === "string" &&
+        isRelative(v),
+    });
+    if (problems.length) throw problemsError(problems, check.noun);
+  }
+  if (sources.fromFile && sources.fileNames) {
+    const fromFile: Record<string, unknown> = {};
+    for (const k in fileValues) if (values[k] === fileValues[k]) fromFile[k] = values[k];
+    await resolveFileNames(deps, sources.fromFile, fromFile, bySpec);
+    Object.assign(values, fromFile);
+  }
   return values;
 }
 
@@ -197,39 +242,13 @@ export async function resolveNamedRefs(
       else if (p.required === true && p.name !== "locale_id") resolvable = false;
     }
     if (!resolvable || op.envelope !== "list") continue;
-    // An id given as such is checked against the catalog (one fetch, cached): `--year id:99` is refused
-    // here, not by the server after a dry run said yes. An unreachable catalog leaves it to the server.
-    const known = async (id: string): Promise<void> => {
-      let items: Awaited<ReturnType<ReturnType<Deps["catalogs"]>["items"]>>;
-      try {
-        items = await deps.catalogs().items(spec.catalog!, params);
-      } catch {
-        return;
-      }
-      const { itemId } = await import("../catalog/items.js");
-      if (items.length && !items.some((i) => itemId(i) === Number(id)))
-        throw new UsageError(
-          `${spec.name}: no item with id ${id} in ${op.catalogName ?? spec.catalog} (nothing was sent)`,
-          {
-            hint: `list them with: rentctl catalog ${op.catalogName ?? ""}`.trim(),
-          },
-        );
-    };
+    // ids as given, names resolved (src/contract/refs.ts): only a name reads the catalog
     const one = async (member: unknown): Promise<unknown> => {
-      const text = typeof member === "number" ? String(member) : member;
-      if (typeof text !== "string") return member;
-      const id = /^\s*id:\s*(\d+)\s*$/i.exec(text);
-      if (id) {
-        await known(id[1]!);
-        return id[1];
-      }
-      // A number is an id, except where the catalog's names are numbers (a year): see ParamSpec.namesFrom.
-      if (/^\s*\d+\s*$/.test(text) && !(spec.namesFrom !== undefined && Number(text) >= spec.namesFrom)) {
-        await known(text.trim());
-        return member;
-      }
-      if (/^\s*$/.test(text)) return member;
-      return deps.catalogs().resolve(spec.catalog!, text, { flag: spec.name, params, byName: true });
+      const change =
+        typeof member === "string" && /^\s*$/.test(member) ? undefined : memberChange(member, spec.namesFrom, true);
+      if (!change) return member;
+      if ("id" in change) return change.id;
+      return deps.catalogs().resolve(spec.catalog!, change.name, { flag: spec.name, params, byName: true });
     };
     // Arrays by name too: `--vehicle-benefits-id "Unlimited mileage"`, each member resolved alike.
     values[spec.name] = Array.isArray(v) ? await Promise.all(v.map(one)) : await one(v);

@@ -4,6 +4,7 @@ import { flexibleList } from "../catalog/names.js";
 import { recordToWire, relativeFormProblems } from "../contract/human.js";
 import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
 import type { JsonObject } from "../contract/records.js";
+import { localProblems, memberChange } from "../contract/refs.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import { RentctlError, UsageError } from "../errors.js";
 import { fieldSpec, type RowProblem } from "./fields.js";
@@ -62,6 +63,9 @@ function sourceOf(field: string): Source {
   const op = operation(spec.catalog);
   return op.envelope === "list" && paramsFor(spec.catalog, {}) !== undefined ? { opId: spec.catalog } : undefined;
 }
+
+/** Whether a field's names are looked up (in a catalog, a list of a Flexible body, or the configurations). */
+export const resolvableField = (field: string): boolean => sourceOf(field) !== undefined;
 
 export function createNameResolver(port: CatalogPort): NameResolver {
   const catalogs = new Map<string, Promise<JsonObject[]>>();
@@ -175,30 +179,23 @@ export function createNameResolver(port: CatalogPort): NameResolver {
 const SEGMENT = "vehicle_segment_id";
 const ROW_SPECS = VEHICLE_FIELDS;
 
-const ID_FORM = /^\s*id:\s*(\d+)\s*$/i;
+/** The reading of one member: src/contract/refs.ts (ids as given, names resolved). */
+export { memberChange };
 
 /**
- * What resolveRowNames makes of one member of a field: undefined when it keeps
- * it as it is; an `id: N` form read as N; or a name to look up in the field's
- * catalog (`resolvable`). A number is an id, except where the catalog's names
- * are numbers (a year: ParamSpec.namesFrom).
+ * A row's problems that need no server (src/contract/refs.ts: local checks
+ * first), its names counted as given: a row with one reads no catalog.
+ * `create`: the row must give every required field.
  */
-export function memberChange(
-  given: unknown,
-  namesFrom: number | undefined,
-  resolvable: boolean,
-): { id: number } | { name: string } | undefined {
-  let v = given;
-  if (typeof v === "number") {
-    // an id below the catalog's first name-like number is an id (most members of most rows): no string made
-    if (namesFrom === undefined || (Number.isSafeInteger(v) && v >= 0 && v < namesFrom)) return undefined;
-    v = String(v);
-  }
-  if (typeof v !== "string") return undefined;
-  const id = ID_FORM.exec(v);
-  if (id) return { id: Number(id[1]) };
-  if (/^\s*\d+\s*$/.test(v) && !(namesFrom !== undefined && Number(v) >= namesFrom)) return undefined;
-  return resolvable ? { name: v } : undefined;
+export function localRowProblems(
+  resolver: Pick<NameResolver, "resolvable">,
+  values: Record<string, unknown>,
+  create: boolean,
+): RowProblem[] {
+  const relative = relativeFormProblems(values, ROW_SPECS);
+  recordToWire(values);
+  const local = localProblems(values, ROW_SPECS, { create, resolvable: (f) => resolver.resolvable(f) });
+  return [...relative, ...local.filter((p) => !relative.some((r) => r.field === p.field))];
 }
 
 /** Replace the names of a row's catalog fields by ids (segment first: other catalogs depend on it). */

@@ -10,7 +10,7 @@ import { checkVehicle } from "./adapters.js";
 import { mapRow, type RowProblem } from "./fields.js";
 import type { FleetFormat } from "./format.js";
 import { readRows } from "./read.js";
-import { type NameResolver, resolveRowNames } from "./resolver.js";
+import { localRowProblems, type NameResolver, resolveRowNames } from "./resolver.js";
 
 /**
  * A fleet file ready to be read (twice: once to check every row, once to
@@ -84,11 +84,16 @@ export async function* checkedRows(
     if (++n % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const mapped = mapRow(raw.data);
     const problems = [...mapped.problems];
-    problems.push(...(await resolveRowNames(resolver, mapped.values)));
+    // the checks that need no server first (src/contract/refs.ts): a row with a local mistake reads no catalog
+    const local = localRowProblems(resolver, mapped.values, true);
+    if (local.length) problems.push(...local.filter((p) => !problems.some((q) => q.field === p.field)));
+    else problems.push(...(await resolveRowNames(resolver, mapped.values)));
     const images = mapped.images.map((p) => (isAbsolute(p) ? p : resolve(source.baseDir, p)));
     if (opts.checkImages) problems.push(...(await imageProblems(images)));
     let record: EncodableRecord | undefined;
-    if (!problems.some((p) => !p.field.startsWith("images"))) {
+    if (local.length) {
+      // every local problem is listed already; the rest waits until those are fixed
+    } else if (!problems.some((p) => !p.field.startsWith("images"))) {
       const checked = await checkVehicle(deps, mapped.values);
       problems.push(...checked.problems);
       record = checked.record;

@@ -20,7 +20,7 @@ import {
   rowLabel,
 } from "./plan.js";
 import { type RawRow, readRows } from "./read.js";
-import { createNameResolver, memberChange, resolveRowNames } from "./resolver.js";
+import { createNameResolver, localRowProblems, memberChange, resolveRowNames } from "./resolver.js";
 import { vehicleFingerprint } from "./saved-plan.js";
 import type { FleetSource } from "./source.js";
 import { lookupField } from "./where.js";
@@ -215,9 +215,15 @@ export async function* mapRows(
       }
     }
     const found = mapped.problems;
-    const named = await resolveRowNames(resolver, values);
-    if (named.length) found.push(...named);
-    if (hasRefs) {
+    // the checks that need no server first (src/contract/refs.ts): a row with a local mistake reads no
+    // catalog (whether it creates, and so must give every required field, is known once the account is listed)
+    const local = localRowProblems(resolver, values, false);
+    if (local.length) found.push(...local.filter((p) => !found.some((q) => q.field === p.field)));
+    else {
+      const named = await resolveRowNames(resolver, values);
+      if (named.length) found.push(...named);
+    }
+    if (hasRefs && !local.length) {
       if (values.vehicle_extras !== undefined && values.vehicle_extras !== null)
         found.push({
           field: "extras",

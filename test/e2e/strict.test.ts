@@ -412,14 +412,17 @@ describe("found by a new owner's trial", () => {
     expect(nul.stderr).toMatch(/contains a NUL character/);
   });
 
-  it("the same vehicle named twice is one; a huge id and an unknown catalog id are refused before sending", async () => {
+  it("the same vehicle named twice is one; a huge id is refused before sending, a catalog id is sent as given", async () => {
     const dry = await runMain(["vehicle", "edit", "1", "b-sc 1001", "--price-per-day", "+1", "--dry-run"], env);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/1 to change/);
     const huge = await refused(["vehicle", "get", "99999999999999999999"]);
     expect(huge.stderr).toMatch(/too large/);
-    const year = await refused(["vehicle", "edit", "1", "--year", "id:99"]);
-    expect(year.stderr).toMatch(/vehicle_year_of_issue_id: no item with id 99/);
+    // issue 41 item 5: an id is sent as given (the server is the judge of its ids), no catalog consulted
+    const year = await runMain(["vehicle", "edit", "1", "--year", "id:99", "--dry-run", "-o", "json"], env);
+    expect(year.code, year.stderr).toBe(0);
+    expect(year.stderr).not.toMatch(/no item with id 99/);
+    expect(year.stdout).toMatch(/vehicle_year_of_issue_id=99&/);
     const cleared = await refused(["vehicle", "edit", "1", "--set", "price_per_day="]);
     expect(cleared.stderr).toMatch(/cannot clear price_per_day: the contract requires it/);
   });

@@ -20,7 +20,7 @@ export async function create(deps: Deps, src: InputSources): Promise<void> {
       import("../input.js"),
       import("../../ops/extra/create.js"),
     ]);
-  const values = await gatherInput(deps, EXTRA_FIELDS, src);
+  const values = await gatherInput(deps, EXTRA_FIELDS, src, { noun: "extra", create: true });
   await resolveNamedRefs(deps, EXTRA_FIELDS, values);
   const r = await createExtra(
     deps,

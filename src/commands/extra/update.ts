@@ -21,8 +21,9 @@ export async function update(deps: Deps, rawId: string, src: InputSources & { re
     import("../input.js"),
     import("../../ops/extra/update.js"),
   ]);
+  // the checks that need no server first: a mistake is refused before the handle is looked up
+  const changes = await gatherInput(deps, EXTRA_FIELDS, src, { noun: `extra ${rawId}` });
   const id = await (await import("../../ops/handles.js")).extraId(deps, rawId);
-  const changes = await gatherInput(deps, EXTRA_FIELDS, src);
   delete changes.locale_id;
   if (Object.keys(changes).length === 0) {
     throw new UsageError("nothing to change: give --option, --price, --currency, --period, --quantity or --set", {

@@ -40,7 +40,7 @@ export async function create(deps: Deps, opts: InputSources, o: { allowDuplicate
       import("../input.js"),
       import("../../ops/vehicle/create.js"),
     ]);
-  const values = await gatherInput(deps, VEHICLE_FIELDS, opts);
+  const values = await gatherInput(deps, VEHICLE_FIELDS, opts, { noun: "vehicle", create: true });
   if (Object.keys(values).every((k) => VEHICLE_CLIENT_FILLED.has(k))) throw nothingToCreate();
   await resolveNamedRefs(deps, VEHICLE_FIELDS, values);
   const r = await createVehicle(

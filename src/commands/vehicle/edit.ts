@@ -64,14 +64,15 @@ export interface EditOptions extends InputSources {
 }
 
 export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promise<void> {
-  const id = (await (await import("../../ops/handles.js")).vehicleIds(deps, [rawId]))[0]!;
   const [{ gatherInput, resolveNamedRefs }, { printDiff }, { VEHICLE }, { editVehicle }] = await Promise.all([
     import("../input.js"),
     import("../../resources/safe-edit.js"),
     import("../../resources/resource.js"),
     import("../../ops/vehicle/edit.js"),
   ]);
-  const changes = await gatherInput(deps, VEHICLE_FIELDS, opts);
+  // the checks that need no server first: a mistake is refused before the handle is looked up
+  const changes = await gatherInput(deps, VEHICLE_FIELDS, opts, { noun: `vehicle ${rawId}` });
+  const id = (await (await import("../../ops/handles.js")).vehicleIds(deps, [rawId]))[0]!;
   for (const k of VEHICLE_CLIENT_FILLED) delete changes[k];
   if (Object.keys(changes).length === 0 && !opts.replace) {
     throw new UsageError("nothing to change: give field flags, --set FIELD=VALUE or --from-file", {

@@ -51,7 +51,7 @@ export async function edit(deps: Deps, opts: EditOptions): Promise<void> {
  * plan_changes reviews): the selection read, each value checked, relative values applied.
  */
 export async function planSelectionEdit(deps: Deps, opts: EditOptions): Promise<{ plan: Plan; intent: object }> {
-  const values = await gatherInput(deps, VEHICLE_FIELDS, opts);
+  const values = await gatherInput(deps, VEHICLE_FIELDS, opts, { noun: "edit" });
   delete values.user_id;
   delete values.locale_id;
   const { parseMemberEdits, applyMemberEdits } = await import("../../fleet/members.js");
