@@ -177,8 +177,11 @@ export async function gatherInput(
     const problems = localProblems(values, specs, {
       // nothing given yet: the command says what a create needs (`vehicle create` alone)
       create: check.create === true && Object.keys(values).some((k) => bySpec.get(k)?.clientFilled !== true),
+      // catalog fields take names, and vehicle_extras takes the account's extras by option name (src/ops/handles.ts)
       resolvable: (field) =>
-        bySpec.get(field)?.catalog !== undefined || (sources.fileNames === true && resolvableField(field)),
+        bySpec.get(field)?.catalog !== undefined ||
+        field === "vehicle_extras" ||
+        (sources.fileNames === true && resolvableField(field)),
       leave: (field, v) =>
         check.create !== true &&
         flagged.has(field) &&
