@@ -229,6 +229,13 @@ describe("an edit of many vehicles through the CLI and MCP", () => {
     expect(viaMcpRecords.map((v) => v.price_per_day)).not.toEqual(before.map((v) => v.price_per_day));
     expect(viaMcpRecords).toEqual(viaCliRecords);
     await restore(prices);
+
+    // the library's vehicles.editMany, over the same op
+    const r = await lib.vehicles.editMany({ where: [where] }, { price_per_day: "+10%" }, { clamp: true });
+    expect(r.counts.changed).toBe(selected.length);
+    expect(r.vehicles.map((v) => v.id).sort((a, b) => a - b)).toEqual(selected);
+    expect(await cars()).toEqual(viaCliRecords);
+    await restore(prices);
   });
 
   it("a relative change that gives no whole number: the same refusal (usage, exit 2), nothing sent", async () => {
