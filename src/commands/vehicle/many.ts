@@ -37,15 +37,19 @@ export async function edit(deps: Deps, opts: EditOptions): Promise<void> {
   // the values as given (file, --set, field flags); only the field flags take relative values
   const values = await gatherInput(deps, VEHICLE_FIELDS, opts);
   const { planEditMany } = await import("../../ops/vehicle/edit-many.js");
-  const { plan, intent } = await planEditMany(deps, {
-    selection: await opSelection(deps, opts),
-    values,
-    relativeFields: Object.entries(opts.flags ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [k])),
-    add: opts.add,
-    remove: opts.remove,
-    clamp: opts.clamp,
-    allowDuplicate: opts.allowDuplicate,
-  });
+  const { plan, intent } = await planEditMany(
+    deps,
+    {
+      selection: await opSelection(deps, opts),
+      values,
+      relativeFields: Object.entries(opts.flags ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [k])),
+      add: opts.add,
+      remove: opts.remove,
+      clamp: opts.clamp,
+      allowDuplicate: opts.allowDuplicate,
+    },
+    deps.flags.dryRun ? { showResolved: (line) => deps.msg.info(deps.color.dim(line)) } : {},
+  );
   await runBulkChange(deps, plan, bulkOpts("edit", opts, intent));
 }
 

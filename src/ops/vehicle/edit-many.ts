@@ -41,8 +41,16 @@ export interface PlannedEdit {
   intent: { values: Record<string, unknown>; clamp?: boolean; add: string[]; remove: string[] };
 }
 
-/** The plan of an edit of many vehicles: the selection read, each value checked, relative values applied. Nothing is sent. */
-export async function planEditMany(ctx: OpContext, input: EditManyInput): Promise<PlannedEdit> {
+/**
+ * The plan of an edit of many vehicles: the selection read, each value checked, relative values
+ * applied. Nothing is sent. `showResolved` hears what each catalog value given by name stands for
+ * (the CLI's dry run prints it).
+ */
+export async function planEditMany(
+  ctx: OpContext,
+  input: EditManyInput,
+  opts: { showResolved?: (line: string) => void } = {},
+): Promise<PlannedEdit> {
   const values: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input.values)) if (!VEHICLE_CLIENT_FILLED.has(k)) values[k] = v;
   const [{ parseMemberEdits, applyMemberEdits }, { resolveCatalogNames, refuseClearedRequired }, { recordToWire }] =
@@ -62,7 +70,7 @@ export async function planEditMany(ctx: OpContext, input: EditManyInput): Promis
   const { splitRelative, applyRelativeChecked, describeMiss } = await import("../../fleet/relative.js");
   const relativeFields = new Set(input.relativeFields === "all" ? Object.keys(values) : (input.relativeFields ?? []));
   const { absolute, relative } = splitRelative(values, VEHICLE_FIELDS, relativeFields);
-  await resolveCatalogNames(ctx, VEHICLE_FIELDS, absolute);
+  await resolveCatalogNames(ctx, VEHICLE_FIELDS, absolute, opts.showResolved ? { show: opts.showResolved } : {});
   const { validateRecord } = await import("../../contract/validate.js");
   const { record, problems } = validateRecord(absolute, VEHICLE_FIELDS, { requireRequired: false, allowUnknown: true });
   if (problems.length) {
