@@ -62,6 +62,18 @@ describe("planEditMany", () => {
     expect(b.sent()).not.toContain("vehicles.edit");
   });
 
+  it("catalog values by name become ids, and showResolved hears each (the CLI's dry run)", async () => {
+    const lines: string[] = [];
+    const { plan } = await planEditMany(
+      b.ctx,
+      { selection: { ids: [2] }, values: { vehicle_currency_id: "eur" } },
+      { showResolved: (l) => lines.push(l) },
+    );
+    expect(lines).toEqual(['vehicle_currency_id: "eur" → id 1 (Euro (EUR))']);
+    expect(plan.change.length + plan.unchanged).toBe(1);
+    for (const c of plan.change) expect(Number(c.after.vehicle_currency_id)).toBe(1);
+  });
+
   it("nothing to change and ids with where are refused before any request", async () => {
     b.mark();
     await expect(planEditMany(b.ctx, { selection: { ids: [1] }, values: {} })).rejects.toThrow(/nothing to change/);
