@@ -1,7 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { EncodableRecord } from "../api/encode.js";
 import { recordToWire, relativeFormProblems } from "../contract/human.js";
-import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
 import { isObject, READ_ONLY_MEMBERS } from "../contract/records.js";
 import { memberChange } from "../contract/refs.js";
 import type { ParamSpec } from "../contract/types.js";
@@ -155,16 +153,7 @@ export async function gatherInput(
   // dates in either form (2026-12-24, 24.12.2026) become the contract's own
   recordToWire(values);
   // clearing a field the contract requires would leave a record the API rejects (or worse, keeps)
-  const cleared = Object.entries(values)
-    .filter(([k, v]) => (v === "" || (Array.isArray(v) && v.length === 0)) && bySpec.get(k)?.required === true)
-    .map(([k]) => k);
-  if (cleared.length)
-    throw new UsageError(
-      `cannot clear ${cleared.join(", ")}: the contract requires ${cleared.length === 1 ? "it" : "them"} (nothing was sent)`,
-      {
-        hint: "give a value instead",
-      },
-    );
+  (await import("../ops/values.js")).refuseClearedRequired(bySpec, values);
   if (check) {
     const [{ localProblems }, { resolvableField }, { problemsError }, { isRelative }] = await Promise.all([
       import("../contract/refs.js"),
@@ -226,63 +215,14 @@ async function resolveFileNames(
   Object.assign(values, fields);
 }
 
+/** Catalog references given by name become ids (the one resolver, src/ops/values.ts); a dry run says what each stands for. */
 export async function resolveNamedRefs(
   deps: Deps,
   specs: readonly ParamSpec[],
   values: Record<string, unknown>,
 ): Promise<void> {
-  for (const spec of specs) {
-    const v = values[spec.name];
-    // extras by option name as well as by id (the one rule of handles, src/ops/handles.ts)
-    if (spec.name === "vehicle_extras" && v !== undefined && v !== null && v !== "")
-      values[spec.name] = await (await import("../ops/handles.js")).extraMembers(deps, v);
-    if (!spec.catalog || v === undefined || v === null || v === "") continue;
-    const op = operation(spec.catalog);
-    const params: EncodableRecord = {};
-    let resolvable = true;
-    for (const p of op.params) {
-      if (p.name === "segment_id") params.segment_id = Number(values.vehicle_segment_id) || DEFAULT_SEGMENT;
-      else if (p.required === true && p.name !== "locale_id") resolvable = false;
-    }
-    if (!resolvable || op.envelope !== "list") continue;
-    // ids as given, names resolved (src/contract/refs.ts): only a name reads the catalog
-    const one = async (member: unknown): Promise<unknown> => {
-      const change =
-        typeof member === "string" && /^\s*$/.test(member) ? undefined : memberChange(member, spec.namesFrom, true);
-      if (!change) return member;
-      if ("id" in change) return change.id;
-      return deps.catalogs().resolve(spec.catalog!, change.name, { flag: spec.name, params, byName: true });
-    };
-    // Arrays by name too: `--vehicle-benefits-id "Unlimited mileage"`, each member resolved alike.
-    values[spec.name] = Array.isArray(v) ? await Promise.all(v.map(one)) : await one(v);
-    if (deps.flags.dryRun) await showResolved(deps, spec, params, v, values[spec.name]);
-  }
-}
-
-/**
- * A dry run says what each catalog value stands for, so that the rule (a
- * number is an id, a year is a year, `id:N` an id) is visible before
- * anything is sent: `vehicle_year_of_issue_id: 2024 → id 17 (2024)`.
- */
-async function showResolved(
-  deps: Deps,
-  spec: ParamSpec,
-  params: EncodableRecord,
-  given: unknown,
-  resolved: unknown,
-): Promise<void> {
-  const gs = Array.isArray(given) ? given : [given];
-  const rs = Array.isArray(resolved) ? resolved : [resolved];
-  const parts: string[] = [];
-  for (let i = 0; i < rs.length; i++) {
-    const label = await deps
-      .catalogs()
-      .label(spec.catalog!, Number(rs[i]), params)
-      .catch(() => undefined);
-    const g = String(gs[i]).trim();
-    parts.push(
-      `${g === String(rs[i]) ? `id ${g}` : `${JSON.stringify(g)} → id ${rs[i]}`}${label ? ` (${label})` : ""}`,
-    );
-  }
-  deps.msg.info(deps.color.dim(`${spec.name}: ${parts.join(", ")}`));
+  const { resolveCatalogNames } = await import("../ops/values.js");
+  await resolveCatalogNames(deps, specs, values, {
+    ...(deps.flags.dryRun ? { show: (line: string) => deps.msg.info(deps.color.dim(line)) } : {}),
+  });
 }

@@ -73,6 +73,44 @@ export interface WriteResult<R> {
   undoOp?: string;
 }
 
+/** Which vehicles `vehicles.editMany` changes: ids, a `where` selection (`"segment=cars"`, `"price_per_day<40"`), or all. */
+export interface VehicleSelectionInput {
+  ids?: VehicleHandle[];
+  where?: string[];
+  all?: boolean;
+}
+
+/** The change of `vehicles.editMany`: a vehicle's fields, numbers also relative as strings (`"+10%"`, `"-5"`, `"*1.1"`). */
+export type VehicleManyChange = { [K in keyof VehicleChange]?: VehicleChange[K] | string };
+
+export interface EditManyOptions {
+  /** A relative result that is not a whole number is rounded half up, one outside its field's range set to the bound (else refused, nothing sent). */
+  clamp?: boolean;
+  /** Let the change give a registration number another vehicle has. */
+  allowDuplicate?: boolean;
+  /** Plan only: the changes are returned, nothing is sent. */
+  dryRun?: boolean;
+  /** Requests in flight at once, 1 to 16 (default 4). */
+  concurrency?: number;
+  /** Ignore the row log of an interrupted run of the same change (default: continue its plan). */
+  restart?: boolean;
+  /** Stop: no new requests; what is in flight finishes; then InterruptedError. */
+  signal?: AbortSignal;
+  /** Each vehicle's outcome as it is known. */
+  onProgress?: (p: { id: number; status: string; done: number; total: number }) => void;
+}
+
+export interface EditManyResult {
+  /** Each vehicle that changes (or would, on a dry run): its fields, old and new. */
+  vehicles: Array<{ id: number; reg: string; fields: Record<string, { from: unknown; to: unknown }> }>;
+  /** Selected vehicles that already held the change. */
+  unchanged: number;
+  /** Vehicles by outcome (`changed`, `failed`, ...); empty on a dry run. */
+  counts: Record<string, number>;
+  /** The undo op that restores every vehicle. */
+  undoOp?: string;
+}
+
 export interface EditResult {
   /** The fields that changed (empty: the record already held the change; nothing was sent). */
   changes: Change[];
@@ -160,6 +198,17 @@ export interface RentctlClient {
     /** The guarded safe edit: read, change, check, read again and refuse (ConflictError) if it moved, send the whole record. */
     edit(id: VehicleHandle, change: VehicleChange, opts?: { allowDuplicate?: boolean }): Promise<EditResult>;
     remove(id: VehicleHandle): Promise<{ undoOp?: string }>;
+    /**
+     * A change of many vehicles (the CLI's `vehicle edit --where`): values by wire name, numbers
+     * absolute or relative as strings (`"+10%"`, `"-5"`, `"*1.1"`), planned over every selected
+     * vehicle first (a refusal sends nothing), then sent on the bulk job: each vehicle re-read
+     * before its write, one undo op, a rerun after an interruption continues the same plan.
+     */
+    editMany(
+      selection: VehicleSelectionInput,
+      change: VehicleManyChange,
+      opts?: EditManyOptions,
+    ): Promise<EditManyResult>;
   };
   readonly images: {
     /** Upload images (10 per request); returns their ids in order, for `vehicle_images`. */
@@ -253,6 +302,7 @@ export function createClient(options: ClientOptions): RentctlClient {
         });
         return { changes: r.changes, ...(r.undoOp ? { undoOp: r.undoOp } : {}) };
       },
+      editMany: (selection, change, opts = {}) => editMany(deps, selection, change, opts),
       remove: async (id) => {
         const { removeVehicle } = await import("../ops/vehicle/remove.js");
         const r = await removeVehicle(deps, { id: await vehicleHandle(deps, id) });
@@ -453,6 +503,44 @@ function progressSafely<A extends unknown[]>(fn: (...a: A) => void, ...args: A):
   } catch {
     // the apply goes on; the callback's own error is the caller's to handle
   }
+}
+
+async function editMany(
+  deps: OwnedDeps,
+  selection: VehicleSelectionInput,
+  change: VehicleManyChange,
+  opts: EditManyOptions,
+): Promise<EditManyResult> {
+  const { planEditMany, applyVehiclePlan } = await import("../ops/vehicle/edit-many.js");
+  const values = checkedObject(change, "vehicles.editMany");
+  onlyFields(values, VEHICLE_EDITABLE_FIELDS, "vehicles.editMany");
+  const sel = checkedObject(selection, "vehicles.editMany selection") as VehicleSelectionInput;
+  // vehicles by id or registration number, as everywhere a vehicle is taken (src/ops/handles.ts)
+  const ids = sel.ids?.length
+    ? await (await import("../ops/handles.js")).vehicleIds(deps, sel.ids.map(checkedHandle))
+    : [];
+  const { plan, intent } = await planEditMany(deps, {
+    selection: { ids, where: sel.where ?? [], all: Boolean(sel.all) },
+    values,
+    relativeFields: "all",
+    clamp: opts.clamp,
+    allowDuplicate: opts.allowDuplicate,
+  });
+  const vehicles = plan.change.map((c) => ({ id: c.vehicle_id, reg: c.reg, fields: c.fields }));
+  if (opts.dryRun || plan.change.length === 0) return { vehicles, unchanged: plan.unchanged, counts: {} };
+  const onProgress = opts.onProgress;
+  const r = await applyVehiclePlan(
+    deps,
+    plan,
+    {
+      verb: "edit",
+      intent: { ids, where: sel.where ?? [], all: Boolean(sel.all), ...intent },
+      concurrency: opts.concurrency,
+      restart: opts.restart,
+    },
+    { signal: opts.signal, onProgress: onProgress ? (p) => progressSafely(onProgress, p) : undefined },
+  );
+  return { vehicles, unchanged: plan.unchanged, counts: r.counts, ...(r.undoOp ? { undoOp: r.undoOp } : {}) };
 }
 
 async function apply(deps: OwnedDeps, p: AccountPlan | SavedPlan, opts: ApplyOptions): Promise<AccountApplyResult> {

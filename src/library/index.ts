@@ -38,6 +38,8 @@ export {
   type ClientOptions,
   type Currency,
   createClient,
+  type EditManyOptions,
+  type EditManyResult,
   type EditResult,
   type Extra,
   type ExtraChange,
@@ -61,6 +63,8 @@ export {
   type VehicleChange,
   type VehicleHandle,
   type VehicleInput,
+  type VehicleManyChange,
+  type VehicleSelectionInput,
   type WriteResult,
 } from "./client.js";
 export type { CatalogName, CatalogParams } from "./contract-types.js";

@@ -354,7 +354,7 @@ export const TOOLS: Tool[] = [
     description: `Plan a change and return it for review, with a plan token that apply_plan takes (single use, expires). Nothing is sent. Give ONE of:
 - "where" (or "ids") with "changes": field changes for the selected vehicles, relative values allowed ("clamp": true rounds fractions). Example: {"where": ["class=SUV", "pickup_location~Munich"], "changes": {"price_per_day": "+10%"}, "clamp": true}
 - "where" (or "ids") with "calendar": {"block": ["2026-12-24..2026-12-26"], "unblock": [...]}: availability days.
-- "document": an account document or fragment, as export_account returns ({extras, vehicles}; vehicles matched by registration number; fields left out are kept). "prune": true also removes what the document does not list.
+- "document": an account document or fragment, as export_account returns ({extras, vehicles}; vehicles matched by registration number; fields left out are kept; "exact": true clears them instead). "prune": true also removes what the document does not list.
 The result: counts, a markdown summary for the person to review, the plan, and the token. Show the markdown to the person before applying.`,
     input: (z) => ({
       where: whereSchema(z).optional(),
@@ -379,6 +379,10 @@ The result: counts, a markdown summary for the person to review, the plan, and t
           "An account document {extras: [...], vehicles: [...]} or a list of vehicle rows (as export_account gives them)",
         ),
       prune: z.boolean().default(false).describe("With document: remove vehicles and delete extras it does not list"),
+      exact: z
+        .boolean()
+        .default(false)
+        .describe("With document: a vehicle field a row leaves out must be empty (the plan clears it)"),
       clamp: z
         .boolean()
         .default(false)
@@ -536,25 +540,26 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
     if (!where.length && !ids.length)
       throw new UsageError('"changes" and "calendar" need "where" or "ids" to select vehicles');
     if (prune) throw new UsageError('"prune" goes with "document" only');
-    const selection = { where, ids };
+    if (args.exact) throw new UsageError('"exact" goes with "document" only');
+    const selection = { where, ids: ids.map(Number), terms: TOOL_TERMS };
+    const t = toolDeps(deps).deps;
     let plan: import("../fleet/plan.js").Plan;
     if (args.changes !== undefined) {
       const changes = args.changes;
       if (typeof changes !== "object" || changes === null || Array.isArray(changes))
         throw new UsageError('"changes": an object of field: value');
-      const { requireField } = await import("../fleet/where.js");
-      const flags: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(changes)) flags[requireField(k, "changes", undefined, TOOL_TERMS).name] = v;
-      const { planSelectionEdit } = await import("../commands/vehicle/many.js");
-      plan = (await planSelectionEdit(toolDeps(deps).deps, { ...selection, flags, clamp: Boolean(args.clamp) })).plan;
+      const [{ requireField }, { planEditMany }] = await Promise.all([
+        import("../fleet/where.js"),
+        import("../ops/vehicle/edit-many.js"),
+      ]);
+      const values: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(changes)) values[requireField(k, "changes", undefined, TOOL_TERMS).name] = v;
+      // every value of "changes" may be relative (a field flag's, on the CLI)
+      plan = (await planEditMany(t, { selection, values, relativeFields: "all", clamp: Boolean(args.clamp) })).plan;
     } else {
       const cal = args.calendar as { block?: string[]; unblock?: string[] };
-      const { planCalendarEdit } = await import("../commands/vehicle/calendar.js");
-      plan = await planCalendarEdit(toolDeps(deps).deps, {
-        ...selection,
-        block: cal.block ?? [],
-        unblock: cal.unblock ?? [],
-      });
+      const { planCalendarEdit } = await import("../ops/vehicle/calendar-edit.js");
+      plan = await planCalendarEdit(t, { selection, block: cal.block ?? [], unblock: cal.unblock ?? [] });
     }
     if (plan.change.length + plan.unchanged === 0)
       throw new UsageError("no vehicle matches the selection: nothing to plan", {
@@ -582,7 +587,22 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
         hint: 'list every vehicle to keep under "vehicles" (export_account gives them), or leave "prune" out and delete one extra by listing the others with prune and all vehicles',
       },
     );
-  const { saved, markdown } = await planDocument(deps, withoutNames(document), prune);
+  const [{ planAccountDocument }, { accountPlanMarkdown }] = await Promise.all([
+    import("../ops/account/plan.js"),
+    import("../account/print.js"),
+  ]);
+  // the one "plan a document and save the plan" (src/ops/account/plan.ts), as `account diff --out` makes it
+  const planned = await planAccountDocument(
+    toolDeps(deps).deps,
+    {
+      source: { document: withoutNames(document), label: "plan_changes.json", baseDir: process.cwd() },
+      prune,
+      exact: Boolean(args.exact),
+    },
+    { save: true },
+  );
+  const saved = planned.saved!;
+  const markdown = accountPlanMarkdown(planned.plan);
   const counts = planCounts(saved.plan);
   const n = total(counts);
   if (n === 0)
@@ -639,40 +659,6 @@ async function savePlanFile(deps: Deps, saved: SavedPlan, token: string): Promis
   const file = join(dir, `${token.slice(0, 28)}.json`);
   await writeFileAtomic(file, `${JSON.stringify(saved, null, 2)}\n`);
   return file;
-}
-
-/** Plan an account document against the account: the saved plan `account diff --out` writes. */
-async function planDocument(
-  deps: Deps,
-  document: object,
-  prune: boolean,
-): Promise<{ saved: SavedPlan; markdown: string }> {
-  const [sp, { planAccount, accountFingerprints }, { accountPlanJson, accountPlanMarkdown }] = await Promise.all([
-    import("../fleet/saved-plan.js"),
-    import("../account/plan.js"),
-    import("../account/print.js"),
-  ]);
-  const text = `${JSON.stringify(document, null, 2)}\n`;
-  const source = await sp.textSource(deps, {
-    label: "plan_changes.json",
-    format: "json",
-    baseDir: process.cwd(),
-    text,
-  });
-  try {
-    const plan = await planAccount(toolDeps(deps).deps, source, { prune, fingerprints: true });
-    const saved = await sp.makeSavedPlan(deps, {
-      kind: "account",
-      source,
-      prune,
-      text,
-      fingerprints: accountFingerprints(plan),
-      plan: accountPlanJson(plan),
-    });
-    return { saved, markdown: accountPlanMarkdown(plan) };
-  } finally {
-    await source.cleanup();
-  }
 }
 
 async function applyPlan(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {

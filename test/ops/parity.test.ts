@@ -175,3 +175,89 @@ describe("the same verb through the CLI, the library and MCP", () => {
     });
   }
 });
+
+/**
+ * A write of many vehicles through the CLI (`vehicle edit --where … --yes`) and through MCP
+ * (plan_changes, then apply_plan with its token): the same change gives the same records. The
+ * account is put back between the two (each front end starts from the same prices).
+ */
+describe("an edit of many vehicles through the CLI and MCP", () => {
+  const where = "segment=cars";
+  let selected: number[] = [];
+  // the selected vehicles' records, without the server's time of the last write
+  const cars = async () =>
+    ((await pages(lib.vehicles.list({ all: true }))) as any[])
+      .filter((v) => selected.includes(Number(v.id)))
+      .map(({ updated_at: _u, ...v }) => v)
+      .sort((a, b) => Number(a.id) - Number(b.id));
+  const restore = async (prices: Map<number, number>) => {
+    for (const [id, p] of prices) await lib.vehicles.edit(id, { price_per_day: p });
+  };
+
+  it("+10% with clamp on a where selection: the same prices, the same records", async () => {
+    // the selection as both front ends see it
+    const sel = await runMain(["vehicle", "list", "--where", where, "-o", "json"], sb.env);
+    selected = (JSON.parse(sel.stdout) as any[]).map((v) => Number(v.id)).sort((a, b) => a - b);
+    expect(selected.length).toBeGreaterThan(1);
+    const before = await cars();
+    const prices = new Map(before.map((v) => [Number(v.id), Number(v.price_per_day)]));
+
+    const cli = await runMain(
+      ["vehicle", "edit", "--where", where, "--price-per-day", "+10%", "--clamp", "--yes"],
+      sb.env,
+    );
+    expect(cli.code, cli.stderr).toBe(0);
+    const viaCliRecords = await cars();
+    await restore(prices);
+    expect((await cars()).map((v) => v.price_per_day)).toEqual(before.map((v) => v.price_per_day));
+
+    const rw = await inProcessMcp(sb.env, { allowWrites: true });
+    try {
+      const plan = await rw.call("plan_changes", { where: [where], changes: { price_per_day: "+10%" }, clamp: true });
+      expect(plan.isError, plan.text).toBe(false);
+      expect(plan.data.changes).toBe(selected.length);
+      const applied = await rw.call("apply_plan", { token: plan.data.token });
+      expect(applied.isError, applied.text).toBe(false);
+      expect(applied.data.counts.changed).toBe(selected.length);
+    } finally {
+      await rw.close();
+    }
+    const viaMcpRecords = await cars();
+    expect(viaMcpRecords.map((v) => [v.id, v.price_per_day])).toEqual(
+      viaCliRecords.map((v) => [v.id, v.price_per_day]),
+    );
+    expect(viaMcpRecords.map((v) => v.price_per_day)).not.toEqual(before.map((v) => v.price_per_day));
+    expect(viaMcpRecords).toEqual(viaCliRecords);
+    await restore(prices);
+
+    // the library's vehicles.editMany, over the same op
+    const r = await lib.vehicles.editMany({ where: [where] }, { price_per_day: "+10%" }, { clamp: true });
+    expect(r.counts.changed).toBe(selected.length);
+    expect(r.vehicles.map((v) => v.id).sort((a, b) => a - b)).toEqual(selected);
+    expect(await cars()).toEqual(viaCliRecords);
+    await restore(prices);
+  });
+
+  it("a relative change that gives no whole number: the same refusal (usage, exit 2), nothing sent", async () => {
+    const before = await cars();
+    const cli = await viaCli([
+      "vehicle",
+      "edit",
+      "--where",
+      where,
+      "--price-per-day",
+      "*1.0001",
+      "--yes",
+      "-o",
+      "json",
+    ]);
+    const mcpAnswer = await viaMcp([
+      "plan_changes",
+      { where: [where], changes: { price_per_day: "*1.0001" } },
+      () => undefined,
+    ]);
+    expect(cli).toMatchObject({ ok: false, kind: "usage", code: 2 });
+    expect(mcpAnswer).toEqual(cli);
+    expect(await cars()).toEqual(before);
+  });
+});

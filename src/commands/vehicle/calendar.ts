@@ -64,11 +64,6 @@ export interface CalendarOptions extends ManyOptions {
   wide?: boolean;
 }
 
-function today(deps: Deps): string {
-  const d = new Date(deps.now());
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
-
 export async function run(deps: Deps, opts: CalendarOptions): Promise<void> {
   const cal = await import("../../fleet/calendar.js");
   const { isSelection } = await import("./select.js");
@@ -95,24 +90,18 @@ export async function run(deps: Deps, opts: CalendarOptions): Promise<void> {
   });
 }
 
-/** The plan of a calendar edit (--block / --unblock / --clear-past) of the selected vehicles. */
+/** The plan of a calendar edit (--block / --unblock / --clear-past) of the selected vehicles: the op's. */
 export async function planCalendarEdit(deps: Deps, opts: CalendarOptions) {
-  const cal = await import("../../fleet/calendar.js");
-  const { selectedVehicles } = await import("./select.js");
-  const edit = {
-    block: (opts.block ?? []).map((r) => cal.parseRange(r)),
-    unblock: (opts.unblock ?? []).map((r) => cal.parseRange(r)),
-    clearPastBefore: opts.clearPast ? today(deps) : undefined,
-  };
-  const records = await selectedVehicles(deps, opts);
-  for (const r of records) {
-    const w = cal.malformedWarning(cal.parseStoredCalendar(r.vehicle_availability_calendar), `vehicle ${r.id}`);
-    if (w) deps.msg.warn(w);
-  }
-  const { planEdit } = await import("../../fleet/plan.js");
-  return planEdit(records, (input) => ({
-    vehicle_availability_calendar: cal.editCalendar(input.vehicle_availability_calendar, edit).value,
-  }));
+  const [{ opSelection }, op] = await Promise.all([
+    import("./select.js"),
+    import("../../ops/vehicle/calendar-edit.js"),
+  ]);
+  return op.planCalendarEdit(deps, {
+    selection: await opSelection(deps, opts),
+    block: opts.block,
+    unblock: opts.unblock,
+    clearPast: opts.clearPast,
+  });
 }
 
 async function show(deps: Deps, opts: CalendarOptions, cal: typeof import("../../fleet/calendar.js")): Promise<void> {
@@ -164,7 +153,7 @@ async function board(deps: Deps, opts: CalendarOptions, cal: typeof import("../.
     import("../../output/board.js"),
     import("../../output/terminal.js"),
   ]);
-  const todayIso = today(deps);
+  const todayIso = (await import("../../ops/vehicle/calendar-edit.js")).localToday(deps);
   let first = todayIso;
   if (opts.from !== undefined) {
     const day = cal.parseDay(opts.from);

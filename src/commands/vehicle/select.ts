@@ -1,8 +1,7 @@
-import { type JsonObject, normalizeRecord } from "../../contract/records.js";
+import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { UsageError } from "../../errors.js";
-import { wherePages } from "../../ops/vehicle/select.js";
-import { fetchRecord, VEHICLE } from "../../resources/safe-edit.js";
+import { selectionPages, type VehicleSelection } from "../../ops/vehicle/select.js";
 
 // the where selection lives in the ops layer (src/ops/vehicle/select.ts); its names are kept here for the commands
 export { prepareSelection, whereItems, whereResolver } from "../../ops/vehicle/select.js";
@@ -24,8 +23,8 @@ export function isSelection(opts: SelectOptions): boolean {
   return Boolean(opts.where?.length || opts.all);
 }
 
-/** The selected vehicles, page by page (ids: one record each, in the order given). */
-export async function* selectedPages(deps: Deps, opts: SelectOptions): AsyncGenerator<JsonObject[]> {
+/** The options' selection as an op takes it: handles resolved to ids (checked before anything else is read). */
+export async function opSelection(deps: Deps, opts: SelectOptions): Promise<VehicleSelection> {
   if (!isSelection(opts)) {
     const { vehicleIds } = await import("../../ops/handles.js");
     const ids = await vehicleIds(deps, opts.ids ?? []);
@@ -37,11 +36,15 @@ export async function* selectedPages(deps: Deps, opts: SelectOptions): AsyncGene
         },
       );
     }
-    for (const id of ids) yield [normalizeRecord(await fetchRecord(deps, VEHICLE, id), "vehicle")];
-    return;
+    return { ids };
   }
   if (opts.ids?.length) throw new UsageError("give ids or --where/--all, not both");
-  yield* wherePages(deps, opts.where ?? []);
+  return { where: opts.where ?? [], all: true };
+}
+
+/** The selected vehicles, page by page (ids: one record each, in the order given). */
+export async function* selectedPages(deps: Deps, opts: SelectOptions): AsyncGenerator<JsonObject[]> {
+  yield* selectionPages(deps, await opSelection(deps, opts));
 }
 
 /** Every selected vehicle (a bulk change plans over all of them before sending anything). */

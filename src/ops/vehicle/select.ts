@@ -105,3 +105,37 @@ export async function* wherePages(
     if (hit.length) yield hit;
   }
 }
+
+/** Which vehicles an op acts on: ids (each read, in the order given), a `where` selection, or every vehicle (`all`). */
+export interface VehicleSelection {
+  ids?: readonly number[];
+  where?: readonly string[];
+  all?: boolean;
+  /** How refusals name the selection's parts (the front end's words). */
+  terms?: SelectionTerms;
+}
+
+/** True when the selection is `where` / `all` rather than ids. */
+export function isWhereSelection(sel: VehicleSelection): boolean {
+  return Boolean(sel.where?.length || sel.all);
+}
+
+/** The selected vehicles, page by page (ids: one record each, in the order given). */
+export async function* selectionPages(ctx: SelectContext, sel: VehicleSelection): AsyncGenerator<JsonObject[]> {
+  if (!isWhereSelection(sel)) {
+    if (!sel.ids?.length) throw new UsageError("name the vehicles: give ids or a where selection");
+    const { fetchRecord } = await import("../../resources/safe-edit.js");
+    const { normalizeRecord } = await import("../../contract/records.js");
+    for (const id of sel.ids) yield [normalizeRecord(await fetchRecord(ctx, VEHICLE, id), "vehicle")];
+    return;
+  }
+  if (sel.ids?.length) throw new UsageError("give ids or a where selection, not both");
+  yield* wherePages(ctx, sel.where ?? [], sel.terms);
+}
+
+/** Every selected vehicle (a change of many plans over all of them before sending anything). */
+export async function selectVehicles(ctx: SelectContext, sel: VehicleSelection): Promise<JsonObject[]> {
+  const out: JsonObject[] = [];
+  for await (const page of selectionPages(ctx, sel)) out.push(...page);
+  return out;
+}
