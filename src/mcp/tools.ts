@@ -541,8 +541,9 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
       throw new UsageError('"changes" and "calendar" need "where" or "ids" to select vehicles');
     if (prune) throw new UsageError('"prune" goes with "document" only');
     if (args.exact) throw new UsageError('"exact" goes with "document" only');
-    const selection = { where, ids: ids.map(Number), terms: TOOL_TERMS };
     const t = toolDeps(deps).deps;
+    const { vehicleIds } = await import("../ops/handles.js");
+    const selection = { where, ids: ids.length ? await vehicleIds(t, ids) : [], terms: TOOL_TERMS };
     let plan: import("../fleet/plan.js").Plan;
     if (args.changes !== undefined) {
       const changes = args.changes;
