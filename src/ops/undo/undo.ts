@@ -174,8 +174,8 @@ export async function undo(
   }
   if (entry.items?.length) return undoMany(ctx, journal, entry, { dryRun, hints, opts });
   if (entry.action === "vehicle.create" || entry.action === "extra.create" || entry.action === "extra.switch")
-    return undoCreateOrSwitch(ctx, journal, entry, dryRun);
-  return undoOne(ctx, journal, entry, { dryRun, opts });
+    return undoCreateOrSwitch(ctx, journal, entry, dryRun, hints);
+  return undoOne(ctx, journal, entry, { dryRun, hints, opts });
 }
 
 /** Undo of an edit (the previous record sent again), a removal or a delete (created again, with a new id). */
@@ -183,7 +183,11 @@ async function undoOne(
   ctx: Deps,
   journal: History,
   entry: HistoryEntry,
-  { dryRun, opts }: { dryRun: boolean; opts: OpOptions<UndoProgress> & { trace?: (line: string) => void } },
+  {
+    dryRun,
+    hints,
+    opts,
+  }: { dryRun: boolean; hints: UndoHints; opts: OpOptions<UndoProgress> & { trace?: (line: string) => void } },
 ): Promise<UndoResult> {
   const [{ replaceRecord, createOne }, { EXTRA, inputOf, serverMembers, VEHICLE }, { UNDOING }] = await Promise.all([
     import("../../gateway/records.js"),
@@ -231,7 +235,7 @@ async function undoOne(
     if (still !== undefined) {
       throw new UsageError(
         `vehicle ${entry.id} is still in the account (as vehicle ${still}): undoing its removal would create a duplicate; nothing was sent`,
-        { hint: "the removal may never have taken effect; check with `rentctl vehicle get " + still + "`" },
+        { hint: hints.vehicleGet(still) },
       );
     }
     const { prepareVehicle } = await import("../../resources/create.js");
@@ -271,6 +275,7 @@ async function undoCreateOrSwitch(
   journal: History,
   entry: HistoryEntry,
   dryRun: boolean,
+  hints: UndoHints,
 ): Promise<UndoResult> {
   const [{ removeRecord }, { setExtraActive }, { NotFoundError }, { EXTRA, VEHICLE }, { UNDOING }, { activeOf }] =
     await Promise.all([
@@ -293,7 +298,7 @@ async function undoCreateOrSwitch(
     const was = activeOf(entry.before);
     if (was === undefined)
       throw new UsageError(`operation ${op}: the extra's record showed no on/off state; nothing was sent`, {
-        hint: `\`rentctl extra switch ${id}\` toggles it back`,
+        hint: hints.extraSwitch(id),
       });
     const r = await setExtraActive(ctx, id, was, { undo: UNDOING });
     if (r.status === "gone") throw new NotFoundError(`extra ${id} not found: deleted since operation ${op}`);
@@ -366,7 +371,11 @@ async function undoMany(
   ctx: Deps,
   journal: History,
   entry: HistoryEntry,
-  { dryRun, hints, opts }: { dryRun: boolean; hints: UndoHints; opts: OpOptions<UndoProgress> },
+  {
+    dryRun,
+    hints,
+    opts,
+  }: { dryRun: boolean; hints: UndoHints; opts: OpOptions<UndoProgress> & { trace?: (line: string) => void } },
 ): Promise<UndoResult> {
   const [{ createOne, replaceRecord }, { inputOf, VEHICLE }, { UNDOING }, { AuthError }] = await Promise.all([
     import("../../gateway/records.js"),
@@ -411,7 +420,12 @@ async function undoMany(
         });
       } else {
         const { prepareVehicle } = await import("../../resources/create.js");
-        const r = await createOne(ctx, VEHICLE, await prepareVehicle(ctx, before), { undo: UNDOING, dryRun, onSend });
+        const r = await createOne(ctx, VEHICLE, await prepareVehicle(ctx, before), {
+          undo: UNDOING,
+          dryRun,
+          onSend,
+          trace: opts.trace,
+        });
         items.push(r.dryRun ? { id: item.id, dryRun: r.dryRun } : { id: item.id, recreated_as: r.id ?? null });
       }
     } catch (e) {
