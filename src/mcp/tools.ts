@@ -11,8 +11,8 @@ import { toolDeps } from "./tool-deps.js";
 /**
  * The tools of `rentctl mcp`, each declared once: its input and output
  * schemas (zod, built from the contract's tables: src/mcp/schemas.ts), its
- * annotations, and its run, which calls an operation (src/ops) or, for plans,
- * apply and undo, the functions the CLI's commands call. The server registers
+ * annotations, and its run, which calls an operation (src/ops; undo too) or, for
+ * plans and their apply, the functions the CLI's commands call. The server registers
  * the declarations (McpServer.registerTool); the tool list is derived from them.
  *
  * - read tools (readOnlyHint): catalogs, vehicles, extras, calendar, the

@@ -204,8 +204,8 @@ const UNDO_ROWS: UndoRow[] = [
   {
     verb: "undo of an extra's switch: the extra on again",
     setup: async (c) => {
-      await c.extras.enable(1);
-      return await c.extras.switch(1), (await c.history({ limit: 1 }))[0]!.op;
+      await c.extras.switch(1);
+      return (await c.history({ limit: 1 }))[0]!.op;
     },
     state: async (c) => unstamped(await c.extras.get(1)),
   },
