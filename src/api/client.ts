@@ -61,6 +61,8 @@ export interface RawRequest {
   multipart?: boolean;
   auth: boolean;
   signal?: CancelSignal;
+  /** Bound on each attempt of this request, in ms (default: the client's `timeoutMs`). */
+  timeoutMs?: number;
   /** Required for anything but GET: only the gateway holds it (src/api/write-grant.ts). */
   grant?: WriteGrant;
 }
@@ -215,6 +217,8 @@ export class ApiClient {
     extra: {
       files?: FilePart[];
       signal?: CancelSignal;
+      /** Bound on each attempt of this call, in ms (default: the client's `timeoutMs`). */
+      timeoutMs?: number;
       grant?: WriteGrant;
       /** A lookup the command makes on the way (a catalog name, the locale): not its result, so --raw does not print it. */
       lookup?: boolean;
@@ -230,6 +234,7 @@ export class ApiClient {
       multipart: op.body === "multipart",
       auth: op.access === "auth",
       signal: extra.signal,
+      ...(extra.timeoutMs !== undefined ? { timeoutMs: extra.timeoutMs } : {}),
     });
     return this.decode(op, res, extra.lookup);
   }
@@ -280,6 +285,7 @@ export class ApiClient {
     const random = this.#opts.random ?? Math.random;
     const now = this.#opts.now ?? Date.now;
     const method = req.method.toUpperCase();
+    const timeoutMs = req.timeoutMs ?? this.#opts.timeoutMs;
     if (method !== "GET" && req.grant !== WRITE_GRANT)
       throw new Error(`${method} ${req.path} changes the account: only the gateway (src/gateway/) sends it`);
     const query = req.query ? encodeQuery(req.query) : "";
@@ -330,7 +336,7 @@ export class ApiClient {
       const timer = setTimeout(() => {
         timedOutNow = true;
         attemptAbort.abort(new DOMException("The operation timed out.", "TimeoutError"));
-      }, this.#opts.timeoutMs);
+      }, timeoutMs);
       const onCallerAbort = () => attemptAbort.abort(req.signal?.reason);
       if (req.signal?.aborted) onCallerAbort();
       else req.signal?.addEventListener("abort", onCallerAbort, { once: true });
@@ -342,8 +348,8 @@ export class ApiClient {
             method: method as Dispatcher.HttpMethod,
             headers: attemptHeaders,
             body: body as Dispatcher.DispatchOptions["body"],
-            headersTimeout: this.#opts.timeoutMs,
-            bodyTimeout: this.#opts.timeoutMs,
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
           },
           attemptAbort,
         );
@@ -405,7 +411,7 @@ export class ApiClient {
           throw e;
         }
         const e = timedOut
-          ? new TimeoutError(`request timed out after ${this.#opts.timeoutMs / 1000}s: ${method} ${req.path}${tries}`, {
+          ? new TimeoutError(`request timed out after ${timeoutMs / 1000}s: ${method} ${req.path}${tries}`, {
               hint: this.#hints.timeout,
               cause: err,
             })

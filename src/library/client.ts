@@ -1,12 +1,16 @@
+import type { ApiClient } from "../api/client.js";
+import type { EncodableRecord } from "../api/encode.js";
 import { MalformedResponseError } from "../api/errors.js";
 import { EXTRA_EDITABLE_FIELDS, EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { JsonObject } from "../contract/records.js";
 import { VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { OwnedDeps } from "../deps.js";
-import { InputError, UsageError } from "../errors.js";
+import { InputError, InterruptedError, UsageError } from "../errors.js";
 import type { SavedPlan } from "../fleet/saved-plan.js";
 import type { AccountApplyResult } from "../jobs/account-apply.js";
 import type { Finding, LintResult } from "../ops/lint/lint.js";
+import type { HistoryRow } from "../ops/undo/history.js";
+import type { Recreated, UndoItem, UndoResult } from "../ops/undo/undo.js";
 import type { Change } from "../resources/safe-edit.js";
 import { type LibraryOptions, libraryContext } from "./context.js";
 import {
@@ -41,11 +45,15 @@ export type {
   ExtraChange,
   ExtraInput,
   Finding as LintFinding,
+  HistoryRow,
   Image,
   LintResult,
   Locale,
+  Recreated,
   SavedPlan,
   Segment,
+  UndoItem,
+  UndoResult,
   Vehicle,
   VehicleChange,
   VehicleInput,
@@ -57,7 +65,27 @@ import type { ImageFile } from "../ops/image/upload.js";
 
 export type { ImageFile };
 
-export interface ListOptions {
+/** What any read takes besides its arguments. */
+export interface CallOptions {
+  /**
+   * Stop: the request in flight is aborted and no further one is sent (a listing stops between
+   * pages); the call then rejects with InterruptedError (code 130).
+   */
+  signal?: AbortSignal;
+  /** Bound on each attempt of this call's requests, in milliseconds (overrides createClient's `timeout`). */
+  timeout?: number;
+}
+
+export interface UndoOptions {
+  /** An apply's undo: also undo vehicles changed since the apply (their later changes are lost). */
+  force?: boolean;
+  /** Check everything, send nothing: the result says what would be done. */
+  dryRun?: boolean;
+  /** Stop between rows (a many-vehicle op, an apply): what is in flight finishes; then InterruptedError. */
+  signal?: AbortSignal;
+}
+
+export interface ListOptions extends CallOptions {
   /** Every page (an async iterator that asks for the next page only when the caller wants it). Default: one page. */
   all?: boolean;
   /** Page size of one page (default 15); `all` walks pages of 100. */
@@ -189,7 +217,7 @@ export interface RentctlClient {
     /** Pages of vehicles, each an array; `for await (const page of client.vehicles.list({ all: true }))`. */
     list(opts?: ListOptions): AsyncIterable<Vehicle[]>;
     /** A vehicle by id or registration number (`"B-SC 1001"`), as everywhere an id is taken. */
-    get(id: VehicleHandle): Promise<Vehicle>;
+    get(id: VehicleHandle, opts?: CallOptions): Promise<Vehicle>;
     /**
      * Checked with the CLI's rules (InputError listing every problem, nothing sent: unknown fields,
      * values, a registration number another vehicle has unless allowDuplicate), then created.
@@ -215,9 +243,9 @@ export interface RentctlClient {
     upload(files: ImageFile[]): Promise<number[]>;
   };
   readonly extras: {
-    list(): Promise<Extra[]>;
+    list(opts?: CallOptions): Promise<Extra[]>;
     /** An extra by id or option name (`"GPS navigator"`, `"Child seat (period 2)"`), as everywhere an id is taken. */
-    get(id: ExtraHandle): Promise<Extra>;
+    get(id: ExtraHandle, opts?: CallOptions): Promise<Extra>;
     create(input: ExtraInput): Promise<WriteResult<Extra>>;
     /** Guarded full replacement: the members not given are kept. */
     update(id: ExtraHandle, change: ExtraChange): Promise<EditResult>;
@@ -239,6 +267,17 @@ export interface RentctlClient {
    * vehicle, field and message; `config` is a `.rentctl-lint.yaml` path (default: every rule).
    */
   lint(opts?: LintOptions): Promise<LintResult>;
+  /**
+   * Undo one op of the undo history (an `undoOp` a write returned, or one of `history()`): an edit's
+   * record restored, a removed vehicle or deleted extra created again (new ids, in `recreated`:
+   * old -> new; an extra comes back on or off as it was and on the vehicles that used it), a
+   * create removed, an apply undone as a whole. Needs a client with `dataDir` (the history is kept
+   * there). Refusals are UsageError (unknown op, already undone, another target); a vehicle of a
+   * many-vehicle op that could not be restored: PartialFailureError (code 7).
+   */
+  undo(op: string, opts?: UndoOptions): Promise<UndoResult>;
+  /** The recent ops that can be undone, newest first (`limit`, default 20). Empty without `dataDir`. */
+  history(opts?: { limit?: number }): Promise<HistoryRow[]>;
   /** Close the connections (and an in-process sandbox the client started). */
   close(): Promise<void>;
 }
@@ -280,7 +319,7 @@ export function createClient(options: ClientOptions): RentctlClient {
     catalog,
     vehicles: {
       list: (opts = {}) => listPages(deps, opts),
-      get: async (id) => (await read(deps, "vehicle", id)) as Vehicle,
+      get: async (id, opts = {}) => (await read(deps, "vehicle", id, opts)) as Vehicle,
       create: async (input, opts) => {
         const { createVehicle } = await import("../ops/vehicle/create.js");
         const values = checkedObject(input, "vehicles.create");
@@ -316,11 +355,11 @@ export function createClient(options: ClientOptions): RentctlClient {
       },
     },
     extras: {
-      list: async () => {
+      list: async (opts = {}) => {
         const { listExtras } = await import("../resources/list.js");
-        return (await listExtras(deps)) as Extra[];
+        return (await calling(deps, opts, "extras.list", (d) => listExtras(d))) as Extra[];
       },
-      get: async (id) => (await read(deps, "extra", id)) as Extra,
+      get: async (id, opts = {}) => (await read(deps, "extra", id, opts)) as Extra,
       create: async (input) => {
         const { createExtra } = await import("../ops/extra/create.js");
         const values = checkedObject(input, "extras.create");
@@ -359,6 +398,25 @@ export function createClient(options: ClientOptions): RentctlClient {
       const file = opts.file ? { path: opts.file, format: formatFor(opts.file, opts.format) } : undefined;
       return lintAccount(deps, { file, config });
     },
+    undo: async (op, opts = {}) => {
+      if (typeof op !== "string" || op === "")
+        throw new UsageError(`undo takes an op of the undo history (a string), not ${JSON.stringify(op)}`);
+      if (deps.history === false)
+        throw new UsageError("this client keeps no undo history: create it with dataDir to undo its writes");
+      const { undo, LIBRARY_UNDO_HINTS } = await import("../ops/undo/undo.js");
+      return undo(
+        deps,
+        { op, force: opts.force, dryRun: opts.dryRun },
+        { signal: opts.signal, hints: LIBRARY_UNDO_HINTS },
+      );
+    },
+    history: async (opts = {}) => {
+      if (opts.limit !== undefined && !(Number.isInteger(opts.limit) && opts.limit >= 1))
+        throw new UsageError(`history's limit is a whole number from 1, not ${JSON.stringify(opts.limit)}`);
+      if (deps.history === false) return [];
+      const { undoHistory } = await import("../ops/undo/history.js");
+      return undoHistory(deps, { limit: opts.limit });
+    },
     close: async () => {
       closed = true;
       await ctx.close();
@@ -390,6 +448,14 @@ export function createClient(options: ClientOptions): RentctlClient {
     lint: (opts) => {
       if (closed) throw new UsageError("this client is closed: create a new one");
       return client.lint(opts);
+    },
+    undo: (op, opts) => {
+      if (closed) throw new UsageError("this client is closed: create a new one");
+      return client.undo(op, opts);
+    },
+    history: (opts) => {
+      if (closed) throw new UsageError("this client is closed: create a new one");
+      return client.history(opts);
     },
     close: client.close,
   };
@@ -439,10 +505,72 @@ function checkedObject(v: unknown, what: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-async function read(deps: OwnedDeps, kind: "vehicle" | "extra", id: unknown): Promise<JsonObject> {
+async function read(deps: OwnedDeps, kind: "vehicle" | "extra", id: unknown, opts: CallOptions): Promise<JsonObject> {
   const { fetchRecord, VEHICLE, EXTRA } = await import("../resources/safe-edit.js");
-  const at = kind === "vehicle" ? await vehicleHandle(deps, id) : await extraHandle(deps, id);
-  return fetchRecord(deps, kind === "vehicle" ? VEHICLE : EXTRA, at);
+  return calling(deps, opts, `${kind === "vehicle" ? "vehicles" : "extras"}.get`, async (d) => {
+    const at = kind === "vehicle" ? await vehicleHandle(d, id) : await extraHandle(d, id);
+    return fetchRecord(d, kind === "vehicle" ? VEHICLE : EXTRA, at);
+  });
+}
+
+/** A timeout is a positive number of milliseconds; a signal is an AbortSignal. */
+function checkCallOptions(opts: CallOptions): void {
+  if (opts.timeout !== undefined && !(Number.isFinite(opts.timeout) && opts.timeout > 0))
+    throw new UsageError(`timeout must be a positive number of milliseconds, not ${opts.timeout}`);
+  if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal))
+    throw new UsageError("signal must be an AbortSignal");
+}
+
+/**
+ * The context of one call with its own signal and timeout: the same client, whose requests carry
+ * them (each request refused before it is sent once the signal aborted; the one in flight aborted).
+ */
+function callDeps(deps: OwnedDeps, opts: CallOptions): OwnedDeps {
+  checkCallOptions(opts);
+  const { signal, timeout } = opts;
+  if (!signal && timeout === undefined) return deps;
+  const stopped = () => signal?.aborted === true;
+  const bound = (async () => {
+    const client = await deps.client();
+    return new Proxy(client, {
+      get(target, key) {
+        if (key === "call")
+          return (opId: string, params: EncodableRecord, extra: Parameters<ApiClient["call"]>[2] = {}) => {
+            if (stopped()) throw new InterruptedError(`${opId} not sent: the call's signal aborted`);
+            return target.call(opId, params, {
+              ...extra,
+              signal: extra.signal ?? signal,
+              ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+            });
+          };
+        const v = Reflect.get(target, key, target);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+  })();
+  bound.catch(() => {}); // its error is thrown where a request is made
+  return { ...deps, client: () => bound };
+}
+
+/** Run one read with its call options; an abort of its signal is InterruptedError (code 130), naming the method. */
+async function calling<T>(
+  deps: OwnedDeps,
+  opts: CallOptions,
+  what: string,
+  fn: (d: OwnedDeps) => Promise<T>,
+): Promise<T> {
+  const d = callDeps(deps, opts);
+  try {
+    return await fn(d);
+  } catch (e) {
+    throw stoppedError(e, opts.signal, what);
+  }
+}
+
+/** The error of a read: InterruptedError when the caller's signal stopped it, else as it was. */
+function stoppedError(e: unknown, signal: AbortSignal | undefined, what: string): unknown {
+  if (!signal?.aborted || e instanceof InterruptedError) return e;
+  return new InterruptedError(`client.${what} stopped: the call's signal aborted`, { cause: e });
 }
 
 function created<R>(r: { id?: number; record: JsonObject } | undefined): WriteResult<R> {
@@ -456,10 +584,24 @@ async function setActive(deps: OwnedDeps, id: unknown, on: boolean): Promise<{ s
   return { switched: (await setExtraActive(deps, { id: await extraHandle(deps, id), on })).switched };
 }
 
-async function* listPages(deps: OwnedDeps, opts: ListOptions): AsyncGenerator<Vehicle[]> {
+async function* listPages(library: OwnedDeps, opts: ListOptions): AsyncGenerator<Vehicle[]> {
+  const deps = callDeps(library, opts);
+  try {
+    yield* listPagesOf(deps, opts);
+  } catch (e) {
+    throw stoppedError(e, opts.signal, "vehicles.list");
+  }
+}
+
+async function* listPagesOf(deps: OwnedDeps, opts: ListOptions): AsyncGenerator<Vehicle[]> {
   if (opts.all) {
     const { listVehicles } = await import("../resources/list.js");
-    for await (const page of listVehicles(deps)) yield page as Vehicle[];
+    // a listing that can be stopped asks for a page only when the caller wants it (none read ahead)
+    for await (const page of listVehicles(deps, opts.signal ? { readAhead: 0 } : {})) {
+      yield page as Vehicle[];
+      // stopped while the caller held this page: no further page is asked for
+      if (opts.signal?.aborted) throw new InterruptedError("client.vehicles.list stopped: the call's signal aborted");
+    }
     return;
   }
   const [{ requireUser }, { normalizeRecord }] = await Promise.all([

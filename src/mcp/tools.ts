@@ -11,8 +11,8 @@ import { toolDeps } from "./tool-deps.js";
 /**
  * The tools of `rentctl mcp`, each declared once: its input and output
  * schemas (zod, built from the contract's tables: src/mcp/schemas.ts), its
- * annotations, and its run, which calls an operation (src/ops) or, for plans,
- * apply and undo, the functions the CLI's commands call. The server registers
+ * annotations, and its run, which calls an operation (src/ops; undo too) or, for
+ * plans and their apply, the functions the CLI's commands call. The server registers
  * the declarations (McpServer.registerTool); the tool list is derived from them.
  *
  * - read tools (readOnlyHint): catalogs, vehicles, extras, calendar, the
@@ -426,17 +426,29 @@ The result: counts, a markdown summary for the person to review, the plan, and t
     description:
       'Undo one op of the undo history (an apply is undone as a whole, exactly: a vehicle changed since is left alone and named). Example: {"op": "12"}.',
     input: (z) => ({ op: z.string().min(1).describe("An op of undo_history (or apply_plan's undo_op)") }),
-    output: (z) => ({ op: z.string(), undone: z.boolean() }),
+    output: (z) => ({
+      op: z.string(),
+      undone: z.boolean(),
+      kind: z
+        .enum(["restored", "recreated", "removed", "switched", "many", "apply"])
+        .describe("What the op was undone by"),
+      recreated: z
+        .array(z.object({ kind: z.enum(["vehicle", "extra"]), from: z.int(), to: z.int() }))
+        .describe("Records created again under new ids (the server assigns new ids): old id -> new id"),
+    }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     writes: true,
     run: async (ctx, args) => {
       await writesAllowed(ctx);
       const op: string = args.op;
-      // the undo's own logic (src/commands/undo), its output going nowhere: the answer is the op and its notes
+      // the undo op (src/ops/undo), its notes kept for the summary: the answer is what it did
       const t = toolDeps(ctx.deps);
-      const { run } = await import("../commands/undo/undo.js");
-      await run(t.deps, op, {});
-      return { data: { op, undone: true }, summary: t.notes() || `op ${op} undone` };
+      const { undo, undoneLine, TOOL_UNDO_HINTS } = await import("../ops/undo/undo.js");
+      const r = await undo(t.deps, { op }, { hints: TOOL_UNDO_HINTS });
+      return {
+        data: { op, undone: r.undone, kind: r.kind, recreated: r.recreated },
+        summary: withNotes(undoneLine(r) ?? `op ${op} undone`, t.notes()),
+      };
     },
   },
   // lint_account: the findings of `rentctl lint` on the live account (read-only: lint never writes)

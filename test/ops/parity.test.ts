@@ -261,3 +261,117 @@ describe("an edit of many vehicles through the CLI and MCP", () => {
     expect(await cars()).toEqual(before);
   });
 });
+
+/**
+ * Undo through the three front ends (issue 40): each undoes an op of the one undo history (the
+ * CLI's data dir, shared by the MCP server and a library client given it as dataDir); the same op
+ * kind gives the same record back and the same refusal, kind and exit code.
+ */
+interface UndoRow {
+  verb: string;
+  /** Make the op to undo (through the library), and return it. */
+  setup(c: RentctlClient): Promise<string>;
+  /** What the account looks like after the undo (compared across the front ends). */
+  state(c: RentctlClient): Promise<unknown>;
+}
+
+/** A record without its times (each write stamps `updated_at`). */
+const unstamped = (r: object) => {
+  const { updated_at: _u, created_at: _c, ...rest } = r as Record<string, unknown>;
+  return rest;
+};
+
+const UNDO_ROWS: UndoRow[] = [
+  {
+    verb: "undo of a vehicle edit: the record as it was",
+    setup: async (c) => (await c.vehicles.edit(3, { price_per_day: 77 })).undoOp!,
+    state: async (c) => unstamped(await c.vehicles.get(3)),
+  },
+  {
+    verb: "undo of an extra's switch: the extra on again",
+    setup: async (c) => {
+      await c.extras.switch(1);
+      return (await c.history({ limit: 1 }))[0]!.op;
+    },
+    state: async (c) => unstamped(await c.extras.get(1)),
+  },
+  {
+    verb: "undo of an op already undone (refused)",
+    setup: async (c) => {
+      const op = (await c.vehicles.edit(3, { price_per_day: 78 })).undoOp!;
+      await c.undo(op);
+      return op;
+    },
+    state: async () => null,
+  },
+  {
+    verb: "undo of an unknown op (refused)",
+    setup: async () => "9999",
+    state: async () => null,
+  },
+];
+
+describe("undo through the CLI, the library and MCP", () => {
+  let writer: RentctlClient;
+  let rw: InProcessMcp;
+  beforeAll(async () => {
+    const owner = DEMO_OWNERS[0]!;
+    writer = createClient({
+      baseUrl: sb.sb.url,
+      apiKey: owner.apiKey,
+      userId: owner.userId,
+      dataDir: sb.env.RENTCTL_DATA_DIR!,
+    });
+    rw = await inProcessMcp(sb.env, { allowWrites: true });
+    await writer.extras.enable(1); // the switch row turns it off, and each undo on again
+  });
+  afterAll(async () => {
+    await rw?.close();
+    await writer?.close();
+  });
+
+  const fronts: Array<[string, (op: string) => Promise<Answer>]> = [
+    [
+      "cli",
+      async (op) => {
+        const a = await viaCli(["undo", op, "-o", "json"]);
+        return a.ok ? { ok: true, value: "undone" } : a;
+      },
+    ],
+    [
+      "library",
+      async (op) => {
+        try {
+          const r = await writer.undo(op); // the client that keeps the history (dataDir)
+          return { ok: true, value: r.undone ? "undone" : r };
+        } catch (e) {
+          return { ok: false, kind: e instanceof RentctlError ? e.kind : "internal", code: exitCodeOf(e) };
+        }
+      },
+    ],
+    [
+      "mcp",
+      async (op) => {
+        const r = await rw.call("undo", { op });
+        if (r.isError) return { ok: false, kind: r.data?.error.kind ?? r.text, code: r.data?.error.code };
+        return { ok: true, value: r.data.undone ? "undone" : r.data };
+      },
+    ],
+  ];
+
+  for (const row of UNDO_ROWS) {
+    it(row.verb, async () => {
+      const before = await row.state(writer);
+      const answers: Array<[string, { answer: Answer; state: unknown; history: string | null | undefined }]> = [];
+      for (const [name, undoVia] of fronts) {
+        const op = await row.setup(writer);
+        const answer = await undoVia(op);
+        const history = (await writer.history({ limit: 100 })).find((h) => h.op === op)?.undone;
+        answers.push([name, { answer, state: await row.state(writer), history: history ? "undone" : history }]);
+      }
+      const [first, ...rest] = answers;
+      if (first![1].answer.ok) expect(first![1].state).toEqual(before); // the record as it was
+      for (const [name, a] of rest) expect(a, `${name} vs ${first![0]}`).toEqual(first![1]);
+    });
+  }
+});

@@ -3,7 +3,8 @@ import type { BulkRow } from "../../bulk/runner.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import type { HistoryEntry } from "../../history/history.js";
-import { whatOf } from "../../ops/undo/history.js";
+import type { UndoHints } from "./hints.js";
+import { whatOf } from "./history.js";
 
 /**
  * Undo a `vehicle apply` (a batch entry), as a bulk job: in reverse order,
@@ -15,10 +16,40 @@ import { whatOf } from "../../ops/undo/history.js";
  * under its registration number) instead of being sent again.
  */
 export interface UndoApplyOptions {
-  /** --force: undo rows whose vehicle changed since the apply too (those changes are lost). */
+  /** Undo rows whose vehicle changed since the apply too (those changes are lost). */
   force?: boolean;
-  /** false with --no-dedupe: no identity check after the re-creations. */
+  /** false: no identity check after the re-creations. */
   dedupe?: boolean;
+  /** Answer the steps, in order; send nothing. */
+  dryRun?: boolean;
+  /** How a refusal names the next step. */
+  hints: UndoHints;
+  /** Stop: no new rows; the rows in flight finish and are recorded (then InterruptedError). */
+  signal?: AbortSignal;
+}
+
+/** One step of an apply's undo, as a dry run answers it. */
+export interface UndoApplyDryRunStep {
+  kind: "vehicle" | "extra";
+  /** The apply's write (`vehicle.create`, `extra.update`, ...). */
+  action: string;
+  vehicle_id: number;
+  reg: string | null;
+  step: "remove" | "restore" | "recreate";
+  /** What the step would do, in a few words. */
+  what: string;
+}
+
+/** What an apply's undo did. */
+export interface UndoApplyResult {
+  /** `apply 3`, `import 4`. */
+  name: string;
+  counts: { removed: number; restored: number; already: number };
+  /** Records created again under new ids (the API cannot bring an id back). */
+  recreated: Array<{ from: number; id: number; kind?: "extra" }>;
+  /** A dry run: the steps in order, and what the apply's rows are. */
+  steps?: UndoApplyDryRunStep[];
+  what?: string;
 }
 
 /** A create whose answer never came (recorded with id 0 before its request, no row with its id after). */
@@ -30,8 +61,8 @@ export async function undoApply(
   deps: Deps,
   batch: HistoryEntry,
   items: HistoryEntry[],
-  opts: UndoApplyOptions = {},
-): Promise<Array<{ from: number; id: number; kind?: "extra" }>> {
+  opts: UndoApplyOptions,
+): Promise<UndoApplyResult> {
   const [
     { openBulkJob, holdJobLog },
     gateway,
@@ -97,10 +128,10 @@ export async function undoApply(
   steps.forEach((s, i) => {
     s.row = i + 1;
   });
-  if (deps.flags.dryRun) {
-    await dryRun(deps, batch, steps);
-    return [];
-  }
+  const name = batchName(batch);
+  const none = { removed: 0, restored: 0, already: 0 };
+  if (opts.dryRun)
+    return { name, counts: none, recreated: [], steps: dryRun(steps), what: whatOf(steps.map((s) => s.item)) };
   async function* rows(): AsyncGenerator<BulkRow<HistoryEntry>> {
     yield* steps;
   }
@@ -126,7 +157,7 @@ export async function undoApply(
       if (now?.undone) {
         deps.msg.success(`${batchName(batch)} was undone meanwhile by the run this one waited for; nothing to do`);
         await job.finish();
-        return [];
+        return { name, counts: none, recreated: [] };
       }
     }
     // Writes of a stopped undo may still be on their way: let them land before looking.
@@ -191,6 +222,7 @@ export async function undoApply(
       order: ["restored", "removed", "recreated", "failed"],
       quietIds: ["restored", "removed", "recreated"],
       stdoutReport: false,
+      signal: opts.signal,
       identityCheck:
         opts.dedupe === false
           ? undefined
@@ -284,20 +316,20 @@ export async function undoApply(
           `${n} vehicle${n === 1 ? " was" : "s were"} changed since the apply and left as ${n === 1 ? "it is" : "they are"}; the rest was undone`,
           {
             details: conflicts.slice(0, 20),
-            hint: `\`rentctl undo ${batch.op} --force\` undoes them too (their later changes are lost)`,
+            hint: opts.hints.force(batch.op),
           },
         );
       },
     });
-    if (deps.settings().output !== "table" && !deps.flags.quiet)
-      await deps.out.record({
-        op: batch.op,
+    return {
+      name,
+      counts: {
         removed: summary.counts.get("removed") ?? 0,
         restored: summary.counts.get("restored") ?? 0,
         already: summary.counts.get("already") ?? 0,
-        recreated: recreated.map((r) => ({ was: r.from, id: r.id })),
-      });
-    return recreated;
+      },
+      recreated,
+    };
   } finally {
     await job.close();
     releaseApply();
@@ -369,8 +401,8 @@ function lostCreateLabel(e: HistoryEntry): string {
 const showReg = (e: HistoryEntry) =>
   typeof e.before.vehicle_reg_number === "string" ? e.before.vehicle_reg_number : "(no registration number)";
 
-/** `undo OP --dry-run` of an apply: what each step would do, in order; nothing is sent or marked undone. */
-async function dryRun(deps: Deps, batch: HistoryEntry, steps: BulkRow<HistoryEntry>[]): Promise<void> {
+/** The steps of an apply's undo, in order, as a dry run answers them (nothing is sent or marked undone). */
+function dryRun(steps: BulkRow<HistoryEntry>[]): UndoApplyDryRunStep[] {
   const what = (e: HistoryEntry) =>
     isPending(e)
       ? "remove the vehicle of this registration number, if the apply's create landed (its answer never came)"
@@ -383,7 +415,9 @@ async function dryRun(deps: Deps, batch: HistoryEntry, steps: BulkRow<HistoryEnt
             : e.action === "extra.create"
               ? "delete (the apply created it)"
               : "create it again from its saved record (a new id)";
-  const plan = steps.map(({ item: e }) => ({
+  return steps.map(({ item: e }) => ({
+    kind: e.action.startsWith("extra.") ? "extra" : "vehicle",
+    action: e.action,
     vehicle_id: e.id,
     reg: typeof e.before.vehicle_reg_number === "string" ? e.before.vehicle_reg_number : null,
     step:
@@ -392,16 +426,6 @@ async function dryRun(deps: Deps, batch: HistoryEntry, steps: BulkRow<HistoryEnt
         : e.action === "vehicle.edit" || e.action === "extra.update" || e.action === "extra.switch"
           ? "restore"
           : "recreate",
+    what: what(e),
   }));
-  if (deps.settings().output === "table" && !deps.flags.quiet)
-    for (const [i, { item: e }] of steps.entries())
-      deps.io.stdout.write(
-        `${e.action.startsWith("extra.") ? "extra" : "vehicle"} ${e.id}${plan[i]!.reg ? ` (${plan[i]!.reg})` : ""}: ${what(e)}\n`,
-      );
-  else if (!deps.flags.quiet) await deps.out.list(plan);
-  deps.msg.info(
-    deps.color.dim(`dry run: would undo ${batchName(batch)} (${whatOf(steps.map((s) => s.item))}); nothing was sent`),
-  );
 }
-
-/** What an apply's rows are: `3 vehicles`, `1 extra and 2 vehicles`. */
