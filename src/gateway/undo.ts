@@ -72,7 +72,7 @@ export async function openBatch(
 export async function recordPlan(
   deps: CoreDeps,
   action: HistoryAction,
-  items: Array<{ id: number; before: JsonObject }>,
+  items: Array<{ id: number; before: JsonObject; fields?: string[] }>,
 ): Promise<string | undefined> {
   const h = await historyOf(deps);
   if (!h || items.length === 0) return undefined;

@@ -52,7 +52,8 @@ export interface HistoryEntry {
   /** An edit: the fields it changed (the undo list says what the op did). */
   fields?: string[];
   /** A change to many vehicles is one entry: every vehicle's previous record (undo restores them all). */
-  items?: Array<{ id: number; before: JsonObject }>;
+  /** A change of many vehicles: each one's record before, and the fields the change set on it. */
+  items?: Array<{ id: number; before: JsonObject; fields?: string[] }>;
   /** Set once the entry has been undone. */
   undone?: string;
   /** The op of the batch entry (`vehicle.apply`) this entry belongs to. */

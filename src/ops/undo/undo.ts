@@ -200,7 +200,8 @@ async function undoOne(
   const onSend = sendingTo(opts);
   const before = res.mirrorServer ? serverMembers(entry.before) : inputOf(res, entry.before);
   if (entry.action === "vehicle.edit" || entry.action === "extra.update") {
-    const r = await replaceRecord(ctx, res, entry.id, before, { replace: true, dryRun, onSend });
+    const [change, how] = restoring(before, entry.fields);
+    const r = await replaceRecord(ctx, res, entry.id, change, { ...how, dryRun, onSend });
     if (r.unchanged) ctx.msg.info(`${res.noun} ${entry.id}: nothing to change`);
     const sent = r.sent !== undefined;
     if (sent) journal.markUndone(op, ctx.now());
@@ -410,7 +411,8 @@ async function undoMany(
         }
       }
       if (entry.action === "vehicle.edit") {
-        const r = await replaceRecord(ctx, VEHICLE, item.id, before, { replace: true, dryRun, onSend });
+        const [change, how] = restoring(before, item.fields);
+        const r = await replaceRecord(ctx, VEHICLE, item.id, change, { ...how, dryRun, onSend });
         if (r.unchanged) ctx.msg.info(`vehicle ${item.id}: nothing to change`);
         items.push({
           id: item.id,
@@ -505,4 +507,19 @@ export function undoneLine(r: UndoResult): string | undefined {
     case "apply":
       return undefined; // the bulk job says it (its summary line, its counts)
   }
+}
+
+/**
+ * What an undo of an edit sends back: only the fields the op changed, each to its value before
+ * (a field it set that was empty before is cleared), so a later change of another field is kept.
+ * An entry written before the fields were recorded restores the whole record, as it always did.
+ */
+function restoring(
+  before: Record<string, unknown>,
+  fields: readonly string[] | undefined,
+): [Record<string, unknown>, { replace: boolean }] {
+  if (!fields?.length) return [before, { replace: true }];
+  const only: Record<string, unknown> = {};
+  for (const f of fields) only[f] = before[f] ?? "";
+  return [only, { replace: false }];
 }

@@ -215,7 +215,7 @@ export async function applyVehiclePlan(
       await opts.confirm?.(count);
       // One undo entry for the whole change, recorded before any vehicle is sent: `rentctl undo OP` restores every vehicle.
       const items = [
-        ...plan.change.map((ch) => ({ id: ch.vehicle_id, before: ch.record })),
+        ...plan.change.map((ch) => ({ id: ch.vehicle_id, before: ch.record, fields: Object.keys(ch.fields) })),
         ...plan.remove.map((r) => ({ id: r.vehicle_id, before: r.record })),
       ];
       const undoOp = await gateway.recordPlan(ctx, plan.remove.length ? "vehicle.remove" : "vehicle.edit", items);
