@@ -223,7 +223,7 @@ function __rentctl_takes_value
         case 'vehicle calendar'
             contains -- $argv[2] '--block' '--unblock' '--from' '--months' '--days' '--where' '--concurrency' '--report'; and return 0
         case 'vehicle export'
-            contains -- $argv[2] '--format' '--where'; and return 0
+            contains -- $argv[2] '--format' '--where' '--search'; and return 0
         case 'vehicle import'
             contains -- $argv[2] '--format' '--concurrency' '--report'; and return 0
         case 'vehicle diff'
@@ -492,7 +492,7 @@ complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l all -d 'every page 
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l where -r -f -d 'only vehicles where FIELD OP VALUE holds (= != < <= > >= ~regex; repeat: all must hold); filtered in the client over every listed page, streamed like --all'
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l free-on -r -f -d 'only vehicles free on every day of it (2026-12-24, 24.12.2026, 2026-12-24..2026-12-26, 2026-12): --where available=…'
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l sort -f -d 'order by a field (stable; holds the selection in memory to sort it)'
-complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l search -r -f -d 'only vehicles whose registration, model name or location contains TEXT (any case, accents folded); streamed like --where'
+complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l search -r -f -d 'only vehicles whose registration, model name, location, features or benefits contain TEXT (any case, accents folded); streamed like --where'
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l wide -d 'show every cell in full (tables fit the terminal\'s width otherwise)'
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -l ids -d 'show raw ids in tables instead of catalog names'
 complete -c rentctl -n '__rentctl_using \'vehicle list\'' -s h -l help -d 'display help for command'
@@ -699,6 +699,7 @@ complete -c rentctl -n '__rentctl_using \'vehicle export\'' -l format -r -f -d '
 complete -c rentctl -n '__rentctl_using \'vehicle export\'' -l with-ids -d 'also write vehicle_id and the account-bound vehicle_images / vehicle_extras'
 complete -c rentctl -n '__rentctl_using \'vehicle export\'' -l names -d 'write catalog names instead of ids where a name exists (portable between environments)'
 complete -c rentctl -n '__rentctl_using \'vehicle export\'' -l where -r -f -d 'only vehicles where FIELD OP VALUE holds (repeat: all must hold); matched in the client over every page'
+complete -c rentctl -n '__rentctl_using \'vehicle export\'' -l search -r -f -d 'only vehicles whose text contains TEXT, as `vehicle list --search` (any case, accents folded)'
 complete -c rentctl -n '__rentctl_using \'vehicle export\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'vehicle import\'' -l format -r -f -d 'json, ndjson, yaml or csv (default: by extension)'
 complete -c rentctl -n '__rentctl_using \'vehicle import\'' -l concurrency -r -f -d 'creates in flight at once, 1-16 (default 4)'
@@ -771,7 +772,7 @@ complete -c rentctl -n '__rentctl_using \'extra switch\'' -s h -l help -d 'displ
 complete -c rentctl -n '__rentctl_using \'extra delete\'' -l force -d 'same as --yes: delete without asking, even an extra that vehicles use'
 complete -c rentctl -n '__rentctl_using \'extra delete\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'account\'' -s h -l help -d 'display help for command'
-complete -c rentctl -n '__rentctl_using \'account export\'' -l format -r -f -d 'yaml or json (default: by extension; yaml on stdout)'
+complete -c rentctl -n '__rentctl_using \'account export\'' -l format -r -f -d 'yaml or json (default: -o json|yaml, else by extension; yaml on stdout)'
 complete -c rentctl -n '__rentctl_using \'account export\'' -l names -d 'write catalog names instead of ids where a name exists (portable between environments)'
 complete -c rentctl -n '__rentctl_using \'account export\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'account diff\'' -s f -l file -r -F -d 'account file (.yaml or .json; a fleet file manages vehicles only), or - with --format'
