@@ -1,9 +1,12 @@
 import type { ChalkInstance } from "chalk";
+import { shownAddress } from "../api/address.js";
 
 /** What a mutating command names before it acts: the environment, owner, profile in force and address. */
 export interface ActingTarget {
   env: string;
   baseUrl: string;
+  /** The sandbox embedded in this process: shown as `sandbox:` (its port changes each run). */
+  embeddedSandbox?: boolean;
   userId?: number;
   profileName?: string;
 }
@@ -34,7 +37,7 @@ export function createMessages(stderr: NodeJS.WritableStream, c: ChalkInstance, 
       const env = target.env === "production" ? c.red.bold("production") : c.cyan(target.env);
       const owner = target.userId !== undefined ? ` as owner ${target.userId}` : "";
       const profile = target.profileName ? ` (profile ${target.profileName})` : "";
-      err(`${what} on ${env}${owner}${profile} · ${target.baseUrl}`);
+      err(`${what} on ${env}${owner}${profile} · ${shownAddress(target)}`);
     },
   };
 }

@@ -71,7 +71,7 @@ export async function uploadImages(
     const userId = await requireUser(ctx);
     const requests = groups.map((g) =>
       describeRequest(
-        target.baseUrl,
+        target,
         "vehicles.upload",
         { user_id: userId },
         {
