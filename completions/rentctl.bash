@@ -170,7 +170,7 @@ _rentctl_flags() {
     'vehicle apply') REPLY='-f --file --format --prune --exact --plan --allow-mass-delete --concurrency --restart --report --no-dedupe -h --help' ;;
     'vehicle schema') REPLY='-h --help' ;;
     'image') REPLY='-h --help' ;;
-    'image upload') REPLY='--attach -h --help' ;;
+    'image upload') REPLY='--attach --any-type -h --help' ;;
     'extra') REPLY='-h --help' ;;
     'extra options') REPLY='-h --help' ;;
     'extra list') REPLY='--limit --offset --page --all --search --used-by --wide --ids -h --help' ;;

@@ -729,6 +729,7 @@ complete -c rentctl -n '__rentctl_using \'vehicle apply\'' -s h -l help -d 'disp
 complete -c rentctl -n '__rentctl_using \'vehicle schema\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'image\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'image upload\'' -l attach -r -f -d 'add the new images to this vehicle\'s vehicle_images (safe edit)'
+complete -c rentctl -n '__rentctl_using \'image upload\'' -l any-type -d 'upload files whose content is no JPEG, PNG, GIF, WebP, HEIC or AVIF (default: refuse them, exit 2, nothing sent)'
 complete -c rentctl -n '__rentctl_using \'image upload\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'extra\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'extra options\'' -s h -l help -d 'display help for command'

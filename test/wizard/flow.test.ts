@@ -33,7 +33,7 @@ describe("vehicle wizard: the whole flow", () => {
   it("asks every group in order, validates inline, uploads after confirm and creates", async () => {
     const f = setup();
     const image = join(f.dir, "front.jpg");
-    writeFileSync(image, "fake jpeg bytes");
+    writeFileSync(image, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46])); // an image by its content
     const steps: Step[] = [
       // vehicle
       ["Segment", 1],
@@ -391,7 +391,7 @@ describe("vehicle wizard: the review screen", () => {
   it("a 400 from the API shows the field errors and returns to the review, answers intact", async () => {
     const f = setup();
     const image = join(f.dir, "a.png");
-    writeFileSync(image, "png");
+    writeFileSync(image, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
     f.client.create = [
       () => {
         throw new ApiValidationError("request rejected (400): validation error", {
@@ -467,7 +467,7 @@ describe("vehicle wizard: leaving", () => {
   it("Ctrl-C at a prompt exits 130 with nothing sent", async () => {
     const f = setup();
     const image = join(f.dir, "a.png");
-    writeFileSync(image, "png");
+    writeFileSync(image, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
     const s = scripted(
       [REG, ["Add image files", true], ["Image file 1", image], ["Image file 2", ""], ["What now?", CTRL_C]],
       "lenient",
