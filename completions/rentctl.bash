@@ -163,7 +163,7 @@ _rentctl_flags() {
     'vehicle remove') REPLY='--where --concurrency --report --restart -h --help' ;;
     'vehicle activate') REPLY='--where --concurrency --report --restart -h --help' ;;
     'vehicle deactivate') REPLY='--where --concurrency --report --restart -h --help' ;;
-    'vehicle calendar') REPLY='--block --unblock --clear-past --from --months --board --days --where --all --concurrency --report --restart --wide -h --help' ;;
+    'vehicle calendar') REPLY='--block --unblock --clear-past --from --months --board --days --limit --offset --page --where --all --concurrency --report --restart --wide -h --help' ;;
     'vehicle export') REPLY='--format --with-ids --names --where --search -h --help' ;;
     'vehicle import') REPLY='--format --concurrency --skip-invalid --restart --report --no-dedupe -h --help' ;;
     'vehicle diff') REPLY='-f --file --format --prune --exact --out --markdown -h --help' ;;
@@ -221,7 +221,7 @@ _rentctl_takes_value() {
     'vehicle remove') case $2 in --where | --concurrency | --report) return 0 ;; esac ;;
     'vehicle activate') case $2 in --where | --concurrency | --report) return 0 ;; esac ;;
     'vehicle deactivate') case $2 in --where | --concurrency | --report) return 0 ;; esac ;;
-    'vehicle calendar') case $2 in --block | --unblock | --from | --months | --days | --where | --concurrency | --report) return 0 ;; esac ;;
+    'vehicle calendar') case $2 in --block | --unblock | --from | --months | --days | --limit | --offset | --page | --where | --concurrency | --report) return 0 ;; esac ;;
     'vehicle export') case $2 in --format | --where | --search) return 0 ;; esac ;;
     'vehicle import') case $2 in --format | --concurrency | --report) return 0 ;; esac ;;
     'vehicle diff') case $2 in -f | --file | --format | --out) return 0 ;; esac ;;

@@ -221,7 +221,7 @@ function __rentctl_takes_value
         case 'vehicle deactivate'
             contains -- $argv[2] '--where' '--concurrency' '--report'; and return 0
         case 'vehicle calendar'
-            contains -- $argv[2] '--block' '--unblock' '--from' '--months' '--days' '--where' '--concurrency' '--report'; and return 0
+            contains -- $argv[2] '--block' '--unblock' '--from' '--months' '--days' '--limit' '--offset' '--page' '--where' '--concurrency' '--report'; and return 0
         case 'vehicle export'
             contains -- $argv[2] '--format' '--where' '--search'; and return 0
         case 'vehicle import'
@@ -688,6 +688,9 @@ complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l from -r -f -d '
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l months -r -f -d 'months shown (default 3); with -o json, only their blocked days'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l board -d 'one board for many vehicles: vehicles as rows, days as columns (every vehicle unless ids or --where)'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l days -r -f -d 'days on the board (default: as many as fit the terminal)'
+complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l limit -r -f -d 'with --board: vehicles per page (default 15 in a table; other formats: every one)'
+complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l offset -r -f -d 'with --board: vehicles to skip'
+complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l page -r -f -d 'with --board: page number (1-based; uses --limit)'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l where -r -f -d 'select vehicles by FIELD OP VALUE (= != < <= > >= ~regex; repeat: all must hold); matched in the client over every listed page'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l all -d 'every vehicle of the owner'
 complete -c rentctl -n '__rentctl_using \'vehicle calendar\'' -l concurrency -r -f -d 'requests at once (1-16, default 4)'
