@@ -14,6 +14,8 @@ export interface IO {
 export interface ActingTarget {
   env: string;
   baseUrl: string;
+  /** The sandbox embedded in this process: shown as `sandbox:` (its port changes each run). */
+  embeddedSandbox?: boolean;
   userId?: number;
   profileName?: string;
 }

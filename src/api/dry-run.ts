@@ -1,13 +1,14 @@
 import { operation } from "../contract/operations.js";
 import type { JsonObject } from "../contract/records.js";
+import { type AddressOf, shownAddress } from "./address.js";
 import { type EncodableRecord, encodeForm, encodeQuery, type FilePart, toPairs } from "./encode.js";
 
 /**
  * What `--dry-run` prints on stdout: the request that would be sent, with the
- * key redacted. Nothing is sent.
+ * key redacted. Nothing is sent. `to` is the target (its shown address) or a base address.
  */
 export function describeRequest(
-  baseUrl: string,
+  to: AddressOf | string,
   opIdOrMethod: string,
   params: EncodableRecord,
   opts: { path?: string; files?: FilePart[]; auth?: boolean } = {},
@@ -21,7 +22,7 @@ export function describeRequest(
   const out: JsonObject = {
     dry_run: true,
     method,
-    url: `${baseUrl.replace(/\/+$/, "")}${path}${isGet ? encodeQuery(params) : ""}`,
+    url: `${shownAddress(to).replace(/\/+$/, "")}${path}${isGet ? encodeQuery(params) : ""}`,
     headers: {
       ...(auth ? { authorization: "Bearer ***" } : {}),
       ...(isGet ? {} : { "content-type": multipart ? "multipart/form-data" : "application/x-www-form-urlencoded" }),

@@ -1,7 +1,7 @@
 import { pageFooter, plural } from "../api/paginate.js";
 import { type JsonObject, recordId } from "../contract/records.js";
 import type { Deps } from "../deps.js";
-import type { Listing, PageInput } from "../ops/listing.js";
+import type { Listing, ListSummary, PageInput } from "../ops/listing.js";
 import type { Column } from "../output/render.js";
 import { createStatusLine } from "../output/status-line.js";
 
@@ -59,6 +59,12 @@ export async function printListing(
       deps.msg.warn(pastTheEnd(s, opts, spec.noun));
     return;
   }
+  listFooter(deps, spec.noun, s, opts);
+}
+
+/** A table's footer on stderr (the one for every paged list and the board): the page and how to see more, or the count. */
+export function listFooter(deps: Deps, noun: string, s: ListSummary, opts: PagedListOptions): void {
+  const spec = { noun };
   if (s.mode === "all") {
     deps.msg.info(deps.color.dim(`${s.shown} ${plural(s.shown, spec.noun)}`));
     return;

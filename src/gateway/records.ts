@@ -136,8 +136,7 @@ async function sendGuarded(
   const fixed = await res.fixed(deps);
   const payload: EncodableRecord = { [res.idParam]: id, ...fixed, ...s.record };
   const target = await deps.target();
-  if (opts.dryRun)
-    return { changes: diff, dryRun: { request: describeRequest(target.baseUrl, res.updateOp, payload) } };
+  if (opts.dryRun) return { changes: diff, dryRun: { request: describeRequest(target, res.updateOp, payload) } };
   if (diff.length === 0 && !opts.replace) return { changes: diff, unchanged: true };
   // Read again just before writing: stop if someone changed it meanwhile.
   const moved = diffRecords(s.base, s.view(await fetchRecord(deps, res, id)));
@@ -239,7 +238,7 @@ export async function createOne(
   opts: CreateOptions = {},
 ): Promise<CreateOutcome> {
   const target = await deps.target();
-  if (opts.dryRun) return { dryRun: { request: describeRequest(target.baseUrl, res.createOp, record) } };
+  if (opts.dryRun) return { dryRun: { request: describeRequest(target, res.createOp, record) } };
   opts.onSend?.(target, `creating ${res.noun === "extra" ? "an" : "a"} ${res.noun}`);
   let answer: Awaited<ReturnType<typeof sendWrite>>;
   try {

@@ -239,8 +239,11 @@ export interface RentctlClient {
     ): Promise<EditManyResult>;
   };
   readonly images: {
-    /** Upload images (10 per request); returns their ids in order, for `vehicle_images`. */
-    upload(files: ImageFile[]): Promise<number[]>;
+    /**
+     * Upload images (10 per request); returns their ids in order, for `vehicle_images`. A file whose
+     * content is no JPEG, PNG, GIF, WebP, HEIC or AVIF is refused (nothing sent) unless `anyType`.
+     */
+    upload(files: ImageFile[], opts?: { anyType?: boolean }): Promise<number[]>;
   };
   readonly extras: {
     list(opts?: CallOptions): Promise<Extra[]>;
@@ -349,9 +352,9 @@ export function createClient(options: ClientOptions): RentctlClient {
       },
     },
     images: {
-      upload: async (files) => {
+      upload: async (files, opts) => {
         const { uploadImages } = await import("../ops/image/upload.js");
-        return (await uploadImages(deps, { files })).ids;
+        return (await uploadImages(deps, { files, anyType: opts?.anyType })).ids;
       },
     },
     extras: {

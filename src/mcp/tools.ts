@@ -153,10 +153,10 @@ export const TOOLS: Tool[] = [
     name: "list_vehicles",
     title: "List vehicles",
     description:
-      'List the owner\'s vehicles, optionally only those matching "where" expressions or a "search" text (registration, model name, location), sorted by a field. Each vehicle comes with "names" for its catalog ids (model, class, currency, benefits, …). Paginated: pass the returned "next_cursor" as "cursor" to get the next page. Example: {"where": ["segment=cars", "price_per_day<50"], "limit": 20}.',
+      'List the owner\'s vehicles, optionally only those matching "where" expressions or a "search" text (registration, model name, location, features, benefits), sorted by a field. Each vehicle comes with "names" for its catalog ids (model, class, currency, benefits, …). Paginated: pass the returned "next_cursor" as "cursor" to get the next page. Example: {"where": ["segment=cars", "price_per_day<50"], "limit": 20}.',
     input: (z) => ({
       where: whereSchema(z).optional(),
-      search: z.string().optional().describe("Text in the registration, model name or location"),
+      search: z.string().optional().describe("Text in the registration, model name, location, features or benefits"),
       sort: z.string().optional().describe('A field, optionally ":desc" (e.g. "price_per_day:desc")'),
       limit: z.int().min(1).max(100).default(20),
       cursor: z.string().regex(/^\d+$/).optional().describe("next_cursor of the previous page"),

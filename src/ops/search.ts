@@ -5,9 +5,10 @@ import { fold } from "../nearest.js";
 import type { OpContext } from "./context.js";
 
 /**
- * `--search TEXT` of `vehicle list` and `extra list`: a record matches when
- * TEXT is part of what a person reads in it (a vehicle's registration, model
- * name and location; an extra's option name), case-insensitive and with
+ * `--search TEXT` of `vehicle list`, `vehicle export` and `extra list`: a
+ * record matches when TEXT is part of what a person reads in it (a vehicle's
+ * registration, model name, location, features and benefits; an extra's
+ * option name), case-insensitive and with
  * accents folded (`munchen` finds `München`). Names come from the catalog
  * service like the table's (read once per run); with `--ids` too.
  */
@@ -15,7 +16,11 @@ import type { OpContext } from "./context.js";
 export { fold };
 
 const TEXT_FIELDS: Record<"vehicle" | "extra", { plain: string[]; named: string[] }> = {
-  vehicle: { plain: ["vehicle_reg_number", "pickup_location"], named: ["vehicle_model_id"] },
+  vehicle: {
+    plain: ["vehicle_reg_number", "pickup_location"],
+    // catalog-named (src/contract/vehicle-fields.ts): the model, the additional features and the benefits
+    named: ["vehicle_model_id", "vehicle_options_id", "vehicle_benefits_id"],
+  },
   extra: { plain: [], named: ["option_id"] },
 };
 
@@ -31,8 +36,11 @@ export function searchFilter(deps: Pick<OpContext, "catalogs">, kind: "vehicle" 
     for (const item of items) {
       const texts = plain.map((f) => item[f]).filter((v) => typeof v === "string" || typeof v === "number");
       for (const f of named) {
-        const id = Number(item[f]);
-        if (Number.isSafeInteger(id)) texts.push((await names.name(f, id, item)) ?? "");
+        // one id, or a list of them (features, benefits)
+        for (const v of Array.isArray(item[f]) ? (item[f] as unknown[]) : [item[f]]) {
+          const id = Number(v);
+          if (v !== null && v !== "" && Number.isSafeInteger(id)) texts.push((await names.name(f, id, item)) ?? "");
+        }
       }
       if (texts.some((t) => fold(String(t)).includes(needle))) out.push(item);
     }

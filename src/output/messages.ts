@@ -1,4 +1,5 @@
 import type { ChalkInstance } from "chalk";
+import { shownAddress } from "../api/address.js";
 import type { Messages } from "../io.js";
 
 export type { ActingTarget, Messages } from "../io.js";
@@ -19,7 +20,7 @@ export function createMessages(stderr: NodeJS.WritableStream, c: ChalkInstance, 
       const env = target.env === "production" ? c.red.bold("production") : c.cyan(target.env);
       const owner = target.userId !== undefined ? ` as owner ${target.userId}` : "";
       const profile = target.profileName ? ` (profile ${target.profileName})` : "";
-      err(`${what} on ${env}${owner}${profile} · ${target.baseUrl}`);
+      err(`${what} on ${env}${owner}${profile} · ${shownAddress(target)}`);
     },
   };
 }

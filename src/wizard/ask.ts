@@ -4,7 +4,7 @@ import type { ParamSpec } from "../contract/types.js";
 import { coerce, isEmpty } from "../contract/validate.js";
 import { VEHICLE_FIELD_BY_NAME } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
-import { InputError } from "../errors.js";
+import { InputError, InterruptedError, RentctlError } from "../errors.js";
 import type { Item, WizardCatalogs } from "./catalogs.js";
 import type { Choice, WizardPrompts } from "./prompts.js";
 
@@ -44,6 +44,8 @@ export interface AskOptions {
   required?: boolean;
   /** Suggested when there is no current value. */
   default?: number | string;
+  /** A further check of an answer the contract accepts (e.g. a registration number the account has). */
+  also?: (text: string) => Promise<true | string>;
 }
 
 export interface PickOptions extends AskOptions {
@@ -123,7 +125,11 @@ export class Ask {
     const text = await this.p.input({
       message: this.#message(message, clearable),
       default: cur ?? (typeof o.default === "string" ? o.default : undefined),
-      validate: (s) => (clearable && s.trim() === CLEAR ? true : this.check(field, s, required)),
+      validate: async (s) => {
+        if (clearable && s.trim() === CLEAR) return true;
+        const ok = this.check(field, s, required);
+        return ok === true && o.also && s.trim() !== "" ? o.also(s.trim()) : ok;
+      },
     });
     const t = text.trim();
     return t === "" || (clearable && t === CLEAR) ? undefined : String(humanToWire(field, t));
@@ -252,6 +258,28 @@ export class Ask {
     }
     this.#store(field, ids.length ? ids : undefined);
     return ids;
+  }
+
+  /**
+   * A registration number no vehicle of the account has (with the country answered), checked as it
+   * is typed: the rule of `vehicle create` (src/ops/vehicle/registration.ts), asked again at once
+   * rather than after the other questions. When the account cannot be read, a warning: the create
+   * checks again.
+   */
+  async registrationFree(reg: string): Promise<true | string> {
+    const { RegistrationTakenError, refuseTakenRegistration } = await import("../ops/vehicle/registration.js");
+    try {
+      await refuseTakenRegistration(this.deps, {
+        vehicle_reg_number: reg,
+        vehicle_reg_number_country: this.a.vehicle_reg_number_country,
+      });
+      return true;
+    } catch (e) {
+      if (e instanceof RegistrationTakenError) return `${e.details[0]?.message ?? e.message}: type another number`;
+      if (e instanceof InterruptedError || !(e instanceof RentctlError)) throw e;
+      this.deps.msg.warn(`cannot look for ${reg} among the vehicles now (${e.message}): checked again on create`);
+      return true;
+    }
   }
 
   /** A file that can be uploaded: exists, is a regular, readable, non-empty file. */

@@ -1,4 +1,5 @@
 import { access } from "node:fs/promises";
+import { shownAddress } from "../api/address.js";
 import { ApiValidationError } from "../api/errors.js";
 import { crossFieldProblems, isEmpty, validateRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
@@ -121,7 +122,7 @@ async function walk(
   const env = target.env === "production" ? c.red.bold("production") : c.cyan(target.env);
   const owner = target.userId !== undefined ? ` as owner ${target.userId}` : "";
   deps.io.stderr.write(
-    `${c.bold("New vehicle")} on ${env}${owner} ${c.dim(`· ${target.baseUrl}`)}\n${c.dim("Ctrl-C leaves without creating anything (the answers are kept) · nothing is sent before the review")}\n`,
+    `${c.bold("New vehicle")} on ${env}${owner} ${c.dim(`· ${shownAddress(target)}`)}\n${c.dim("Ctrl-C leaves without creating anything (the answers are kept) · nothing is sent before the review")}\n`,
   );
   if (isComplete(state.answers, target.userId)) {
     deps.io.stderr.write(

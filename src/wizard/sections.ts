@@ -156,7 +156,7 @@ const registration: Section = {
     await q.pick("vehicle_reg_number_country", "Registration country", await q.cat.registrationCountries(q.segment()), {
       noneLabel: "(leave out)",
     });
-    await q.text("vehicle_reg_number", "Registration number");
+    await q.text("vehicle_reg_number", "Registration number", { also: (reg) => q.registrationFree(reg) });
     await q.text("vehicle_vin", "VIN (blank to leave out)");
     await q.text("vehicle_odometer", "Odometer reading (blank to leave out)");
     await q.text("pickup_location", "Pickup location (address)");

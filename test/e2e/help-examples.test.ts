@@ -199,6 +199,8 @@ describe("help examples", () => {
     writeFileSync(join(f.work, "car.json"), JSON.stringify(car, null, 2));
     must("rentctl vehicle create --from-file car.json --dry-run > /dev/null");
     copyFileSync(join(f.work, "car.json"), join(f.work, "car.yaml")); // JSON is YAML
+    // the shipped examples, as in a clone (`vehicle create --from-file examples/vehicle.yaml`)
+    cpSync(join(ROOT, "examples"), join(f.work, "examples"), { recursive: true });
     const png = join(ROOT, "examples/images/corolla-front.png");
     for (const name of ["front.jpg", "back.jpg", "a.jpg", "car.jpg", "photos/1.jpg"])
       copyFileSync(png, join(f.work, name));

@@ -1,5 +1,8 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runBuilt, tempHome } from "../helpers/cli.js";
+import { VEHICLE_EDITABLE_FIELDS } from "../../src/contract/vehicle-fields.js";
+import { ROOT, runBuilt, tempHome } from "../helpers/cli.js";
 
 // Walks the whole command tree through the BUILT CLI: every --help shows the
 // global flags it inherits and at least one example (issue 17 item 10).
@@ -42,6 +45,24 @@ describe("help of every command", () => {
     expect(noExample).toEqual([]);
     expect(seen).toEqual(expect.arrayContaining(["", "vehicle", "vehicle create", "catalog", "catalog currencies"]));
   }, 240_000);
+
+  it("vehicle create --help names every field a create needs, fits 70 lines, and its example files exist", async () => {
+    const r = await runBuilt(["vehicle", "create", "--help"], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split("\n").length).toBeLessThanOrEqual(70);
+    const text = r.stdout.replace(/\s+/g, " ");
+    // every required field of the contract the caller fills (user_id is the profile's): a flag, or named in the notes
+    const needed = VEHICLE_EDITABLE_FIELDS.filter((f) => f.required === true);
+    expect(needed.length).toBeGreaterThan(20);
+    for (const f of needed)
+      expect(text.includes(`--${f.name.replace(/_/g, "-")} `) || new RegExp(`\\b${f.name}\\b`).test(text), f.name).toBe(
+        true,
+      );
+    // the examples' files are the shipped ones
+    const files = [...r.stdout.matchAll(/rentctl vehicle create .*--from-file (\S+)/g)].map((m) => m[1]!);
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(existsSync(join(ROOT, f)), f).toBe(true);
+  }, 60_000);
 
   it("vehicle create --help lists the common fields and fits a screen; --help-all lists every field flag", async () => {
     const short = await runBuilt(["vehicle", "create", "--help"], env);

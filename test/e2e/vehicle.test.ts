@@ -345,6 +345,20 @@ describe("image upload", () => {
     expect(r.stderr).toContain("/nonexistent/b.jpg: does not exist");
     expect(r.stderr).not.toContain("→ POST");
   });
+
+  it("a text file named .jpg is refused by its content, nothing sent (even with --attach); --any-type uploads it", async () => {
+    const f = join(env.RENTCTL_DATA_DIR!, "..", "notes.jpg");
+    writeFileSync(f, "not an image\n");
+    const r = await cli(["image", "upload", f, "--attach", "1", "-v"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(`${f}: is no image by its content`);
+    expect(r.stderr).toMatch(/--any-type/);
+    expect(r.stderr).not.toMatch(/→ (POST|GET)/);
+    const any = await cli(["image", "upload", f, "--any-type", "-q"]);
+    expect(any.code, any.stderr).toBe(0);
+    expect(any.stdout.trim()).toMatch(/^\d+$/);
+  });
 });
 
 describe("the built CLI, spawned", () => {

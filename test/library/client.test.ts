@@ -90,8 +90,14 @@ describe("createClient: every operation", () => {
   it("images.upload: files from paths or bytes, ids in order", async () => {
     const dir = await mkdtemp(join(tmpdir(), "rentctl-lib-img-"));
     const path = join(dir, "front.jpg");
-    execFileSync(process.execPath, ["-e", `require("fs").writeFileSync(${JSON.stringify(path)}, "jpeg")`]);
-    const ids = await client.images.upload([path, { name: "back.png", data: new Uint8Array([137, 80, 78, 71]) }]);
+    execFileSync(process.execPath, [
+      "-e",
+      `require("fs").writeFileSync(${JSON.stringify(path)}, Buffer.from([0xff, 0xd8, 0xff, 0xe0]))`,
+    ]);
+    const ids = await client.images.upload([
+      path,
+      { name: "back.png", data: new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]) },
+    ]);
     expect(ids).toHaveLength(2);
     const upload = sb.requests().findLast((r) => r.operation === "vehicles.upload")!;
     expect(upload.files.map((f) => f.fileName)).toEqual(["front.jpg", "back.png"]);

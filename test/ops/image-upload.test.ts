@@ -51,6 +51,34 @@ describe("uploadImages / attachImages", () => {
     expect(b.sent()).toEqual([]);
   });
 
+  it("a file that is no image by its content is refused, nothing sent; anyType uploads it", async () => {
+    const text = join(dir, "notes.jpg");
+    await writeFile(text, "this is a text file named .jpg\n");
+    const heads: Array<[string, Uint8Array]> = [
+      ["a.jpg", new Uint8Array([0xff, 0xd8, 0xff, 0xdb])],
+      ["a.gif", new TextEncoder().encode("GIF89a\x01\x00")],
+      ["a.webp", new TextEncoder().encode("RIFF\x00\x00\x00\x00WEBPVP8 ")],
+      ["a.heic", new TextEncoder().encode("\x00\x00\x00\x18ftypheic\x00\x00\x00\x00")],
+      ["a.avif", new TextEncoder().encode("\x00\x00\x00\x1cftypavif\x00\x00\x00\x00")],
+      ["a.png", png],
+    ];
+    b.mark();
+    const err = await uploadImages(b.ctx, {
+      files: [text, { name: "b.png", data: new TextEncoder().encode("<svg/>") }],
+    }).catch((e) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect(err.exitCode).toBe(2);
+    expect(err.details.map((d: { field: string }) => d.field)).toEqual([text, "b.png"]);
+    expect(err.details[0].message).toMatch(/^is no image by its content/);
+    expect(err.hint).toMatch(/--any-type/);
+    expect(b.sent()).toEqual([]);
+    // every kind known passes; anyType lets the unknown through
+    const ok = await uploadImages(b.ctx, { files: heads.map(([name, data]) => ({ name, data })) });
+    expect(ok.ids).toHaveLength(heads.length);
+    const any = await uploadImages(b.ctx, { files: [text], anyType: true });
+    expect(any.ids).toHaveLength(1);
+  });
+
   it("attaches the new images to a vehicle, keeping its images", async () => {
     const { ids } = await uploadImages(b.ctx, { files: [{ name: "c.png", data: png }] });
     const r = await attachImages(b.ctx, { vehicleId: 1, ids });

@@ -173,7 +173,7 @@ describe("vehicle wizard: saved files and account-bound ids", () => {
     const file = join(f.dir, "car.json");
     writeFileSync(file, JSON.stringify(partial));
     const image = join(f.dir, "front.png");
-    writeFileSync(image, "png");
+    writeFileSync(image, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
     return { file, image };
   };
   const steps = (image: string): Step[] => [

@@ -33,7 +33,7 @@ describe("vehicle wizard: the whole flow", () => {
   it("asks every group in order, validates inline, uploads after confirm and creates", async () => {
     const f = setup();
     const image = join(f.dir, "front.jpg");
-    writeFileSync(image, "fake jpeg bytes");
+    writeFileSync(image, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46])); // an image by its content
     const steps: Step[] = [
       // vehicle
       ["Segment", 1],
@@ -139,7 +139,8 @@ describe("vehicle wizard: the whole flow", () => {
 
     // The registration number looked up (not taken), images (after the confirmation), then the vehicle with their ids.
     const ops = f.client.sent.filter((x) => !x.opId.startsWith("catalog.")).map((x) => x.opId);
-    expect(ops).toEqual(["vehicles.list", "vehicles.upload", "vehicles.create"]);
+    // (looked up as it was typed, and again before the create: the account may have changed meanwhile)
+    expect(ops).toEqual(["vehicles.list", "vehicles.list", "vehicles.upload", "vehicles.create"]);
     expect(f.client.calls("vehicles.upload")[0]!.files).toEqual(["front.jpg"]);
     expect(f.client.calls("vehicles.create")[0]!.params).toEqual({
       user_id: 1001,
@@ -319,6 +320,35 @@ describe("vehicle wizard: the review screen", () => {
     expect(f.stderr()).toMatch(/vehicle 77 already has/);
   });
 
+  it("a registration number the account has is refused as it is typed, before the next question", async () => {
+    const f = setup();
+    const file = writeRecord(f, PARTIAL_RECORD);
+    f.client.account = [{ vehicle_id: 77, vehicle_reg_number: "b-sc 1234", vehicle_reg_number_country: 1 }];
+    const s = scripted(
+      [
+        ["Registration number", "B-SC 1234"],
+        ["Registration number", "B-SC 9999"],
+        ["What now?", "cancel"],
+      ],
+      "lenient",
+    );
+    const err = await run(f.deps, { fromFile: file }, s.prompts).catch((e) => e);
+    expect(err).toBeInstanceOf(AbortedError);
+    expect(s.rejected).toEqual([
+      {
+        message: "Registration number",
+        answer: "B-SC 1234",
+        reason: 'vehicle 77 already has "B-SC 1234": type another number',
+      },
+    ]);
+    // asked again at once: the prompt after the refused number is the number again, not the VIN
+    const asked = s.log.map((c) => c.message);
+    const first = asked.indexOf("Registration number");
+    expect(asked[first + 1]).toBe("Registration number");
+    expect(asked[first + 2]).toMatch(/^VIN/);
+    expect(f.client.calls("vehicles.create")).toHaveLength(0);
+  });
+
   it("saves the answers to a file that `vehicle create --from-file` accepts, then cancels", async () => {
     const f = setup();
     const out = join(f.dir, "saved.json");
@@ -335,7 +365,8 @@ describe("vehicle wizard: the review screen", () => {
     const err = await run(f.deps, { fromFile: writeRecord(f, record) }, s.prompts).catch((e) => e);
     expect(err).toBeInstanceOf(AbortedError);
     expect(err.message).toMatch(/nothing was created/);
-    expect(f.client.sent.filter((x) => !x.opId.startsWith("catalog."))).toEqual([]);
+    // reads only (catalogs; the account, for the registration number as it was typed): nothing written
+    expect(f.client.sent.filter((x) => !x.opId.startsWith("catalog.") && x.opId !== "vehicles.list")).toEqual([]);
 
     const saved = JSON.parse(readFileSync(out, "utf8"));
     expect(saved).toEqual({ ...COMPLETE_RECORD, vehicle_model_id: 1100 });
@@ -360,7 +391,7 @@ describe("vehicle wizard: the review screen", () => {
   it("a 400 from the API shows the field errors and returns to the review, answers intact", async () => {
     const f = setup();
     const image = join(f.dir, "a.png");
-    writeFileSync(image, "png");
+    writeFileSync(image, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
     f.client.create = [
       () => {
         throw new ApiValidationError("request rejected (400): validation error", {
@@ -420,7 +451,7 @@ describe("vehicle wizard: the review screen", () => {
     ).catch((e) => e);
     expect(err).toBeInstanceOf(AbortedError);
     expect(f.stderr()).toMatch(/vehicle_extras: must be a whole number/);
-    expect(f.client.sent.filter((x) => !x.opId.startsWith("catalog."))).toEqual([]);
+    expect(f.client.sent.filter((x) => !x.opId.startsWith("catalog.") && x.opId !== "vehicles.list")).toEqual([]);
   });
 
   it("a dry run prints the request and sends nothing", async () => {
@@ -436,7 +467,7 @@ describe("vehicle wizard: leaving", () => {
   it("Ctrl-C at a prompt exits 130 with nothing sent", async () => {
     const f = setup();
     const image = join(f.dir, "a.png");
-    writeFileSync(image, "png");
+    writeFileSync(image, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
     const s = scripted(
       [REG, ["Add image files", true], ["Image file 1", image], ["Image file 2", ""], ["What now?", CTRL_C]],
       "lenient",
@@ -444,7 +475,7 @@ describe("vehicle wizard: leaving", () => {
     const err = await run(f.deps, { fromFile: writeRecord(f, PARTIAL_RECORD) }, s.prompts).catch((e) => e);
     expect(err).toBeInstanceOf(InterruptedError);
     expect(err.exitCode).toBe(130);
-    expect(f.client.sent.filter((x) => !x.opId.startsWith("catalog."))).toEqual([]);
+    expect(f.client.sent.filter((x) => !x.opId.startsWith("catalog.") && x.opId !== "vehicles.list")).toEqual([]);
     expect(f.stdout()).toBe("");
     expect(f.stderr()).toMatch(/cancelled, nothing was created\n\d+ answers kept as a draft: .*\n$/);
   });

@@ -9,7 +9,7 @@ export const verb = defineVerb({
     "Write the account (extras, then vehicles) to an account file (yaml or json; streamed; temp file then rename)",
   args: { file: arg.optional("file to write (.yaml or .json); - or none for stdout (yaml)") },
   flags: {
-    format: flag.string("--format <format>", "yaml or json (default: by extension; yaml on stdout)"),
+    format: flag.string("--format <format>", "yaml or json (default: -o json|yaml, else by extension; yaml on stdout)"),
     names: flag.bool(
       "--names",
       "write catalog names instead of ids where a name exists (portable between environments)",
@@ -43,7 +43,14 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
   ]);
   const { open, rename, unlink } = await import("node:fs/promises");
   const path = file ?? "-";
-  const format = formatFor(path, opts.format, "yaml");
+  // `-o json` / `-o yaml` (the flag) say the format as --format does; --format wins; another -o is refused.
+  const settings = deps.settings();
+  const asked = opts.format ?? (settings.sources.output === "flag" ? settings.output : undefined);
+  if (opts.format === undefined && asked !== undefined && asked !== "json" && asked !== "yaml")
+    throw new UsageError(`account export: -o ${asked}: an account file is yaml or json`, {
+      hint: "use -o yaml or -o json (or --format); csv and ndjson hold vehicles only: `rentctl vehicle export`",
+    });
+  const format = formatFor(path, asked, "yaml");
   if (format !== "yaml" && format !== "json")
     throw new UsageError(`account export: an account file is yaml or json, not ${format}`, {
       hint: "csv and ndjson hold vehicles only: use `rentctl vehicle export`",

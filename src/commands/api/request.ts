@@ -125,7 +125,7 @@ export async function run(deps: Deps, opts: ApiOptions): Promise<void> {
   const auth = needsAuth(method, path);
   const target = await deps.target();
   if (deps.flags.dryRun) {
-    return deps.out.record(describeRequest(target.baseUrl, method, fields, { path, files, auth }));
+    return deps.out.record(describeRequest(target, method, fields, { path, files, auth }));
   }
   if (method === "POST") deps.msg.acting(target, `${method} ${path}`);
   const client = await deps.client();

@@ -11,6 +11,10 @@ export const verb = defineVerb({
       "--attach <vehicle>",
       "add the new images to this vehicle (id or registration number): its vehicle_images (safe edit)",
     ),
+    anyType: flag.bool(
+      "--any-type",
+      "upload files whose content is no JPEG, PNG, GIF, WebP, HEIC or AVIF (default: refuse them, exit 2, nothing sent)",
+    ),
   },
   examples: [
     "rentctl image upload front.jpg back.jpg",
@@ -26,14 +30,14 @@ export { batches, checkFiles } from "../../ops/image/upload.js";
  * Upload images (the op) with the CLI's rendering: a dry run's requests on stdout, the target
  * and a progress count on stderr. Returns the ids (the wizard attaches them to a new vehicle).
  */
-export async function uploadImages(deps: Deps, files: string[]): Promise<number[]> {
+export async function uploadImages(deps: Deps, files: string[], o: { anyType?: boolean } = {}): Promise<number[]> {
   const { uploadImages: upload } = await import("../../ops/image/upload.js");
   const progress = deps.io.stderrTTY && !deps.flags.quiet;
   let shown = false;
   try {
     const r = await upload(
       deps,
-      { files, dryRun: deps.flags.dryRun },
+      { files, dryRun: deps.flags.dryRun, anyType: o.anyType },
       {
         onProgress: (p) => {
           if (p.kind === "sending") deps.msg.acting(p.target, p.what);
@@ -51,8 +55,11 @@ export async function uploadImages(deps: Deps, files: string[]): Promise<number[
   }
 }
 
-export async function run(deps: Deps, files: string[], opts: { attach?: string }): Promise<void> {
+export async function run(deps: Deps, files: string[], opts: { attach?: string; anyType?: boolean }): Promise<void> {
   const { fetchRecord, VEHICLE } = await import("../../resources/safe-edit.js");
+  // The files first (a file that is no image is refused before anything is read or sent).
+  const { checkFiles } = await import("../../ops/image/upload.js");
+  await checkFiles(files, { anyType: opts.anyType });
   let vehicleId: number | undefined;
   if (opts.attach !== undefined) {
     const { vehicleId: resolve } = await import("../../ops/handles.js");
@@ -60,7 +67,7 @@ export async function run(deps: Deps, files: string[], opts: { attach?: string }
     // Check the vehicle first: uploading for a vehicle that does not exist would leave orphan images.
     if (!deps.flags.dryRun) await fetchRecord(deps, VEHICLE, vehicleId);
   }
-  const ids = await uploadImages(deps, files);
+  const ids = await uploadImages(deps, files, { anyType: opts.anyType });
   if (deps.flags.dryRun) return;
   if (deps.settings().output === "table" || deps.flags.quiet) await deps.out.ids(ids);
   else await deps.out.list(ids.map((id, i) => ({ id, file: files[i] ?? null })));

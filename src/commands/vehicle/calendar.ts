@@ -1,3 +1,4 @@
+import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
@@ -28,6 +29,15 @@ export const verb = defineVerb({
       "one board for many vehicles: vehicles as rows, days as columns (every vehicle unless ids or --where)",
     ),
     days: flag.int("--days <n>", "days on the board (default: as many as fit the terminal)", { min: 1, max: 366 }),
+    limit: flag.int(
+      "--limit <n>",
+      "with --board: vehicles per page (default 15 in a table; other formats: every one)",
+      {
+        min: 1,
+      },
+    ),
+    offset: flag.int("--offset <n>", "with --board: vehicles to skip", { min: 0 }),
+    page: flag.int("--page <n>", "with --board: page number (1-based; uses --limit)", { min: 1 }),
     ...selectionFlags({ all: true }),
     wide: flag.bool("--wide", "with --board: every day asked for, whatever the terminal's width"),
   },
@@ -40,6 +50,7 @@ export const verb = defineVerb({
     "rentctl vehicle calendar 1 -o json",
     "rentctl vehicle calendar --board",
     "rentctl vehicle calendar --board --from 2026-12-20 --days 14",
+    "rentctl vehicle calendar --board --page 2",
   ],
   run: (deps, args, opts) => run(deps, { ids: args.ids, ...opts }),
 });
@@ -62,15 +73,29 @@ export interface CalendarOptions extends ManyOptions {
   board?: boolean;
   days?: number;
   wide?: boolean;
+  /** With --board: a page of the vehicles (as `vehicle list`). */
+  limit?: number;
+  offset?: number;
+  page?: number;
 }
 
 export async function run(deps: Deps, opts: CalendarOptions): Promise<void> {
   const cal = await import("../../fleet/calendar.js");
   const { isSelection } = await import("./select.js");
   const editing = Boolean(opts.block?.length || opts.unblock?.length || opts.clearPast);
+  const paging = opts.limit !== undefined || opts.offset !== undefined || opts.page !== undefined;
+  if (paging && (editing || !opts.board || opts.ids?.length)) {
+    const { UsageError } = await import("../../errors.js");
+    throw new UsageError("--limit, --offset and --page page the board: use them with --board and no ids");
+  }
+  if (!editing && opts.board && !opts.ids?.length) {
+    // the board lists vehicles as `vehicle list` does: a page in a table (footer on stderr), every one for a program
+    const records = await boardPage(deps, opts);
+    if (deps.settings().output === "table") return board(deps, opts, cal, records);
+    return show(deps, { ...opts, all: true }, cal, records.records);
+  }
   if (!editing && opts.board && deps.settings().output === "table") return board(deps, opts, cal);
-  if (!editing)
-    return show(deps, opts.board && !opts.ids?.length && !opts.where?.length ? { ...opts, all: true } : opts, cal);
+  if (!editing) return show(deps, opts, cal);
   const plan = await planCalendarEdit(deps, opts);
   const { runBulkChange } = await import("./many.js");
   await runBulkChange(deps, plan, {
@@ -104,7 +129,31 @@ export async function planCalendarEdit(deps: Deps, opts: CalendarOptions) {
   });
 }
 
-async function show(deps: Deps, opts: CalendarOptions, cal: typeof import("../../fleet/calendar.js")): Promise<void> {
+/** The board's vehicles without ids: a listing as `vehicle list`'s (--where, --limit / --page / --all), and its footer. */
+async function boardPage(deps: Deps, opts: CalendarOptions): Promise<{ records: JsonObject[]; footer: () => void }> {
+  const [{ listVehicles }, { listFooter, wholeListFor }] = await Promise.all([
+    import("../../ops/vehicle/list.js"),
+    import("../paged-list.js"),
+  ]);
+  const paging = wholeListFor(deps, { limit: opts.limit, offset: opts.offset, page: opts.page, all: opts.all });
+  const listing = await listVehicles(deps, { ...paging, where: opts.where });
+  const records: JsonObject[] = [];
+  for await (const page of listing.pages) records.push(...page);
+  return {
+    records,
+    footer: () => {
+      const s = listing.summary();
+      if (s.mode !== "all") listFooter(deps, "vehicles", s, paging);
+    },
+  };
+}
+
+async function show(
+  deps: Deps,
+  opts: CalendarOptions,
+  cal: typeof import("../../fleet/calendar.js"),
+  given?: JsonObject[],
+): Promise<void> {
   const [{ isSelection, selectedVehicles }, { calendarOf, calendarWindow }] = await Promise.all([
     import("./select.js"),
     import("../../ops/vehicle/calendar.js"),
@@ -113,7 +162,7 @@ async function show(deps: Deps, opts: CalendarOptions, cal: typeof import("../..
   const window = calendarWindow(deps, opts.from, opts.months);
   const asked = opts.from !== undefined || opts.months !== undefined;
   const format = deps.settings().output;
-  const records = await selectedVehicles(deps, opts);
+  const records = given ?? (await selectedVehicles(deps, opts));
   // One vehicle named: the object itself (as `vehicle get` prints a record); several: a list.
   const single = !isSelection(opts) && records.length === 1;
   const writer = format === "table" || single ? undefined : deps.out.listWriter();
@@ -144,10 +193,15 @@ async function show(deps: Deps, opts: CalendarOptions, cal: typeof import("../..
 /**
  * `--board`: vehicles as rows, days as columns from `--from` (a day, or a
  * month's first day; default today) for `--days` (default: as many as fit the
- * terminal; more than fit are cut to fit, said on stderr). Every vehicle
- * unless ids or --where name some.
+ * terminal; more than fit are cut to fit, said on stderr). Without ids, the
+ * vehicles page as `vehicle list`'s: one page and a footer, or --all.
  */
-async function board(deps: Deps, opts: CalendarOptions, cal: typeof import("../../fleet/calendar.js")): Promise<void> {
+async function board(
+  deps: Deps,
+  opts: CalendarOptions,
+  cal: typeof import("../../fleet/calendar.js"),
+  listed?: { records: JsonObject[]; footer: () => void },
+): Promise<void> {
   const { selectedVehicles } = await import("./select.js");
   const [{ renderBoard, boardLabelWidth, daysThatFit }, { terminalWidth }] = await Promise.all([
     import("../../output/board.js"),
@@ -163,10 +217,7 @@ async function board(deps: Deps, opts: CalendarOptions, cal: typeof import("../.
       first = `${String(m.year).padStart(4, "0")}-${String(m.month).padStart(2, "0")}-01`;
     }
   }
-  const records = await selectedVehicles(deps, {
-    ...opts,
-    all: opts.all || (!opts.ids?.length && !opts.where?.length),
-  });
+  const records = listed?.records ?? (await selectedVehicles(deps, opts));
   const rows = records.map((r) => {
     const calendar = cal.parseStoredCalendar(r.vehicle_availability_calendar);
     const warning = cal.malformedWarning(calendar, `vehicle ${r.id}`);
@@ -182,7 +233,8 @@ async function board(deps: Deps, opts: CalendarOptions, cal: typeof import("../.
   const start = new Date(`${first}T00:00:00Z`);
   const days = Array.from({ length: count }, (_, i) => cal.isoDay(new Date(start.getTime() + i * 86_400_000), true));
   if (rows.length === 0) {
-    deps.msg.info("no vehicles");
+    if (listed) listed.footer();
+    else deps.msg.info("no vehicles");
     return;
   }
   deps.io.stdout.write(renderBoard(rows, { days, today: todayIso, color: deps.outColor }));
@@ -192,4 +244,5 @@ async function board(deps: Deps, opts: CalendarOptions, cal: typeof import("../.
       `${c.level > 0 ? "" : "X "}blocked · . free · ${c.level > 0 ? "today highlighted" : "* today"} · ${rows.length} vehicle${rows.length === 1 ? "" : "s"}`,
     ),
   );
+  listed?.footer();
 }

@@ -4,28 +4,23 @@ import { UsageError } from "../../errors.js";
 import { flag } from "../flags.js";
 import type { InputSources } from "../input.js";
 import { defineVerb } from "../verb.js";
-import { vehicleInput, vehicleInputFlags } from "./input-flags.js";
+import { isCommonField, vehicleInput, vehicleInputFlags } from "./input-flags.js";
 
 export const verb = defineVerb({
   name: "create",
-  description: "Create a vehicle from flags, --set and/or --from-file; every rule is checked before sending",
+  description: "Create a vehicle from flags, --set and/or --from-file, checked before sending",
   flags: {
-    interactive: flag.bool("-i, --interactive", "guided wizard (same as `rentctl vehicle wizard`)"),
-    save: flag.string("--save <file>", "with -i: also save the answers as a JSON file for --from-file"),
-    fresh: flag.bool("--fresh", "with -i: discard the draft an interrupted wizard kept"),
+    interactive: flag.bool("-i, --interactive", "the guided wizard (`rentctl vehicle wizard`)"),
+    save: flag.string("--save <file>", "with -i: also save the answers (JSON)"),
+    fresh: flag.bool("--fresh", "with -i: discard an interrupted draft"),
     allowDuplicate: flag.bool(
       "--allow-duplicate",
-      "create it even when the account has a vehicle with this registration number (default: refuse, exit 2)",
+      "create although a vehicle has this registration number (default: exit 2)",
     ),
     ...vehicleInputFlags,
   },
-  examples: [
-    "rentctl vehicle create --from-file car.yaml",
-    "rentctl vehicle create --from-file car.json --reg B-XY-123 --price 60",
-    "rentctl vehicle create --from-file car.json --set vehicle_benefits_id=1 --set vehicle_benefits_id=3 --dry-run",
-    "rentctl vehicle create -i",
-  ],
-  notes: "\nField flags are the contract's wire names in kebab case;\nuser_id and locale_id come from the profile.\n",
+  examples: ["rentctl vehicle create --from-file examples/vehicle.yaml", "rentctl vehicle create -i"],
+  notes: requiredNotes(),
   run: async (deps, _args, opts, host) =>
     opts.interactive
       ? host.wizard(deps, { fromFile: opts.fromFile, save: opts.save, fresh: opts.fresh })
@@ -57,9 +52,36 @@ export function cliTrace(deps: Deps): ((line: string) => void) | undefined {
   return deps.flags.verbose ? (line) => deps.io.stderr.write(deps.color.dim(`${line}\n`)) : undefined;
 }
 
+/** The fields a create needs (the contract's required fields the caller fills; user_id comes from the profile). */
+function requiredFields() {
+  return VEHICLE_EDITABLE_FIELDS.filter((f) => f.required === true);
+}
+
+/**
+ * The help's notes: the required fields that --help shows no flag for (the flags it shows say
+ * "[required on create]"), derived from the contract, wrapped to 78 columns.
+ */
+function requiredNotes(): string {
+  const rest = requiredFields()
+    .filter((f) => !isCommonField(f.name))
+    .map((f) => f.name);
+  const lines: string[] = [];
+  let line = " ";
+  for (const [i, name] of rest.entries()) {
+    const word = ` ${name}${i < rest.length - 1 ? "," : ""}`;
+    if (line.length + word.length > 78) {
+      lines.push(line);
+      line = " ";
+    }
+    line += word;
+  }
+  lines.push(line);
+  return `\nAlso required (as --set FIELD=VALUE, in the file, or flags in --help-all):\n${lines.join("\n")}\n`;
+}
+
 /** `vehicle create` with nothing given: the fields a vehicle needs, and three ways to give them at once. */
 function nothingToCreate(): UsageError {
-  const missing = VEHICLE_EDITABLE_FIELDS.filter((f) => f.required === true);
+  const missing = requiredFields();
   return new UsageError(`nothing to create: a vehicle needs ${missing.length} fields, none was given`, {
     details: missing.map((f) => ({ field: f.name, message: `is required (${f.description})` })),
     hint: [

@@ -19,6 +19,10 @@ export const verb = defineVerb({
       "--where <expr>",
       "only vehicles where FIELD OP VALUE holds (repeat: all must hold); matched in the client over every page",
     ),
+    search: flag.string(
+      "--search <text>",
+      "only vehicles whose text contains TEXT, as `vehicle list --search` (any case, accents folded)",
+    ),
   },
   examples: ["rentctl vehicle export fleet.csv", "rentctl vehicle export --names -p staging > fleet.ndjson"],
   run: (deps, args, opts) => run(deps, args.file, opts),
@@ -30,6 +34,8 @@ export interface ExportOptions {
   names?: boolean;
   /** Only the vehicles where every FIELD OP VALUE holds (matched in the client over every page). */
   where?: string[];
+  /** Only the vehicles whose text contains this (the rule of `vehicle list --search`). */
+  search?: string;
 }
 
 /**
@@ -53,6 +59,11 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
   const { rename, unlink } = await import("node:fs/promises");
   const path = file ?? "-";
   const format = formatFor(path, opts.format, "ndjson");
+  // checked before anything is written (an empty text is a usage error)
+  const search =
+    opts.search !== undefined
+      ? (await import("../../ops/search.js")).searchFilter(deps, "vehicle", opts.search)
+      : undefined;
   const toInput = await vehicleInputMapper();
   const resolver = opts.names ? createNameResolver(await catalogPort(deps)) : undefined;
   const temp = path === "-" ? undefined : await import("../../temp-files.js");
@@ -78,7 +89,8 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
     const selection = opts.where?.length
       ? await (await import("./select.js")).prepareSelection(deps, opts.where)
       : undefined;
-    for await (const page of listVehicles(deps, { warn: (m) => deps.msg.warn(m) })) {
+    for await (const listed of listVehicles(deps, { warn: (m) => deps.msg.warn(m) })) {
+      const page = search ? await search(listed) : listed;
       for (const record of page) {
         if (selection && !selection.matches(record)) continue;
         const id = typeof record.id === "number" ? record.id : 0;

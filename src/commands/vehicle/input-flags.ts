@@ -6,9 +6,12 @@ import type { InputSources } from "../input.js";
 const kebab = (wire: string) => wire.replace(/_/g, "-");
 
 const MODEL_HELP =
-  ": the configuration (equipment) id, a leaf of brand -> model -> configuration; find one with `rentctl catalog equipments --brand B --model M`, or name it with --brand/--model/--configuration";
+  " (brand -> model -> configuration): `rentctl catalog equipments --brand B --model M`, or name it with --brand/--model/--configuration";
 
 type FieldValue = string | string[];
+
+/** A field whose flag `--help` shows (it has a short alias); the others are in `--help-all`. */
+export const isCommonField = (wire: string): boolean => VEHICLE_FIELD_ALIASES[wire] !== undefined;
 
 /** The attribute of a field's hidden short alias (`--reg`), kept apart from the field's own flag. */
 const aliasKey = (wire: string) => `alias_${wire}`;
@@ -31,7 +34,7 @@ export const vehicleFieldFlags: Flag<Record<string, FieldValue>> = flag.group(
       const desc = `${f.description}${model}${isArray ? " (repeat for more)" : ""}${req}${alias ? ` (alias --${alias})` : ""}`;
       const flags = `--${kebab(f.name)} ${value}`;
       // The common fields (those with a short alias) in --help; the others with --help-all.
-      const rare = { rare: !alias };
+      const rare = { rare: !isCommonField(f.name) };
       const own: [string, Flag<FieldValue | undefined>] = [
         f.name,
         isArray
@@ -68,24 +71,23 @@ export const vehicleFieldFlags: Flag<Record<string, FieldValue>> = flag.group(
 /** The input flags of `vehicle create` and `vehicle edit`, after their own: fields, model by name, --set, a file. */
 export const vehicleInputFlags = {
   fields: vehicleFieldFlags,
-  brand: flag.string(
-    "--brand <id|name>",
-    "brand of --model NAME (vehicle_model_id is found brand -> model -> configuration)",
-  ),
+  brand: flag.string("--brand <id|name>", "brand of --model NAME (brand -> model -> configuration)"),
   configuration: flag.string(
     "--configuration <id|name>",
     'configuration of --model, e.g. --brand Toyota --model Corolla --configuration "1.8 Hybrid"',
   ),
   set: flag.list(
     "--set <field=value>",
-    "set a field by its wire name (repeat; a list field is replaced by the values given: repeat --set or write 1,2 for several, --add / --remove change one member; empty value clears)",
+    "set a field by wire name (repeat; a list field is replaced by the values given: 1,2 or repeated; --add/--remove: one; empty clears)",
   ),
   fromFile: flag.string("--from-file <file>", "read fields (wire names) from a JSON or YAML file, or - for stdin"),
   allowUnknown: flag.bool(
     "--allow-unknown",
-    "send --set / --from-file members that are not contract fields as given (default: refuse them, exit 2)",
+    "send --set / --from-file members that are no contract field (default: exit 2)",
   ),
-  strict: flag.bool("--strict", "refuse members that are not contract fields (the default now; kept for scripts)"),
+  strict: flag.bool("--strict", "refuse members that are not contract fields (the default now; kept for scripts)", {
+    hidden: true,
+  }),
 };
 
 export type VehicleInputOptions = FlagValues<typeof vehicleInputFlags>;

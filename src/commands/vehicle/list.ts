@@ -22,7 +22,7 @@ export const verb = defineVerb({
     sort: flag.string("--sort <field[:desc]>", "order by a field (stable; holds the selection in memory to sort it)"),
     search: flag.string(
       "--search <text>",
-      "only vehicles whose registration, model name or location contains TEXT (any case, accents folded); streamed like --where",
+      "only vehicles whose registration, model name, location, features or benefits contain TEXT (any case, accents folded); streamed like --where",
     ),
     ...tableFlags(),
   },

@@ -26,7 +26,7 @@ export function switchedState(body: unknown): string | undefined {
 /** The request of a one-extra write that was not sent (a dry run of switch, enable, disable, delete). */
 export async function extraDryRun(ctx: OpContext, opId: string, id: number): Promise<DryRun> {
   const [{ describeRequest }, target] = await Promise.all([import("../../api/dry-run.js"), ctx.target()]);
-  return { request: describeRequest(target.baseUrl, opId, { extra_id: id }) };
+  return { request: describeRequest(target, opId, { extra_id: id }) };
 }
 
 /** The raw toggle of an extra (its own inverse: no undo entry). */

@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { describeRequest } from "../../api/dry-run.js";
 import { contentTypeFor, type FilePart } from "../../api/encode.js";
 import { MalformedResponseError } from "../../api/errors.js";
+import * as imageTypes from "../../api/image-type.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../../contract/operations.js";
 import type { JsonObject } from "../../contract/records.js";
 import { fsReason, InputError, RentctlError } from "../../errors.js";
@@ -20,16 +21,49 @@ export interface UploadImagesResult {
   dryRun?: { requests: JsonObject[] };
 }
 
-/** Every file must exist, be a readable regular file and not be empty; all problems listed, nothing sent. */
-export async function checkFiles(paths: string[]): Promise<void> {
-  const { access, constants, stat } = await import("node:fs/promises");
+/** How `checkFiles` checks: also that each file's content is an image (default), unless `anyType`. */
+export interface CheckFilesOptions {
+  /** Upload files whose content is no image this tool knows (a format it does not know). */
+  anyType?: boolean;
+}
+
+/** Files that are no image by their content: one problem each. */
+function notImage(field: string): { field: string; message: string } {
+  const { IMAGE_KINDS } = imageTypes;
+  return { field, message: `is no image by its content (not ${IMAGE_KINDS})` };
+}
+
+/**
+ * Every file must exist, be a readable regular file, not be empty and (unless `anyType`) be an
+ * image by its content (src/api/image-type.ts); all problems listed, nothing sent.
+ */
+export async function checkFiles(files: ImageFile[], opts: CheckFilesOptions = {}): Promise<void> {
+  const { access, constants, open, stat } = await import("node:fs/promises");
   const problems: Array<{ field: string; message: string }> = [];
-  for (const p of paths) {
+  for (const f of files) {
+    if (typeof f !== "string") {
+      if (!opts.anyType && !imageTypes.imageTypeOf(f.data.subarray(0, imageTypes.IMAGE_HEAD_BYTES)))
+        problems.push(notImage(f.name));
+      continue;
+    }
+    const p = f;
     try {
       const s = await stat(p);
       if (!s.isFile()) problems.push({ field: p, message: "is not a regular file" });
       else if (s.size === 0) problems.push({ field: p, message: "is empty" });
-      else await access(p, constants.R_OK);
+      else {
+        await access(p, constants.R_OK);
+        if (!opts.anyType) {
+          const fh = await open(p, "r");
+          try {
+            const head = new Uint8Array(imageTypes.IMAGE_HEAD_BYTES);
+            const { bytesRead } = await fh.read(head, 0, head.length, 0);
+            if (!imageTypes.imageTypeOf(head.subarray(0, bytesRead))) problems.push(notImage(p));
+          } finally {
+            await fh.close();
+          }
+        }
+      }
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       problems.push({
@@ -41,7 +75,12 @@ export async function checkFiles(paths: string[]): Promise<void> {
   if (problems.length)
     throw new InputError(
       `cannot upload: ${problems.length} file problem${problems.length === 1 ? "" : "s"} (nothing was sent)`,
-      { details: problems },
+      {
+        details: problems,
+        ...(problems.some((x) => x.message.startsWith("is no image"))
+          ? { hint: "an image of another format: --any-type uploads it as it is (library: { anyType: true })" }
+          : {}),
+      },
     );
 }
 
@@ -52,17 +91,17 @@ export function batches<T>(items: T[], size: number): T[][] {
 }
 
 /**
- * Upload images in batches of at most 10 per request (paths checked first: all problems listed,
- * nothing sent). An answer without image ids is an error naming the ids uploaded before it.
+ * Upload images in batches of at most 10 per request (files checked first, their content an
+ * image unless `anyType`: all problems listed, nothing sent). An answer without image ids is an error naming the ids uploaded before it.
  */
 export async function uploadImages(
   ctx: OpContext,
-  input: { files: ImageFile[]; dryRun?: boolean },
+  input: { files: ImageFile[]; dryRun?: boolean; anyType?: boolean },
   opts: OpOptions<UploadProgress> = {},
 ): Promise<UploadImagesResult> {
   const files = input.files;
   if (!Array.isArray(files) || files.length === 0) throw new InputError("upload needs at least one file");
-  await checkFiles(files.filter((f): f is string => typeof f === "string"));
+  await checkFiles(files, { anyType: input.anyType });
   const nameOf = (f: ImageFile) => (typeof f === "string" ? basename(f) : f.name);
   const groups = batches(files, UPLOAD_MAX_FILES);
   const target = await ctx.target();
@@ -71,7 +110,7 @@ export async function uploadImages(
     const userId = await requireUser(ctx);
     const requests = groups.map((g) =>
       describeRequest(
-        target.baseUrl,
+        target,
         "vehicles.upload",
         { user_id: userId },
         {

@@ -16,7 +16,7 @@ import {
 export interface VehicleListInput extends PageInput {
   /** FIELD OP VALUE expressions (all must hold), matched over every page. */
   where?: readonly string[];
-  /** Text in the registration, model name or location (any case, accents folded). */
+  /** Text in the registration, model name, location, features or benefits (any case, accents folded). */
   search?: string;
   /** A field, optionally `:desc`; holds the matches (not the fleet) to sort them. */
   sort?: string;

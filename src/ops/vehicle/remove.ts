@@ -21,7 +21,7 @@ export async function removeVehicle(
       import("../../deps.js"),
       ctx.target(),
     ]);
-    const request = describeRequest(target.baseUrl, "vehicles.remove", {
+    const request = describeRequest(target, "vehicles.remove", {
       user_id: await requireUser(ctx),
       vehicle_id: id,
     });
