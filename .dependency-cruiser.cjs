@@ -68,6 +68,14 @@ module.exports = {
       to: { path: "^src/(cli|commands|wizard|output)/" },
     },
     {
+      name: "front-ends-apart",
+      severity: "error",
+      comment:
+        "The MCP server is a front end over src/ops: each tool calls an operation and returns its data; it never runs a CLI command or parses what one prints (issue 39).",
+      from: { path: "^src/mcp/" },
+      to: { path: "^src/(cli|commands|wizard|output|library)/" },
+    },
+    {
       name: "no-unknown-layer",
       severity: "error",
       comment: "Every module under src/ belongs to a layer: add a new folder to LAYERS in .dependency-cruiser.cjs.",

@@ -1,3 +1,4 @@
+import { Writable } from "node:stream";
 import type { ChalkInstance } from "chalk";
 import type { ApiClient } from "./api/client.js";
 import { FieldNames } from "./catalog/names.js";
@@ -14,6 +15,7 @@ import type { Messages } from "./output/messages.js";
 import { createMessages } from "./output/messages.js";
 import type { Output } from "./output/output.js";
 import { createOutput, silentOutput } from "./output/output.js";
+import { plainColor } from "./output/plain.js";
 import { resultWidth } from "./output/terminal.js";
 import { inquirerPrompter, type Prompter } from "./prompt.js";
 
@@ -192,4 +194,32 @@ export async function requireUser(deps: Pick<Deps, "target">): Promise<number> {
 async function accountExtras(deps: Deps): Promise<JsonObject[]> {
   const { listAllExtras } = await import("./api/extras-list.js");
   return listAllExtras(await deps.client(), await deps.locale());
+}
+
+/**
+ * The same Deps for a front end that returns data and prints nothing (the MCP
+ * server: its stdout is the protocol): results go nowhere, no colour, no
+ * question (`yes`), json settings; notes for a person go to `msg`.
+ */
+export function dataOnlyDeps(deps: Deps, msg: Messages): Deps {
+  const nowhere = () => new Writable({ write: (_c, _e, cb) => cb() });
+  const io: IO = {
+    stdout: nowhere(),
+    stderr: nowhere(),
+    stdin: deps.io.stdin,
+    stdoutTTY: false,
+    stderrTTY: false,
+    stdinTTY: false,
+  };
+  const settings = (): Settings => ({ ...deps.settings(), output: "json", fields: undefined });
+  return {
+    ...deps,
+    io,
+    flags: { ...deps.flags, yes: true, quiet: false, raw: false, dryRun: false, verbose: false, fields: undefined },
+    color: plainColor,
+    outColor: plainColor,
+    settings,
+    out: silentOutput(),
+    msg,
+  };
 }

@@ -1,9 +1,5 @@
-import { Writable } from "node:stream";
-import type { Settings } from "../config/settings.js";
-import type { Deps } from "../deps.js";
-import type { IO, Messages } from "../io.js";
-import { silentOutput } from "../output/output.js";
-import { plainColor } from "../output/plain.js";
+import { type Deps, dataOnlyDeps } from "../deps.js";
+import type { Messages } from "../io.js";
 
 /**
  * The context a tool call runs in: the server's target, client and catalogs
@@ -18,34 +14,9 @@ export interface ToolDeps {
   notes(): string;
 }
 
-function nowhere(): Writable {
-  return new Writable({ write: (_c, _e, cb) => cb() });
-}
-
 export function toolDeps(deps: Deps): ToolDeps {
   const notes: string[] = [];
   const note = (t: string) => notes.push(t);
   const msg: Messages = { info: note, warn: note, success: note, acting: () => {} };
-  const io: IO = {
-    stdout: nowhere(),
-    stderr: nowhere(),
-    stdin: deps.io.stdin,
-    stdoutTTY: false,
-    stderrTTY: false,
-    stdinTTY: false,
-  };
-  const settings = (): Settings => ({ ...deps.settings(), output: "json", fields: undefined });
-  return {
-    deps: {
-      ...deps,
-      io,
-      flags: { ...deps.flags, yes: true, quiet: false, raw: false, dryRun: false, verbose: false, fields: undefined },
-      color: plainColor,
-      outColor: plainColor,
-      settings,
-      out: silentOutput(),
-      msg,
-    },
-    notes: () => notes.join("\n"),
-  };
+  return { deps: dataOnlyDeps(deps, msg), notes: () => notes.join("\n") };
 }
