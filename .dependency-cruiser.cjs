@@ -2,29 +2,31 @@
 // Layers from the bottom; a module may import its own layer and any layer below,
 // never one above, and no import cycles anywhere.
 const LAYERS = [
+  // the contract table: operations, fields, validation, record schemas
   ["contract", "^src/contract/"],
-  ["base", "^src/(concurrency|errors|io|memory|nearest|temp-files|version)\\.ts$"],
-  ["locks", "^src/locks/"],
+  // exit codes and errors, IO streams and notes, the one lock, did-you-mean and the text fold, temp files, version
+  ["base", "^src/base/"],
   ["api", "^src/api/"],
   ["sandbox", "^src/sandbox/"],
   ["catalog", "^src/catalog/"],
   ["output", "^src/output/"],
-  ["config", "^src/(config|history)/"],
+  ["config", "^src/config/"],
   ["deps", "^src/(deps|prompt)\\.ts$"],
   ["resources", "^src/resources/"],
-  ["fleet", "^src/(fleet|completion)/"],
-  // account files (extras + vehicles): plans over fleet/, read-only like it; writes go through gateway/
-  ["account", "^src/account/"],
+  // fleet and account files: formats, readers and writers, rows mapped to records; shell completion
+  ["files", "^src/(files|completion)/"],
+  // what to change: selections, relative values, calendar edits, plans of fleet and account files, saved plans
+  ["plans", "^src/plans/"],
+  // the only writers of vehicles and extras, and the undo history they keep
   ["gateway", "^src/gateway/"],
+  // the one bulk job (row log, resume, identity check, report) and the jobs made of it (account apply)
   ["bulk", "^src/bulk/"],
-  // jobs made of the bulk shell and the gateway, shared by the CLI and the library (account apply)
-  ["jobs", "^src/jobs/"],
   // operations: one typed function per verb (src/ops/<noun>/<verb>.ts); returns data or a plan, never prints
   ["ops", "^src/ops/"],
   ["library", "^src/library/"],
   ["commands", "^src/commands/"],
   ["wizard", "^src/wizard/"],
-  // `rentctl mcp`: tools over the commands' own code (selection, plans, apply, undo)
+  // `rentctl mcp`: each tool declared once, over the ops
   ["mcp", "^src/mcp/"],
   ["cli", "^src/cli/"],
   ["main", "^src/(main|boot)\\.ts$"],

@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import type { ChalkInstance } from "chalk";
 import type { ApiClient } from "./api/client.js";
+import type { IO } from "./base/io.js";
 import { FieldNames } from "./catalog/names.js";
 import type { Catalogs } from "./catalog/service.js";
 import { type Paths, resolvePaths } from "./config/paths.js";
@@ -9,7 +10,6 @@ import { type GlobalFlags, resolveSettings, type Settings } from "./config/setti
 import { ConfigStore } from "./config/store.js";
 import { requireUserOf, resolveTarget, type Target } from "./config/target.js";
 import type { JsonObject } from "./contract/records.js";
-import type { IO } from "./io.js";
 import { colorEnabled, makeChalk } from "./output/color.js";
 import type { Messages } from "./output/messages.js";
 import { createMessages } from "./output/messages.js";

@@ -1,8 +1,8 @@
+import { EXIT } from "./base/errors.js";
+import type { IO } from "./base/io.js";
 import type { CliContext } from "./cli/shared.js";
 import type { GlobalFlags } from "./config/settings.js";
 import type { ContextOverrides, OwnedDeps } from "./deps.js";
-import { EXIT } from "./errors.js";
-import type { IO } from "./io.js";
 
 // Everything else loads inside main(), so `rentctl --version` reads almost nothing.
 
@@ -18,7 +18,7 @@ export interface MainOptions {
  * is reported (src/cli/report-error.ts) and mapped to its code.
  */
 export async function main(given: string[], opts: MainOptions = {}): Promise<number> {
-  const [{ processIO }, { helpAsFlag }] = await Promise.all([import("./io.js"), import("./cli/nouns.js")]);
+  const [{ processIO }, { helpAsFlag }] = await Promise.all([import("./base/io.js"), import("./cli/nouns.js")]);
   const argv = helpAsFlag(given);
   const io = opts.io ?? processIO();
   const env = opts.env ?? process.env;
@@ -48,7 +48,7 @@ export async function run(): Promise<void> {
   const argv = process.argv.slice(2);
   // Scripts ask for the version often: answer it before loading the command tree.
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
-    const { VERSION } = await import("./version.js");
+    const { VERSION } = await import("./base/version.js");
     process.stdout.write(`${VERSION}\n`);
     return;
   }

@@ -1,4 +1,4 @@
-import type { IO } from "./io.js";
+import type { IO } from "./base/io.js";
 
 /** Confirmations and secrets asked on the terminal (stderr), loaded only when asked. Tests pass fakes. */
 export interface Prompter {

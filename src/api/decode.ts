@@ -1,6 +1,6 @@
+import type { FieldDetail } from "../base/errors.js";
 import { isObject, type Json, type JsonObject } from "../contract/records.js";
 import type { Envelope } from "../contract/types.js";
-import type { FieldDetail } from "../errors.js";
 import {
   type ApiError,
   type ApiHints,

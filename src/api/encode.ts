@@ -1,4 +1,4 @@
-import { UsageError } from "../errors.js";
+import { UsageError } from "../base/errors.js";
 /**
  * Wire encoding of the v302 contract: GET parameters in the query string,
  * POST bodies form-urlencoded, arrays as the key with `[]` repeated once per

@@ -1,5 +1,5 @@
 /** Errors that came back from (or on the way to) the API: HTTP statuses, network, malformed bodies. */
-import { EXIT, RentctlError } from "../errors.js";
+import { EXIT, RentctlError } from "../base/errors.js";
 
 /**
  * What an API error suggests, in the words of the front end that shows it: the CLI names its

@@ -1,6 +1,6 @@
+import { RentctlError } from "../base/errors.js";
 import { WALK_PAGE_SIZE } from "../contract/operations.js";
 import { type JsonObject, normalizeRecord } from "../contract/records.js";
-import { RentctlError } from "../errors.js";
 import type { ApiClient } from "./client.js";
 import { walkPages } from "./paginate.js";
 

@@ -1,9 +1,9 @@
 import { AuthError } from "../api/errors.js";
+import { InterruptedError, PartialFailureError } from "../base/errors.js";
 import type { Identity } from "../contract/identity.js";
 import { IdentityIndex, identityOf } from "../contract/identity.js";
 import { recordId } from "../contract/records.js";
 import type { Deps } from "../deps.js";
-import { InterruptedError, PartialFailureError } from "../errors.js";
 
 /**
  * The identity check that ends every create phase (import, apply, undo's

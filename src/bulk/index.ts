@@ -14,7 +14,7 @@
  * - ./control.ts (Ctrl-C), ./progress.ts (bar), ./report.ts (per-row report,
  *   summary line, exit error).
  *
- * The undo history (what can be undone) is another thing: src/history/,
+ * The undo history (what can be undone) is another thing: src/gateway/history.ts,
  * written only by the gateway (src/gateway/undo.ts).
  */
 export { Interrupter, interruptOnCtrlC } from "./control.js";

@@ -1,12 +1,12 @@
 import { readFile } from "node:fs/promises";
 import type { Writable } from "node:stream";
+import { RentctlError } from "../base/errors.js";
+import { lock } from "../base/lock.js";
 import type { Identity } from "../contract/identity.js";
 import type { Deps } from "../deps.js";
 import { requireUser } from "../deps.js";
-import { RentctlError } from "../errors.js";
-import { formatFor } from "../fleet/format.js";
-import { checkTargetDir } from "../fleet/write.js";
-import { lock } from "../locks/lock.js";
+import { formatFor } from "../files/format.js";
+import { checkTargetDir } from "../files/write.js";
 import { Interrupter, interruptOnCtrlC } from "./control.js";
 import { CreatedSet } from "./identity-check.js";
 import { createProgress } from "./progress.js";

@@ -1,10 +1,10 @@
 import { createWriteStream } from "node:fs";
 import { rename, unlink } from "node:fs/promises";
 import type { Writable } from "node:stream";
-import { InterruptedError, PartialFailureError, type RentctlError } from "../errors.js";
-import { type FleetFormat, formatFor } from "../fleet/format.js";
-import { createRecordWriter, type RecordWriter } from "../fleet/write.js";
-import { released, tempFor } from "../temp-files.js";
+import { InterruptedError, PartialFailureError, type RentctlError } from "../base/errors.js";
+import { released, tempFor } from "../base/temp-files.js";
+import { type FleetFormat, formatFor } from "../files/format.js";
+import { createRecordWriter, type RecordWriter } from "../files/write.js";
 import type { BulkSummary, RowResult } from "./runner.js";
 
 /** The columns of a per-row report, in every format. */

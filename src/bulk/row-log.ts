@@ -3,7 +3,7 @@ import { readFileSync, writeSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { mkdir, open, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { fsReason, StorageError } from "../errors.js";
+import { fsReason, StorageError } from "../base/errors.js";
 
 /**
  * The bulk journal: one append-only, fsync'd JSON-lines file per job in

@@ -1,7 +1,7 @@
 import { Cancel, type CancelSignal } from "../api/cancel.js";
 import { ApiError, AuthError, MalformedResponseError, NetworkError, ServerError } from "../api/errors.js";
-import { checkConcurrency } from "../concurrency.js";
-import { RentctlError } from "../errors.js";
+import { checkConcurrency } from "../base/concurrency.js";
+import { RentctlError } from "../base/errors.js";
 import type { RowLog, RowRecord } from "./row-log.js";
 
 /** One unit of work: a numbered row of the input, its identity and its payload. */

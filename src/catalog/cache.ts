@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { released, tempFor } from "../base/temp-files.js";
 import { DEFAULT_LOCALE, DEFAULT_SEGMENT } from "../contract/operations.js";
 import { isObject, type JsonObject } from "../contract/records.js";
-import { released, tempFor } from "../temp-files.js";
 
 /**
  * The local catalog cache, read by the catalog service (names <-> ids, with an

@@ -1,5 +1,5 @@
+import { UsageError } from "../base/errors.js";
 import type { JsonObject } from "../contract/records.js";
-import { UsageError } from "../errors.js";
 import { itemId, itemLabel, itemNames } from "./items.js";
 
 /** What one item of a catalog is called in messages. */

@@ -1,9 +1,9 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { EncodableRecord } from "../api/encode.js";
+import { released, tempFor } from "../base/temp-files.js";
 import { DEFAULT_SEGMENT } from "../contract/operations.js";
 import { isObject, type JsonObject } from "../contract/records.js";
-import { released, tempFor } from "../temp-files.js";
 import { CATALOG_TTL_MS, catalogCacheDir } from "./cache.js";
 import { itemId, itemLabel } from "./items.js";
 

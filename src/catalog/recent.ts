@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { released, tempFor } from "../base/temp-files.js";
 import { isObject, type JsonObject } from "../contract/records.js";
-import { released, tempFor } from "../temp-files.js";
 import { catalogCacheDir } from "./cache.js";
 
 /**

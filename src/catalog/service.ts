@@ -1,8 +1,8 @@
 import type { CallResult } from "../api/client.js";
 import type { EncodableRecord } from "../api/encode.js";
+import { UsageError } from "../base/errors.js";
 import { DEFAULT_LOCALE, operation } from "../contract/operations.js";
 import { isObject, type JsonObject } from "../contract/records.js";
-import { UsageError } from "../errors.js";
 import {
   CATALOG_TTL_MS,
   type CatalogCache,

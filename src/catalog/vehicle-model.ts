@@ -1,5 +1,5 @@
-import { UsageError } from "../errors.js";
-import { fold } from "../nearest.js";
+import { UsageError } from "../base/errors.js";
+import { fold } from "../base/nearest.js";
 import { itemId, itemLabel } from "./items.js";
 import type { Catalogs } from "./service.js";
 

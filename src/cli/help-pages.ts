@@ -1,6 +1,6 @@
 import { PassThrough, Writable } from "node:stream";
 import type { Command } from "commander";
-import type { IO } from "../io.js";
+import type { IO } from "../base/io.js";
 import { STATIC_HELP_WIDTH } from "./help-width.js";
 import { buildProgram } from "./program.js";
 import { runProgram } from "./run.js";

@@ -1,8 +1,8 @@
 import type { EventEmitter } from "node:events";
 import { Command, Help } from "commander";
+import { exitCodesLine } from "../base/errors.js";
+import { VERSION } from "../base/version.js";
 import { GLOBAL_FLAGS } from "../commands/globals.js";
-import { exitCodesLine } from "../errors.js";
-import { VERSION } from "../version.js";
 import { addFlags } from "./assemble.js";
 import { invokedNoun, NOUNS, type NounName } from "./nouns.js";
 import { applyHelpConfig, type CliContext, examples, hasExamples } from "./shared.js";

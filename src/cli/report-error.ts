@@ -1,6 +1,6 @@
+import { EXIT, exitCodeOf, RentctlError, StalePlanError } from "../base/errors.js";
+import type { IO } from "../base/io.js";
 import type { Deps } from "../deps.js";
-import { EXIT, exitCodeOf, RentctlError, StalePlanError } from "../errors.js";
-import type { IO } from "../io.js";
 import { argvWantsJson } from "./argv.js";
 
 export interface ReportContext {

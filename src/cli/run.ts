@@ -1,6 +1,6 @@
 import { type Command, CommanderError } from "commander";
-import { EXIT } from "../errors.js";
-import type { IO } from "../io.js";
+import { EXIT } from "../base/errors.js";
+import type { IO } from "../base/io.js";
 import { argvWantsJson, normalizeArgv } from "./argv.js";
 import { buildProgram } from "./program.js";
 import type { CliContext } from "./shared.js";

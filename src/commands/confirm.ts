@@ -1,5 +1,5 @@
+import { AbortedError } from "../base/errors.js";
 import type { Deps } from "../deps.js";
-import { AbortedError } from "../errors.js";
 
 /**
  * Destructive commands ask on a TTY; without one they need --yes. Declining

@@ -1,4 +1,4 @@
-import { UsageError } from "../errors.js";
+import { UsageError } from "../base/errors.js";
 
 /**
  * Flags and positional arguments as data, read into typed values. A verb

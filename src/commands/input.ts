@@ -1,12 +1,12 @@
 import { readFile } from "node:fs/promises";
+import { fsReason, InputError, UsageError } from "../base/errors.js";
+import { readAll } from "../base/io.js";
 import { recordToWire, relativeFormProblems } from "../contract/human.js";
 import { isObject, READ_ONLY_MEMBERS } from "../contract/records.js";
 import { memberChange } from "../contract/refs.js";
 import type { ParamSpec } from "../contract/types.js";
 import { specIndex } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
-import { fsReason, InputError, UsageError } from "../errors.js";
-import { readAll } from "../io.js";
 
 /**
  * A record from its three sources, in order of precedence (later wins):
@@ -39,11 +39,11 @@ export async function readRecordFile(deps: Deps, file: string): Promise<Record<s
   try {
     if (/^\s*[[{]/.test(text)) {
       // the same guards as fleet files: no nesting deeper than 64, no member named twice
-      const { checkJson } = await import("../fleet/input-limits.js");
+      const { checkJson } = await import("../files/input-limits.js");
       parsed = (checkJson(text, () => `--from-file ${file === "-" ? "stdin" : file}`) ?? { value: JSON.parse(text) })
         .value;
     } else {
-      parsed = (await import("../fleet/yaml.js")).parseYaml(text);
+      parsed = (await import("../files/yaml.js")).parseYaml(text);
     }
   } catch (e) {
     if (e instanceof InputError) throw e;
@@ -128,7 +128,7 @@ export async function gatherInput(
   if (unknown.length) {
     // A typo must never be reported as a success: refused unless the user says the server knows the field.
     if (!sources.allowUnknown) {
-      const { suggestFields } = await import("../fleet/where.js");
+      const { suggestFields } = await import("../plans/where.js");
       throw new InputError(
         `${unknown.length} member${unknown.length === 1 ? " is" : "s are"} not a field of the v302 contract (nothing was sent)`,
         {
@@ -157,9 +157,9 @@ export async function gatherInput(
   if (check) {
     const [{ localProblems }, { resolvableField }, { problemsError }, { isRelative }] = await Promise.all([
       import("../contract/refs.js"),
-      import("../fleet/resolver.js"),
+      import("../files/resolver.js"),
       import("../resources/safe-edit.js"),
-      import("../fleet/relative.js"),
+      import("../plans/relative.js"),
     ]);
     // an edit's field flags take relative values (`--price-per-day -5`): checked where they are applied
     const flagged = new Set(Object.keys(sources.flags ?? {}).filter((k) => sources.flags?.[k] !== undefined));
@@ -190,7 +190,7 @@ export async function gatherInput(
 }
 
 /** Catalog references given by name (`--currency EUR`, `--segment cars`) become ids. */
-/** A vehicle file's names as ids, by the fleet's one resolver (src/fleet/resolver.ts); nothing resolved is sent when a name is unknown. */
+/** A vehicle file's names as ids, by the fleet's one resolver (src/files/resolver.ts); nothing resolved is sent when a name is unknown. */
 async function resolveFileNames(
   deps: Deps,
   file: string,
@@ -201,8 +201,8 @@ async function resolveFileNames(
   const fields: Record<string, unknown> = {};
   for (const k in values) if (bySpec.has(k)) fields[k] = values[k];
   const [{ createNameResolver, resolveRowNames }, { catalogPort }] = await Promise.all([
-    import("../fleet/resolver.js"),
-    import("../fleet/adapters.js"),
+    import("../files/resolver.js"),
+    import("../files/adapters.js"),
   ]);
   const problems = await resolveRowNames(createNameResolver(await catalogPort(deps)), fields);
   if (problems.length)

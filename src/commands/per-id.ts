@@ -1,6 +1,6 @@
+import { PartialFailureError, RentctlError } from "../base/errors.js";
 import type { JsonObject } from "../contract/records.js";
 import type { Deps } from "../deps.js";
-import { PartialFailureError, RentctlError } from "../errors.js";
 
 /** What one id's action reports: printed on stdout with -o json/yaml/…, its id with -q. */
 export type IdResult = JsonObject & { id: number };

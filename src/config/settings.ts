@@ -3,7 +3,7 @@ import { FORMATS, type Format, REVIEW_FORMATS } from "../output/formats.js";
 
 export { FORMATS, type Format, REVIEW_FORMATS };
 
-import { UsageError } from "../errors.js";
+import { UsageError } from "../base/errors.js";
 
 /**
  * Global settings and their precedence, decided in one place:

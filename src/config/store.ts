@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../errors.js";
-import { lockSync } from "../locks/lock.js";
+import { ConfigError } from "../base/errors.js";
+import { lockSync } from "../base/lock.js";
 import { CONFIG_SCHEMA, configProblem } from "./schema.js";
 import type { Profile } from "./settings.js";
 
@@ -75,7 +75,7 @@ export class ConfigStore {
   }
 
   /**
-   * Read-modify-write under the config file's lock (src/locks/): the file is
+   * Read-modify-write under the config file's lock (src/base/lock.ts): the file is
    * read again inside it, so concurrent writers (two `profile set`, an
    * `auth login` beside them) each keep their change.
    */

@@ -1,5 +1,5 @@
 import { NotConfiguredError } from "../api/errors.js";
-import { RentctlError, UsageError } from "../errors.js";
+import { RentctlError, UsageError } from "../base/errors.js";
 import { type Paths, sandboxDataFile } from "./paths.js";
 import type { Environment, Settings } from "./settings.js";
 
@@ -150,7 +150,7 @@ export async function embeddedSandboxUrl(
 async function startEmbedded(dataFile: string | null, env: NodeJS.ProcessEnv, warn: (text: string) => void) {
   const [{ startSandbox }, { lockTimeoutMs }] = await Promise.all([
     import("../sandbox/server.js"),
-    import("../locks/lock.js"),
+    import("../base/lock.js"),
   ]);
   try {
     return await startSandbox({

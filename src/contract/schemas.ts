@@ -10,7 +10,7 @@ import { VEHICLE_FIELDS } from "./vehicle-fields.js";
  * table (operations.ts). Derived from here, never written again by hand:
  * - JSON Schema of each record (`recordJsonSchemas`, `jsonSchemaOf`), which
  *   the OpenAPI document (openapi.ts: every operation's 200 answer), the
- *   account and fleet file schemas (src/account/schema.ts) and the generated
+ *   account and fleet file schemas (src/plans/account-schema.ts) and the generated
  *   TypeScript types of the library (scripts/contract-types.ts ->
  *   src/library/contract-types.ts) read;
  * - the MCP tools' input and output schemas (the zod schemas themselves, as

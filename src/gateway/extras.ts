@@ -1,9 +1,9 @@
 import type { EncodableRecord } from "../api/encode.js";
 import { NotFoundError } from "../api/errors.js";
+import { RentctlError } from "../base/errors.js";
 import { activeOf, EXTRA_MEMBER_ALIASES, memberOf } from "../contract/extra-fields.js";
 import { createdId, type JsonObject } from "../contract/records.js";
 import type { CoreDeps } from "../deps.js";
-import { RentctlError } from "../errors.js";
 import { EXTRA, fetchRecord, serverMembers } from "../resources/safe-edit.js";
 import { sendWrite } from "./send.js";
 import { recordWrite } from "./undo.js";

@@ -2,11 +2,11 @@ import type { CancelSignal } from "../api/cancel.js";
 import { describeRequest } from "../api/dry-run.js";
 import type { EncodableRecord } from "../api/encode.js";
 import { ApiError } from "../api/errors.js";
+import { ConflictError } from "../base/errors.js";
+import type { ActingTarget } from "../base/io.js";
 import { createdId, type JsonObject, unwrapRecord } from "../contract/records.js";
 import { crossFieldProblems, isEmpty, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
 import type { CoreDeps, Deps } from "../deps.js";
-import { ConflictError } from "../errors.js";
-import type { ActingTarget } from "../io.js";
 import { type CreateResult, printCreateDryRun } from "../resources/create.js";
 import { EXTRA, type Resource } from "../resources/resource.js";
 import {

@@ -1,9 +1,9 @@
 import type { JsonObject } from "../contract/records.js";
 import type { CoreDeps } from "../deps.js";
-import type { HistoryAction } from "../history/history.js";
+import type { HistoryAction } from "./history.js";
 
 /**
- * How a write of the gateway is recorded in the undo history (src/history/).
+ * How a write of the gateway is recorded in the undo history (src/gateway/history.ts).
  * The history is written here, by the gateway, before the write is sent, so
  * no command can forget it; a command only says which kind of record its
  * write belongs to.
@@ -41,7 +41,7 @@ export interface UndoBatch {
 async function historyOf(deps: CoreDeps) {
   if (deps.history === false) return undefined;
   const target = await deps.target();
-  const { historyFor, historyTarget } = await import("../history/history.js");
+  const { historyFor, historyTarget } = await import("./history.js");
   const history = historyFor(deps.paths.dataDir, target);
   return history ? { history, where: historyTarget(target) } : undefined;
 }

@@ -3,13 +3,13 @@ import { basename } from "node:path";
 import type { CancelSignal } from "../api/cancel.js";
 import type { EncodableRecord, FilePart } from "../api/encode.js";
 import { NotFoundError } from "../api/errors.js";
+import { InputError, RentctlError } from "../base/errors.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../contract/operations.js";
 import { createdId, type JsonObject, uploadedImageIds } from "../contract/records.js";
 import type { WireRecord } from "../contract/validate.js";
 import { type CoreDeps, requireUser } from "../deps.js";
-import { InputError, RentctlError } from "../errors.js";
-import { checkVehicle } from "../fleet/adapters.js";
-import { currentInput, PLAN_FIELDS, sameStored } from "../fleet/plan.js";
+import { checkVehicle } from "../files/adapters.js";
+import { currentInput, PLAN_FIELDS, sameStored } from "../plans/plan.js";
 import { fetchRecord, VEHICLE } from "../resources/safe-edit.js";
 import { sendWrite } from "./send.js";
 import { recordWrite, type UndoScope } from "./undo.js";
@@ -20,7 +20,7 @@ import { recordWrite, type UndoScope } from "./undo.js";
  * `sending` line, fsync'd before the request that may change the server) and
  * its abort signal, and records the previous record for undo as `undo` says
  * before it sends. Plans are compared field by field under the contract's
- * types, a registration's spacing included (src/fleet/plan.ts sameStored).
+ * types, a registration's spacing included (src/plans/plan.ts sameStored).
  */
 
 export interface RowWrite {
@@ -55,7 +55,7 @@ export async function currentVehicle(
   }
 }
 
-/** A full vehicle record checked as `vehicle create` checks it (fleet/adapters.ts checkVehicle), or refused with every problem. */
+/** A full vehicle record checked as `vehicle create` checks it (files/adapters.ts checkVehicle), or refused with every problem. */
 async function checked(deps: CoreDeps, values: Record<string, unknown>, what: string): Promise<EncodableRecord> {
   const { record, problems } = await checkVehicle(deps, values);
   if (!record) throw new InputError(`${what}: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`);

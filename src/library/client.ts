@@ -1,16 +1,16 @@
 import type { ApiClient } from "../api/client.js";
 import type { EncodableRecord } from "../api/encode.js";
 import { MalformedResponseError } from "../api/errors.js";
+import { InputError, InterruptedError, UsageError } from "../base/errors.js";
+import type { AccountApplyResult } from "../bulk/account-apply.js";
 import { EXTRA_EDITABLE_FIELDS, EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { JsonObject } from "../contract/records.js";
 import { VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { OwnedDeps } from "../deps.js";
-import { InputError, InterruptedError, UsageError } from "../errors.js";
-import type { SavedPlan } from "../fleet/saved-plan.js";
-import type { AccountApplyResult } from "../jobs/account-apply.js";
 import type { Finding, LintResult } from "../ops/lint/lint.js";
 import type { HistoryRow } from "../ops/undo/history.js";
 import type { Recreated, UndoItem, UndoResult } from "../ops/undo/undo.js";
+import type { SavedPlan } from "../plans/saved-plan.js";
 import type { Change } from "../resources/safe-edit.js";
 import { type LibraryOptions, libraryContext } from "./context.js";
 import {
@@ -295,10 +295,10 @@ export interface LintOptions {
 }
 
 /**
- * A client of the Partner API for one owner: typed methods over the same
- * modules the CLI's commands run (src/resources, src/gateway, src/account,
- * src/jobs), so every rule, guard and journal is the CLI's. No global
- * state: each client is its own context (src/library/context.ts).
+ * A client of the Partner API for one owner: typed methods over the
+ * operations the CLI's commands and the MCP tools call (src/ops), so every
+ * rule, guard and undo entry is theirs. No global state: each client is its
+ * own context (src/library/context.ts).
  */
 export function createClient(options: ClientOptions): RentctlClient {
   const ctx = libraryContext(options);
@@ -395,7 +395,7 @@ export function createClient(options: ClientOptions): RentctlClient {
       const [{ lintAccount }, { loadConfig }, { formatFor }] = await Promise.all([
         import("../ops/lint/lint.js"),
         import("../ops/lint/config.js"),
-        import("../fleet/format.js"),
+        import("../files/format.js"),
       ]);
       const config = await loadConfig({ file: opts.config });
       const file = opts.file ? { path: opts.file, format: formatFor(opts.file, opts.format) } : undefined;
@@ -625,7 +625,7 @@ async function* listPagesOf(deps: OwnedDeps, opts: ListOptions): AsyncGenerator<
 async function plan(deps: OwnedDeps, input: string | AccountDocument, opts: PlanOptions): Promise<AccountPlan> {
   const [{ planAccountDocument }, { accountPlanMarkdown }] = await Promise.all([
     import("../ops/account/plan.js"),
-    import("../account/print.js"),
+    import("../plans/account-print.js"),
   ]);
   if (typeof input !== "string" && (typeof input !== "object" || input === null))
     throw new InputError("account.plan takes a file path or an account document");
@@ -690,7 +690,7 @@ async function editMany(
 
 async function apply(deps: OwnedDeps, p: AccountPlan | SavedPlan, opts: ApplyOptions): Promise<AccountApplyResult> {
   const [sp, { applyAccountPlan }] = await Promise.all([
-    import("../fleet/saved-plan.js"),
+    import("../plans/saved-plan.js"),
     import("../ops/account/apply.js"),
   ]);
   const saved = sp.checkSavedPlan("saved" in p ? p.saved : p, "account", "account.apply");

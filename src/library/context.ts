@@ -5,6 +5,8 @@ import { Writable } from "node:stream";
 import type { ChalkInstance } from "chalk";
 import type { ApiClient } from "../api/client.js";
 import { LIBRARY_HINTS } from "../api/errors.js";
+import { UsageError } from "../base/errors.js";
+import type { IO } from "../base/io.js";
 import type { Catalogs } from "../catalog/service.js";
 import type { Paths } from "../config/paths.js";
 import { catalogsFor, clientFor } from "../config/services.js";
@@ -12,8 +14,6 @@ import { ENVIRONMENTS, type Environment, type Settings } from "../config/setting
 import type { ConfigStore } from "../config/store.js";
 import { resolveTarget, type Target } from "../config/target.js";
 import type { Deps, Messages, OwnedDeps } from "../deps.js";
-import { UsageError } from "../errors.js";
-import type { IO } from "../io.js";
 
 /**
  * The dependencies of the library's calls (the same `Deps` every CLI

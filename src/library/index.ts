@@ -24,7 +24,7 @@ export {
   RentctlError,
   StalePlanError,
   UsageError,
-} from "../errors.js";
+} from "../base/errors.js";
 export { RegistrationTakenError } from "../ops/vehicle/registration.js";
 export {
   type AccountApplyResult,

@@ -1,7 +1,7 @@
+import { exitCodeOf, RentctlError, UsageError } from "../base/errors.js";
+import { VERSION } from "../base/version.js";
 import type { Deps } from "../deps.js";
-import { exitCodeOf, RentctlError, UsageError } from "../errors.js";
-import { type PlanTarget, planTarget } from "../fleet/saved-plan.js";
-import { VERSION } from "../version.js";
+import { type PlanTarget, planTarget } from "../plans/saved-plan.js";
 import { toolInput } from "./schemas.js";
 import { DEFAULT_PLAN_TTL_MS, PlanTokens } from "./tokens.js";
 import { TOOLS, type Tool, type ToolContext } from "./tools.js";

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { UsageError } from "../errors.js";
-import type { PlanTarget, SavedPlan } from "../fleet/saved-plan.js";
+import { UsageError } from "../base/errors.js";
+import type { PlanTarget, SavedPlan } from "../plans/saved-plan.js";
 
 /**
  * The plan tokens of `rentctl mcp`: plan_changes issues one per plan,

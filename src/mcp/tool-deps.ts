@@ -1,5 +1,5 @@
+import type { Messages } from "../base/io.js";
 import { type Deps, dataOnlyDeps } from "../deps.js";
-import type { Messages } from "../io.js";
 
 /**
  * The context a tool call runs in: the server's target, client and catalogs

@@ -1,9 +1,9 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { UsageError } from "../base/errors.js";
 import type { JsonObject } from "../contract/records.js";
 import type { Deps } from "../deps.js";
-import { UsageError } from "../errors.js";
-import type { PlanTarget, SavedPlan } from "../fleet/saved-plan.js";
 import { CATALOG_NAMES } from "../ops/catalog/search.js";
+import type { PlanTarget, SavedPlan } from "../plans/saved-plan.js";
 import { changesSchema, recordSchema, type Zod } from "./schemas.js";
 import type { PlanTokens } from "./tokens.js";
 import { toolDeps } from "./tool-deps.js";
@@ -489,8 +489,8 @@ The result: counts, a markdown summary for the person to review, the plan, and t
       const [{ lintAccount }, { severityRank, RULE_IDS }, { UsageError }, { nearest }] = await Promise.all([
         import("../ops/lint/lint.js"),
         import("../ops/lint/rules.js"),
-        import("../errors.js"),
-        import("../nearest.js"),
+        import("../base/errors.js"),
+        import("../base/nearest.js"),
       ]);
       for (const id of args.rules ?? [])
         if (!RULE_IDS.includes(id)) {
@@ -556,13 +556,13 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
     const t = toolDeps(deps).deps;
     const { vehicleIds } = await import("../ops/handles.js");
     const selection = { where, ids: ids.length ? await vehicleIds(t, ids) : [], terms: TOOL_TERMS };
-    let plan: import("../fleet/plan.js").Plan;
+    let plan: import("../plans/plan.js").Plan;
     if (args.changes !== undefined) {
       const changes = args.changes;
       if (typeof changes !== "object" || changes === null || Array.isArray(changes))
         throw new UsageError('"changes": an object of field: value');
       const [{ requireField }, { planEditMany }] = await Promise.all([
-        import("../fleet/where.js"),
+        import("../plans/where.js"),
         import("../ops/vehicle/edit-many.js"),
       ]);
       const values: Record<string, unknown> = {};
@@ -602,7 +602,7 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
     );
   const [{ planAccountDocument }, { accountPlanMarkdown }] = await Promise.all([
     import("../ops/account/plan.js"),
-    import("../account/print.js"),
+    import("../plans/account-print.js"),
   ]);
   // the one "plan a document and save the plan" (src/ops/account/plan.ts), as `account diff --out` makes it
   const planned = await planAccountDocument(
@@ -665,7 +665,7 @@ async function savePlanFile(deps: Deps, saved: SavedPlan, token: string): Promis
   const [{ join }, { mkdir }, { writeFileAtomic }] = await Promise.all([
     import("node:path"),
     import("node:fs/promises"),
-    import("../temp-files.js"),
+    import("../base/temp-files.js"),
   ]);
   const dir = join(deps.paths.dataDir, "plans");
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -685,7 +685,7 @@ async function applyPlan(ctx: ToolContext, args: Record<string, unknown>): Promi
       `the plan has ${n} changes, over this server's --max-changes ${ctx.maxChanges}; nothing was sent`,
       { hint: "plan the change in smaller parts, or let the person apply the plan_file plan_changes gave" },
     );
-  const { applySavedAccountPlan } = await import("../jobs/account-apply.js");
+  const { applySavedAccountPlan } = await import("../bulk/account-apply.js");
   const result = await applySavedAccountPlan(toolDeps(ctx.deps).deps, saved, { concurrency: 4, started: Date.now() });
   const done = Object.entries(result.counts)
     .map(([k, v]) => `${v} ${k}`)

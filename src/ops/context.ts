@@ -1,6 +1,6 @@
+import type { ActingTarget } from "../base/io.js";
 import type { JsonObject } from "../contract/records.js";
 import type { CoreDeps } from "../deps.js";
-import type { ActingTarget } from "../io.js";
 import type { Change } from "../resources/safe-edit.js";
 
 /**

@@ -1,5 +1,5 @@
-import { UsageError } from "../errors.js";
-import type { NameResolver } from "../fleet/resolver.js";
+import { UsageError } from "../base/errors.js";
+import type { NameResolver } from "../files/resolver.js";
 import type { OpContext } from "./context.js";
 
 /**
@@ -55,7 +55,7 @@ const HANDLE_NAME: Record<string, string> = { vehicle: "registration number", ex
 
 /** "did you mean" over names that hold spaces and dashes (registrations, option names). */
 async function near(name: string, candidates: Iterable<string>): Promise<string[]> {
-  const { nearest, fold } = await import("../nearest.js");
+  const { nearest, fold } = await import("../base/nearest.js");
   const key = (s: string) => fold(s).replaceAll("-", "_");
   const byKey = new Map<string, string>();
   for (const c of candidates) if (!byKey.has(key(c))) byKey.set(key(c), c);
@@ -171,7 +171,7 @@ function extraName(given: string): ExtraName {
 
 /** The one extra a name means among the account's; exit 2 naming the nearest, or listing several. */
 async function matchExtra(extras: readonly NamedExtra[], w: ExtraName): Promise<number> {
-  const { fold } = await import("../nearest.js");
+  const { fold } = await import("../base/nearest.js");
   const named = extras.filter((e) => e.names.some((n) => fold(n) === fold(w.name)));
   const hits = w.period === undefined ? named : named.filter((e) => e.period === w.period);
   if (hits.length === 0)
@@ -250,7 +250,7 @@ interface NamedExtra {
 async function accountExtras(ctx: OpContext): Promise<NamedExtra[]> {
   const [{ listExtras }, { extraState, OPTION_CATALOG }, { itemId, itemNames }] = await Promise.all([
     import("../resources/list.js"),
-    import("../account/extras.js"),
+    import("../plans/account-extras.js"),
     import("../catalog/items.js"),
   ]);
   const listing = await listExtras(ctx, { warn: (m) => ctx.msg.warn(m) });

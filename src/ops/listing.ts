@@ -1,9 +1,9 @@
 import type { Page } from "../api/decode.js";
 import type { EncodableRecord } from "../api/encode.js";
 import { walkPages } from "../api/paginate.js";
+import { UsageError } from "../base/errors.js";
 import { WALK_PAGE_SIZE } from "../contract/operations.js";
 import { type JsonObject, normalizeRecord } from "../contract/records.js";
-import { UsageError } from "../errors.js";
 import type { OpContext, OpOptions } from "./context.js";
 
 /**

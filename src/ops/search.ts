@@ -1,7 +1,7 @@
+import { UsageError } from "../base/errors.js";
+import { fold } from "../base/nearest.js";
 import { FieldNames } from "../catalog/names.js";
 import type { JsonObject } from "../contract/records.js";
-import { UsageError } from "../errors.js";
-import { fold } from "../nearest.js";
 import type { OpContext } from "./context.js";
 
 /**

@@ -1,8 +1,8 @@
 import type { EncodableRecord } from "../api/encode.js";
+import { UsageError } from "../base/errors.js";
 import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
 import { memberChange } from "../contract/refs.js";
 import type { ParamSpec } from "../contract/types.js";
-import { UsageError } from "../errors.js";
 import type { OpContext } from "./context.js";
 import { extraMembers } from "./handles.js";
 

@@ -1,6 +1,6 @@
 /**
  * The one csv writer of rentctl (listings, fleet exports, reports), on
- * csv-stringify; csv-parse reads them back (src/fleet/read.ts). RFC 4180:
+ * csv-stringify; csv-parse reads them back (src/files/read.ts). RFC 4180:
  * a cell is quoted when it holds a comma, a quote, a CR or an LF, and when
  * it has whitespace at either end (the reader keeps a quoted cell as written
  * and trims an unquoted one). Arrays are joined with `|` (the one csv

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from "chalk";
-import type { RentctlError } from "../errors.js";
+import type { RentctlError } from "../base/errors.js";
 
 /**
  * The text of an expected failure, as every command shows it on stderr: one

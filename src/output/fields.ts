@@ -1,6 +1,6 @@
 import type { ChalkInstance } from "chalk";
+import type { IO } from "../base/io.js";
 import type { Json, JsonObject } from "../contract/records.js";
-import type { IO } from "../io.js";
 import type { Format } from "./formats.js";
 
 /** Columns, render options and field paths: shared by every writer (render.ts, table.ts). */

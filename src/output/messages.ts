@@ -1,8 +1,8 @@
 import type { ChalkInstance } from "chalk";
 import { shownAddress } from "../api/address.js";
-import type { Messages } from "../io.js";
+import type { Messages } from "../base/io.js";
 
-export type { ActingTarget, Messages } from "../io.js";
+export type { ActingTarget, Messages } from "../base/io.js";
 
 /** Messages written to `stderr`, coloured by the stderr colour decision. */
 export function createMessages(stderr: NodeJS.WritableStream, c: ChalkInstance, quiet: boolean): Messages {

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from "chalk";
+import type { IO } from "../base/io.js";
 import type { Json, JsonObject } from "../contract/records.js";
 import type { SectionDecl } from "../contract/sections.js";
-import type { IO } from "../io.js";
 import type { CardSection } from "./card.js";
 import type { Column, Namer, RenderOptions, ViewOptions } from "./fields.js";
 import type { Format } from "./formats.js";

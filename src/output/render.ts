@@ -1,8 +1,8 @@
+import { UsageError } from "../base/errors.js";
+import { nearest } from "../base/nearest.js";
 import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { Json, JsonObject } from "../contract/records.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
-import { UsageError } from "../errors.js";
-import { nearest } from "../nearest.js";
 
 /**
  * The contract fields of the resource a listing shows, told by its columns: a vehicle's list
@@ -14,7 +14,7 @@ function contractFieldNames(columns: Column[] | undefined): string[] {
   return (tables.length ? tables : [VEHICLE_FIELDS, EXTRA_FIELDS]).flatMap((t) => t.map((f) => f.name));
 }
 
-import type { IO } from "../io.js";
+import type { IO } from "../base/io.js";
 import { loadCsv } from "./csv.js";
 import { type Column, getPath, type Namer, pickFields, type RenderOptions } from "./fields.js";
 import { loadYaml } from "./yaml.js";

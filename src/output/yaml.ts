@@ -1,6 +1,6 @@
 /**
  * The one way rentctl writes yaml: js-yaml's dump (the one yaml library; it
- * reads them back, src/fleet/yaml.ts), YAML 1.2 core schema. Lines are never
+ * reads them back, src/files/yaml.ts), YAML 1.2 core schema. Lines are never
  * folded, a string that would read as another type is double-quoted, an
  * object met twice is written twice (no anchors), an undefined member is
  * left out.

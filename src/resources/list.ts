@@ -8,8 +8,8 @@ import type { CoreDeps, Deps } from "../deps.js";
 /** What a listing reads with: the client, the owner and the locale. */
 export type ListDeps = Pick<Deps, "client" | "target" | "locale">;
 
+import { RentctlError } from "../base/errors.js";
 import { requireUser } from "../deps.js";
-import { RentctlError } from "../errors.js";
 
 /** Pages a whole-account walk requests ahead (the server prepares one while the client reads another). */
 const LIST_READ_AHEAD = 2;

@@ -6,7 +6,6 @@ import type { ParamSpec } from "../contract/types.js";
 import { VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { CoreDeps } from "../deps.js";
 import { requireUser } from "../deps.js";
-import type { HistoryAction } from "../history/history.js";
 
 /**
  * One description per resource of the contract: its operations, fields,
@@ -84,3 +83,19 @@ export const EXTRA: Resource = {
   removeAction: "extra.delete",
   mirrorServer: { aliases: EXTRA_MEMBER_ALIASES },
 };
+
+export type HistoryAction =
+  | "vehicle.edit"
+  | "vehicle.remove"
+  | "extra.update"
+  | "extra.delete"
+  /** `vehicle apply`, `account apply`: the batch entry; its rows are entries with `batch` = its op. */
+  | "vehicle.apply"
+  /** `vehicle import`: a batch entry like an apply's, its rows the vehicles it created. */
+  | "vehicle.import"
+  /** A vehicle created (undo removes it; `before` is the record sent). */
+  | "vehicle.create"
+  /** An extra created (undo deletes it; `before` is the record sent). */
+  | "extra.create"
+  /** An extra switched on or off (undo switches it back; `before` is its record before). */
+  | "extra.switch";

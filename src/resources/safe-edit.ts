@@ -1,5 +1,6 @@
 import type { EncodableRecord } from "../api/encode.js";
 import { AuthError } from "../api/errors.js";
+import { InputError } from "../base/errors.js";
 import { operation } from "../contract/operations.js";
 import {
   type JsonObject,
@@ -10,7 +11,6 @@ import {
 } from "../contract/records.js";
 import { isEmpty, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
-import { InputError } from "../errors.js";
 import type { Resource } from "./resource.js";
 
 export { EXTRA, type Resource, VEHICLE } from "./resource.js";

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { VERSION } from "../base/version.js";
 import { API_VERSION, OPERATIONS } from "../contract/operations.js";
 import type { Operation } from "../contract/types.js";
-import { VERSION } from "../version.js";
 import { HANDLERS, SandboxHttpError } from "./handlers.js";
 import { DEMO_OWNERS, type DemoOwner } from "./owners.js";
 import type { LockHolder } from "./persistence/lock.js";

@@ -1,10 +1,10 @@
+import { InputError, InterruptedError, RentctlError } from "../base/errors.js";
 import { humanToWire } from "../contract/human.js";
 import { DEFAULT_SEGMENT } from "../contract/operations.js";
 import type { ParamSpec } from "../contract/types.js";
 import { coerce, isEmpty } from "../contract/validate.js";
 import { VEHICLE_FIELD_BY_NAME } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
-import { InputError, InterruptedError, RentctlError } from "../errors.js";
 import type { Item, WizardCatalogs } from "./catalogs.js";
 import type { Choice, WizardPrompts } from "./prompts.js";
 

@@ -1,10 +1,10 @@
 import type { EncodableRecord } from "../api/encode.js";
+import { InterruptedError, UsageError } from "../base/errors.js";
 import { findItems, type Item, itemId, toItems } from "../catalog/items.js";
 import { operation } from "../contract/operations.js";
 import type { JsonObject } from "../contract/records.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
-import { InterruptedError, UsageError } from "../errors.js";
 
 export { findItems, type Item, labelOf, toItems } from "../catalog/items.js";
 

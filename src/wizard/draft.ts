@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { lockSync } from "../base/lock.js";
+import { writeFileAtomic } from "../base/temp-files.js";
 import type { Target } from "../config/target.js";
 import { isEmpty } from "../contract/validate.js";
-import { lockSync } from "../locks/lock.js";
-import { writeFileAtomic } from "../temp-files.js";
 import type { WizardState } from "./ask.js";
 
 /**

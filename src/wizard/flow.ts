@@ -1,14 +1,21 @@
 import { access } from "node:fs/promises";
 import { shownAddress } from "../api/address.js";
 import { ApiValidationError } from "../api/errors.js";
+import {
+  AbortedError,
+  type FieldDetail,
+  fsReason,
+  InputError,
+  InterruptedError,
+  RentctlError,
+} from "../base/errors.js";
+import { writeFileAtomic } from "../base/temp-files.js";
 import { crossFieldProblems, isEmpty, validateRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
-import { AbortedError, type FieldDetail, fsReason, InputError, InterruptedError, RentctlError } from "../errors.js";
-import { ACCOUNT_BOUND } from "../fleet/fields.js";
+import { ACCOUNT_BOUND } from "../files/fields.js";
 import { formatError } from "../output/error.js";
 import type { CreateResult } from "../resources/create.js";
-import { writeFileAtomic } from "../temp-files.js";
 import { Ask, toInts, type WizardState } from "./ask.js";
 import { WizardCatalogs } from "./catalogs.js";
 import type { WizardPrompts } from "./prompts.js";

@@ -1,6 +1,6 @@
+import { InterruptedError } from "../base/errors.js";
+import type { IO } from "../base/io.js";
 import type { Deps } from "../deps.js";
-import { InterruptedError } from "../errors.js";
-import type { IO } from "../io.js";
 
 /**
  * The prompt layer of the wizard, as an interface: the flow only ever talks

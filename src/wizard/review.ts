@@ -1,7 +1,7 @@
+import type { FieldDetail } from "../base/errors.js";
 import { VEHICLE_SECTIONS } from "../contract/sections.js";
 import { isEmpty } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
-import type { FieldDetail } from "../errors.js";
 import type { CardSection } from "../output/card.js";
 import type { WizardState } from "./ask.js";
 import type { WizardCatalogs } from "./catalogs.js";

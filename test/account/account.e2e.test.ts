@@ -109,7 +109,7 @@ describe("account export → diff (every seeded owner)", () => {
   });
 });
 
-describe("a file over 2 MiB streams (src/fleet/doc-stream.ts) and plans as a small one does", () => {
+describe("a file over 2 MiB streams (src/files/doc-stream.ts) and plans as a small one does", () => {
   // padded past WHOLE_FILE_BYTES with what both formats ignore (json whitespace, yaml comments)
   const PAD = 2.2 * 1024 * 1024;
   const padded = (ext: string, text: string) =>

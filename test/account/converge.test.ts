@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ExtraState, extraTwins } from "../../src/account/extras.js";
-import { CREATE_ROW, EXTRA_ROW, extraCreateKey, fileRow } from "../../src/jobs/converge.js";
+import { CREATE_ROW, EXTRA_ROW, extraCreateKey, fileRow } from "../../src/bulk/converge.js";
+import { type ExtraState, extraTwins } from "../../src/plans/account-extras.js";
 
 // Extras converge as vehicles do (issue 41 item 0): one per option and period, the lowest id kept,
 // and a job removes only the copies it created (or, for a create whose answer was lost, the newest).

@@ -4,13 +4,13 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { readAccountDocument } from "../../src/account/file.js";
-import { readDocument } from "../../src/fleet/doc-stream.js";
-import { parseYaml as parse } from "../../src/fleet/yaml.js";
+import { readDocument } from "../../src/files/doc-stream.js";
+import { parseYaml as parse } from "../../src/files/yaml.js";
+import { readAccountDocument } from "../../src/plans/account-file.js";
 import { ROOT } from "../helpers/cli.js";
 
 /**
- * The item-by-item yaml reading of large account files (src/fleet/doc-stream.ts)
+ * The item-by-item yaml reading of large account files (src/files/doc-stream.ts)
  * gives exactly what a whole-document parse by the yaml library gives; other
  * layouts are read whole by the library (the same values).
  */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type ExtraState, planExtras } from "../../src/account/extras.js";
-import { type AccountPlan, displayVehicles, PLACEHOLDER_BASE } from "../../src/account/plan.js";
-import { accountPlanJson, accountPlanLines, accountPlanMarkdown } from "../../src/account/print.js";
 import type { JsonObject } from "../../src/contract/records.js";
+import { type ExtraState, planExtras } from "../../src/plans/account-extras.js";
+import { type AccountPlan, displayVehicles, PLACEHOLDER_BASE } from "../../src/plans/account-plan.js";
+import { accountPlanJson, accountPlanLines, accountPlanMarkdown } from "../../src/plans/account-print.js";
 import { computePlan, identityKeys } from "../fleet/compute-plan.js";
 import { expectGolden } from "../fleet/golden.js";
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { accountFileSchema, fleetFileSchema } from "../../src/account/schema.js";
+import { accountFileSchema, fleetFileSchema } from "../../src/plans/account-schema.js";
 import { ROOT } from "../helpers/cli.js";
 
 /** The schemas of `account schema` / `vehicle schema`, checked by a well-kept validator (ajv, JSON Schema 2020-12). */

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EncodableRecord } from "../../src/api/encode.js";
+import { UsageError } from "../../src/base/errors.js";
 import { catalogCacheFile, writeCatalogCache } from "../../src/catalog/cache.js";
 import { type CatalogSource, Catalogs } from "../../src/catalog/service.js";
 import type { JsonObject } from "../../src/contract/records.js";
-import { UsageError } from "../../src/errors.js";
 
 const LOCALES = [
   { id: 40, name: "English", code: "en" },

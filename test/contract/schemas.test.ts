@@ -1,5 +1,6 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VERSION } from "../../src/base/version.js";
 import { openApiDocument } from "../../src/contract/openapi.js";
 import { OPERATIONS, operation } from "../../src/contract/operations.js";
 import {
@@ -10,7 +11,6 @@ import {
   VehicleSchema,
 } from "../../src/contract/schemas.js";
 import { createSandbox, type Sandbox } from "../../src/library/sandbox.js";
-import { VERSION } from "../../src/version.js";
 
 /**
  * The record schemas (src/contract/schemas.ts, the one source of every record's shape) against

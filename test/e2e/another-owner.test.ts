@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/errors.js";
+import { EXIT } from "../../src/base/errors.js";
 import { runMain, sandboxEnv } from "../helpers/cli.js";
 
 /** A 401 on one record of another owner says so, not "check the API key" (issue 41 item 11). */

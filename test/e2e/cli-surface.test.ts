@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { EXIT, EXIT_MEANINGS, exitCodesLine } from "../../src/errors.js";
+import { EXIT, EXIT_MEANINGS, exitCodesLine } from "../../src/base/errors.js";
 import { runMain, sandboxEnv, tempHome } from "../helpers/cli.js";
 
 /** Small promises of the command-line surface (issue 41 items 10 and 11), run in-process. */

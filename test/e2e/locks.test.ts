@@ -8,7 +8,7 @@ import { runBuilt, sandboxEnv, tempHome } from "../helpers/cli.js";
 
 /**
  * Files several rentctl processes share are changed under one lock module
- * (src/locks/lock.ts), proven with real processes at the same time: config
+ * (src/base/lock.ts), proven with real processes at the same time: config
  * writers lose nothing, concurrent edits get distinct undo ops, a lock held
  * by a live process ends a bounded wait with exit 9 naming the holder, and a
  * lock left by a dead process is taken over.

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VERSION } from "../../src/version.js";
+import { VERSION } from "../../src/base/version.js";
 import { BIN, ROOT, sandboxEnv } from "../helpers/cli.js";
 import { type LoadTrace, readLoadTrace } from "../helpers/load-trace.js";
 
@@ -42,7 +42,7 @@ describe("module-load guards (built CLI)", () => {
     await sb.cleanup();
   });
 
-  it("bin/rentctl.js, src/version.ts and package.json agree on the version", () => {
+  it("bin/rentctl.js, src/base/version.ts and package.json agree on the version", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
     expect(VERSION).toBe(pkg.version);
     expect(readFileSync(BIN, "utf8")).toContain(`const VERSION = "${pkg.version}";`);

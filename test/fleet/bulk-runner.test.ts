@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { NetworkError, ServerError } from "../../src/api/errors.js";
+import { InputError } from "../../src/base/errors.js";
 import { type BulkRow, bulkExitError, RowLog, runBulk, summaryLine } from "../../src/bulk/index.js";
-import { InputError } from "../../src/errors.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -377,7 +377,7 @@ describe("start notes (a rerun settles only rows whose request started)", () => 
 
 describe("a failure no later request can get past", () => {
   it("stops the run at the first such error (stoppedBy, its exit code), as a 401 does, instead of failing row after row", async () => {
-    const { RentctlError } = await import("../../src/errors.js");
+    const { RentctlError } = await import("../../src/base/errors.js");
     const lost = new RentctlError("the sandbox data file is in use by a running `rentctl sandbox serve`");
     lost.stopsRun = true;
     const ran: number[] = [];

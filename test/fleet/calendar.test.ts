@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/errors.js";
+import { UsageError } from "../../src/base/errors.js";
 import {
   addMonths,
   blockRanges,
@@ -16,9 +16,9 @@ import {
   renderCalendarGrid,
   serializeCalendar,
   unblockRanges,
-} from "../../src/fleet/calendar.js";
-import { planEdit } from "../../src/fleet/plan.js";
-import { planText } from "../../src/fleet/plan-print.js";
+} from "../../src/plans/calendar.js";
+import { planEdit } from "../../src/plans/plan.js";
+import { planText } from "../../src/plans/plan-print.js";
 import { expectGolden } from "./golden.js";
 
 describe("stored calendar", () => {
@@ -66,7 +66,7 @@ describe("ranges", () => {
   });
 
   it("dates: ISO or the contract's d.m.Y, one parser (parseDay); ranges may mix them", async () => {
-    const { parseDay } = await import("../../src/fleet/calendar.js");
+    const { parseDay } = await import("../../src/plans/calendar.js");
     expect(parseDay("2026-12-24")).toBe("2026-12-24");
     expect(parseDay(" 24.12.2026 ")).toBe("2026-12-24");
     expect(parseDay("1.1.2027")).toBe("2027-01-01");

@@ -1,11 +1,11 @@
 import { IdentityIndex, identityOf } from "../../src/contract/identity.js";
 import { type JsonObject, recordId } from "../../src/contract/records.js";
-import { type Plan, PlanBuilder, type PlanOptions } from "../../src/fleet/plan.js";
-import { keyOf } from "../../src/fleet/sync.js";
+import { type Plan, PlanBuilder, type PlanOptions } from "../../src/plans/plan.js";
+import { keyOf } from "../../src/plans/sync.js";
 
 /**
  * The plan of whole lists, for tests: the rows against the listed records,
- * through the PlanBuilder the streaming planner (src/fleet/sync.ts) uses. A
+ * through the PlanBuilder the streaming planner (src/plans/sync.ts) uses. A
  * row matches the vehicle of its identity with the lowest id; the property
  * test of test/fleet/stream-plan.test.ts checks the stream makes this plan.
  */

@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { InputError } from "../../src/errors.js";
-import { type DocEvent, type ReadDocumentOptions, readDocument } from "../../src/fleet/doc-stream.js";
-import { checkJson, MAX_DEPTH, MAX_ROW_BYTES } from "../../src/fleet/input-limits.js";
-import { parseYaml } from "../../src/fleet/yaml.js";
+import { InputError } from "../../src/base/errors.js";
+import { type DocEvent, type ReadDocumentOptions, readDocument } from "../../src/files/doc-stream.js";
+import { checkJson, MAX_DEPTH, MAX_ROW_BYTES } from "../../src/files/input-limits.js";
+import { parseYaml } from "../../src/files/yaml.js";
 
 /**
- * The streaming reader of account and fleet documents (src/fleet/doc-stream.ts):
+ * The streaming reader of account and fleet documents (src/files/doc-stream.ts):
  * its events rebuild exactly what a whole-document JSON.parse / yaml parse
  * gives, whatever the chunk boundaries; broken and hostile files are
  * InputErrors naming the line; items are handed out while the file is read.

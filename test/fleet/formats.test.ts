@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { IdentityIndex, identityOf } from "../../src/contract/identity.js";
-import { didYouMean, mapRow } from "../../src/fleet/fields.js";
-import { type FleetFormat, formatFor } from "../../src/fleet/format.js";
-import { readRows } from "../../src/fleet/read.js";
-import { createRecordWriter } from "../../src/fleet/write.js";
+import { didYouMean, mapRow } from "../../src/files/fields.js";
+import { type FleetFormat, formatFor } from "../../src/files/format.js";
+import { readRows } from "../../src/files/read.js";
+import { createRecordWriter } from "../../src/files/write.js";
 
 const dir = mkdtempSync(join(tmpdir(), "fleet-fmt-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { InputError } from "../../src/errors.js";
-import type { FleetFormat } from "../../src/fleet/format.js";
-import { MAX_DEPTH, MAX_ROW_BYTES } from "../../src/fleet/input-limits.js";
-import { readRows } from "../../src/fleet/read.js";
+import { InputError } from "../../src/base/errors.js";
+import type { FleetFormat } from "../../src/files/format.js";
+import { MAX_DEPTH, MAX_ROW_BYTES } from "../../src/files/input-limits.js";
+import { readRows } from "../../src/files/read.js";
 
 /**
  * Hostile and broken fleet files (issue "Hostile input"): each is refused as

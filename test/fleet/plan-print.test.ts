@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/contract/records.js";
-import { planEdit } from "../../src/fleet/plan.js";
-import { changeText, planJson, planLines, planSummary, planText } from "../../src/fleet/plan-print.js";
+import { planEdit } from "../../src/plans/plan.js";
+import { changeText, planJson, planLines, planSummary, planText } from "../../src/plans/plan-print.js";
 import { computePlan } from "./compute-plan.js";
 import { expectGolden } from "./golden.js";
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { InputError } from "../../src/base/errors.js";
 import type { JsonObject } from "../../src/contract/records.js";
 import { VEHICLE_FIELDS } from "../../src/contract/vehicle-fields.js";
-import { InputError } from "../../src/errors.js";
 import {
   ARRAY_ORDER,
   currentInput,
@@ -13,8 +13,8 @@ import {
   planIsEmpty,
   sameStored,
   sameValue,
-} from "../../src/fleet/plan.js";
-import { applyNumericEdit, parseNumericEdit } from "../../src/fleet/relative.js";
+} from "../../src/plans/plan.js";
+import { applyNumericEdit, parseNumericEdit } from "../../src/plans/relative.js";
 import { computePlan, identityKeys } from "./compute-plan.js";
 
 /** Stand-in for the fleet identity module: reg trimmed, case-insensitive, plus country when given. */

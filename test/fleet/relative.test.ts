@@ -1,14 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/errors.js";
-import { planEdit } from "../../src/fleet/plan.js";
+import { UsageError } from "../../src/base/errors.js";
+import { planEdit } from "../../src/plans/plan.js";
 import {
   applyNumericEdit,
   applyRelative,
   isRelative,
   parseNumericEdit,
   splitRelative,
-} from "../../src/fleet/relative.js";
+} from "../../src/plans/relative.js";
 
 const apply = (raw: string, current: number | undefined) =>
   applyNumericEdit(parseNumericEdit(raw, "price_per_day"), current);
@@ -21,7 +21,7 @@ describe("relative numeric values", () => {
   });
 
   it("applyRelativeChecked lists every result outside its field's range, and clamps only when asked", async () => {
-    const { applyRelativeChecked, describeMiss } = await import("../../src/fleet/relative.js");
+    const { applyRelativeChecked, describeMiss } = await import("../../src/plans/relative.js");
     const edits = new Map([
       ["price_per_day", parseNumericEdit("-100", "price_per_day")],
       ["price_per_week", parseNumericEdit("+5", "price_per_week")],
@@ -36,7 +36,7 @@ describe("relative numeric values", () => {
   });
 
   it("property: a relative result is either inside the field's range or listed as a miss, never silently changed", async () => {
-    const { applyRelativeChecked } = await import("../../src/fleet/relative.js");
+    const { applyRelativeChecked } = await import("../../src/plans/relative.js");
     const forms = fc.oneof(
       fc.integer({ min: -100_000, max: 100_000 }).map((n) => (n < 0 ? `${n}` : `+${n}`)),
       fc.integer({ min: 0, max: 300 }).map((p) => `-${p}%`),
@@ -63,7 +63,7 @@ describe("relative numeric values", () => {
   });
 
   it("a fractional result is listed with its exact value, rounded half up only with --clamp", async () => {
-    const { applyRelativeChecked, describeMiss } = await import("../../src/fleet/relative.js");
+    const { applyRelativeChecked, describeMiss } = await import("../../src/plans/relative.js");
     const edits = new Map([["price_per_day", parseNumericEdit("+10%", "price_per_day")]]);
     const plain = applyRelativeChecked(edits, { price_per_day: 45 });
     expect(plain.misses.map(describeMiss)).toEqual(["price_per_day 45 +10% = 49.5, not a whole number"]);

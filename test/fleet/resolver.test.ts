@@ -3,7 +3,7 @@ import { itemId, itemNames } from "../../src/catalog/items.js";
 import { matchByName } from "../../src/catalog/match.js";
 import type { ModelEntry } from "../../src/catalog/model-index.js";
 import type { JsonObject } from "../../src/contract/records.js";
-import { type CatalogPort, createNameResolver, nameRow, resolveRowNames } from "../../src/fleet/resolver.js";
+import { type CatalogPort, createNameResolver, nameRow, resolveRowNames } from "../../src/files/resolver.js";
 
 /**
  * `--names` both ways (issue 25, "Fidelity"): every catalog value that has a name is written as

@@ -2,10 +2,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/contract/records.js";
 import type { Deps } from "../../src/deps.js";
-import { mapRow, ROW_FIELDS } from "../../src/fleet/fields.js";
-import { type Plan, rowFields } from "../../src/fleet/plan.js";
-import { type CatalogPort, createNameResolver, resolveRowNames } from "../../src/fleet/resolver.js";
-import { AccountStream, type FleetRow, inWireForm, ReplanWholly, streamPlan } from "../../src/fleet/sync.js";
+import { mapRow, ROW_FIELDS } from "../../src/files/fields.js";
+import { type CatalogPort, createNameResolver, resolveRowNames } from "../../src/files/resolver.js";
+import { type Plan, rowFields } from "../../src/plans/plan.js";
+import { AccountStream, type FleetRow, inWireForm, ReplanWholly, streamPlan } from "../../src/plans/sync.js";
 import { sampleVehicleInput } from "../../src/sandbox/seed.js";
 import { computePlan, identityKeys } from "./compute-plan.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/errors.js";
+import { UsageError } from "../../src/base/errors.js";
 import {
   lookupField,
   matchClause,
@@ -7,7 +7,7 @@ import {
   parseWhere,
   prepareWhere,
   sortComparator,
-} from "../../src/fleet/where.js";
+} from "../../src/plans/where.js";
 
 const cars = [
   {
@@ -168,7 +168,7 @@ describe("--sort", () => {
 
 describe("--sort id", () => {
   it("sorts by the vehicle id (not a contract field, the first thing a person sorts by)", async () => {
-    const { parseSort, sortComparator } = await import("../../src/fleet/where.js");
+    const { parseSort, sortComparator } = await import("../../src/plans/where.js");
     const rows = [{ id: 3 }, { id: 1 }, { id: 2 }];
     expect([...rows].sort(sortComparator(parseSort("id:desc"))).map((r) => r.id)).toEqual([3, 2, 1]);
   });

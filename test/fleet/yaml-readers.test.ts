@@ -4,19 +4,19 @@ import { join } from "node:path";
 import { CORE_SCHEMA, load } from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { readAccountDocument, WHOLE_FILE_BYTES } from "../../src/account/file.js";
-import { readDocument } from "../../src/fleet/doc-stream.js";
-import { readRows } from "../../src/fleet/read.js";
-import { parseYaml } from "../../src/fleet/yaml.js";
+import { readDocument } from "../../src/files/doc-stream.js";
+import { readRows } from "../../src/files/read.js";
+import { parseYaml } from "../../src/files/yaml.js";
+import { readAccountDocument, WHOLE_FILE_BYTES } from "../../src/plans/account-file.js";
 import { seeded } from "../helpers/random.js";
 
 /**
  * One file, one meaning (issue 41 item 3b, issue 42 item 1): every reader of
  * yaml files gives the values the yaml library (js-yaml, YAML 1.2 core schema)
  * gives for the whole text, or refuses what it refuses: the fleet reader
- * (`vehicle diff`, `vehicle import`: src/fleet/read.ts), the account reader
- * (`account diff` / `apply`: src/account/file.ts) and the streamed reader of
- * large files (src/fleet/doc-stream.ts, item by item, at any chunk size).
+ * (`vehicle diff`, `vehicle import`: src/files/read.ts), the account reader
+ * (`account diff` / `apply`: src/plans/account-file.ts) and the streamed reader of
+ * large files (src/files/doc-stream.ts, item by item, at any chunk size).
  * The texts are written by the `yaml` package in many styles, and by hand
  * (tricky strings, mutations): a second implementation to write them.
  */

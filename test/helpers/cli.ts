@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PassThrough, Readable } from "node:stream";
-import type { IO } from "../../src/io.js";
+import type { IO } from "../../src/base/io.js";
 import { main } from "../../src/main.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/server.js";
 

@@ -2,8 +2,8 @@
 import { PassThrough, Readable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { IO } from "../../src/base/io.js";
 import { createDeps, type OwnedDeps } from "../../src/deps.js";
-import type { IO } from "../../src/io.js";
 import type { McpOptions } from "../../src/mcp/server.js";
 
 /** `rentctl mcp` in this process: the server of src/mcp over an in-memory transport, driven by the SDK's Client. */

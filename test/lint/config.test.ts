@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/base/errors.js";
 import { configFrom, findConfig, loadConfig } from "../../src/ops/lint/config.js";
 
 /** `.rentctl-lint.yaml`: found upward, rules off / re-rated / thresholds, unknown names refused with did-you-mean. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StalePlanError, UsageError } from "../../src/errors.js";
+import { StalePlanError, UsageError } from "../../src/base/errors.js";
 import { applyAccountPlan } from "../../src/ops/account/apply.js";
 import { checkSavedAccountPlan, planAccountDocument } from "../../src/ops/account/plan.js";
 import { editVehicle } from "../../src/ops/vehicle/edit.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InputError, InterruptedError, UsageError } from "../../src/errors.js";
+import { InputError, InterruptedError, UsageError } from "../../src/base/errors.js";
 import { planCalendarEdit } from "../../src/ops/vehicle/calendar-edit.js";
 import { editVehicle } from "../../src/ops/vehicle/edit.js";
 import { applyVehiclePlan, planEditMany, type VehicleRowProgress } from "../../src/ops/vehicle/edit-many.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NotFoundError } from "../../src/api/errors.js";
-import { InputError } from "../../src/errors.js";
+import { InputError } from "../../src/base/errors.js";
 import { createExtra } from "../../src/ops/extra/create.js";
 import { deleteExtra } from "../../src/ops/extra/delete.js";
 import { disableExtra, enableExtra } from "../../src/ops/extra/enable.js";

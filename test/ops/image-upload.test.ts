@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InputError } from "../../src/errors.js";
+import { InputError } from "../../src/base/errors.js";
 import { attachImages, uploadImages } from "../../src/ops/image/upload.js";
 import { type OpBench, opBench } from "./helpers.js";
 

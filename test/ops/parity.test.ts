@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: answers are JSON, compared member by member
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exitCodeOf, RentctlError } from "../../src/errors.js";
+import { exitCodeOf, RentctlError } from "../../src/base/errors.js";
 import { createClient, type RentctlClient } from "../../src/library/index.js";
 import { DEMO_OWNERS } from "../../src/sandbox/owners.js";
 import { runMain, sandboxEnv } from "../helpers/cli.js";

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONCURRENCY, checkConcurrency } from "../../src/concurrency.js";
+import { CONCURRENCY, checkConcurrency } from "../../src/base/concurrency.js";
+import { EXIT, InputError, UsageError } from "../../src/base/errors.js";
+import { fold } from "../../src/base/nearest.js";
 import { EXTRA_EDITABLE_FIELDS, EXTRA_FIELDS } from "../../src/contract/extra-fields.js";
 import { VEHICLE_CLIENT_FILLED, VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../../src/contract/vehicle-fields.js";
-import { EXIT, InputError, UsageError } from "../../src/errors.js";
 import { sampleVehicle } from "../../src/library/sandbox.js";
-import { fold } from "../../src/nearest.js";
 import { createVehicle } from "../../src/ops/vehicle/create.js";
 import { editVehicle } from "../../src/ops/vehicle/edit.js";
 import { RegistrationTakenError } from "../../src/ops/vehicle/registration.js";

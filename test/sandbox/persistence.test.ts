@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BusyError } from "../../src/locks/lock.js";
+import { BusyError } from "../../src/base/lock.js";
 import { serverInfoPath } from "../../src/sandbox/persistence/lock.js";
 import { sampleVehicleInput } from "../../src/sandbox/seed.js";
 import { resetSandboxData, type SandboxOptions, startSandbox } from "../../src/sandbox/server.js";

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/errors.js";
+import { EXIT } from "../../src/base/errors.js";
 import { repairSandboxData, SandboxDataCorruptError } from "../../src/sandbox/server.js";
 import { walPath } from "../../src/sandbox/store.js";
 import { type Api, start, tempDir } from "./helpers.js";

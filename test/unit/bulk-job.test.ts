@@ -5,11 +5,11 @@ import { PassThrough } from "node:stream";
 import { Chalk } from "chalk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiValidationError, AuthError } from "../../src/api/errors.js";
+import { ConflictError, EXIT, exitCodeOf, PartialFailureError, type RentctlError } from "../../src/base/errors.js";
 import { type BulkJobRun, bulkJobKey, openBulkJob } from "../../src/bulk/job.js";
 import { bootId, RowLog, readPrevious } from "../../src/bulk/row-log.js";
 import type { BulkRow, TaskContext, TaskOutcome } from "../../src/bulk/runner.js";
 import type { Deps } from "../../src/deps.js";
-import { ConflictError, EXIT, exitCodeOf, PartialFailureError, type RentctlError } from "../../src/errors.js";
 import { createMessages } from "../../src/output/messages.js";
 
 // The one bulk job shell (src/bulk/job.ts), driven with a fake sender. Every

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/errors.js";
-import { checkJson, MAX_DEPTH } from "../../src/fleet/input-limits.js";
+import { InputError } from "../../src/base/errors.js";
+import { checkJson, MAX_DEPTH } from "../../src/files/input-limits.js";
 
 // checkJson's fast path (parse, count members, count colons outside strings) must refuse exactly the
 // texts with a member named twice or nesting deeper than MAX_DEPTH, and hand back JSON.parse's value.

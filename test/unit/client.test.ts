@@ -13,8 +13,8 @@ import {
   TimeoutError,
 } from "../../src/api/errors.js";
 import { WRITE_GRANT } from "../../src/api/write-grant.js";
-import { EXIT } from "../../src/errors.js";
-import { BusyError } from "../../src/locks/lock.js";
+import { EXIT } from "../../src/base/errors.js";
+import { BusyError } from "../../src/base/lock.js";
 
 interface Hit {
   method: string;

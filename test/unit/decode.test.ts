@@ -7,7 +7,7 @@ import {
   NotFoundError,
   ServerError,
 } from "../../src/api/errors.js";
-import { EXIT } from "../../src/errors.js";
+import { EXIT } from "../../src/base/errors.js";
 
 const META = { method: "GET", path: "/api/v302/currencies", vars: {}, api_version: 302 };
 

@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { History, historyFor, historyTarget, remapEntry, sameTarget } from "../../src/history/history.js";
+import { History, historyFor, historyTarget, remapEntry, sameTarget } from "../../src/gateway/history.js";
 
 // The undo journal on its own (it was covered only through `rentctl undo`).
 

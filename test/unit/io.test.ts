@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { processIO } from "../../src/io.js";
+import { processIO } from "../../src/base/io.js";
 import { inquirerPrompter } from "../../src/prompt.js";
 
 // process.stdin costs ~7 ms to make (a stream; for a pipe, a socket): a command that never reads it or

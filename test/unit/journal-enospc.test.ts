@@ -3,8 +3,8 @@ import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { EXIT, exitCodeOf, StorageError } from "../../src/base/errors.js";
 import { RowLog } from "../../src/bulk/row-log.js";
-import { EXIT, exitCodeOf, StorageError } from "../../src/errors.js";
 
 /**
  * Disk full while journaling (issue "Hostile input"): one clear line naming

@@ -1,9 +1,9 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import type { IO } from "../../src/base/io.js";
 import type { Format } from "../../src/config/settings.js";
 import type { JsonObject } from "../../src/contract/records.js";
-import type { IO } from "../../src/io.js";
 import { colorEnabled, makeChalk } from "../../src/output/color.js";
 import { loadCsv } from "../../src/output/csv.js";
 import {

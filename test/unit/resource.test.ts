@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { VERSION } from "../../src/base/version.js";
 import { applyChanges, diffRecords, inputOf, VEHICLE } from "../../src/resources/safe-edit.js";
-import { VERSION } from "../../src/version.js";
 
 describe("merge and diff of the safe edit", () => {
   it("applies changes over the current record; empty values clear", () => {

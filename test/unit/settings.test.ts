@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { UsageError } from "../../src/base/errors.js";
 import {
   DEFAULT_TIMEOUT_S,
   type GlobalFlags,
@@ -9,7 +10,6 @@ import {
   type Settings,
   validateUrl,
 } from "../../src/config/settings.js";
-import { UsageError } from "../../src/errors.js";
 
 function profiles(all: Record<string, Profile>, current?: string) {
   return { current, get: (name: string) => all[name] };

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/base/errors.js";
 import { ConfigStore } from "../../src/config/store.js";
-import { ConfigError } from "../../src/errors.js";
 
 let dir: string;
 

@@ -1,12 +1,12 @@
 import { Command } from "commander";
 import { afterAll, describe, expect, expectTypeOf, it } from "vitest";
+import { EXIT, EXIT_MEANINGS, exitCodesLine, UsageError } from "../../src/base/errors.js";
 import { verbCommand } from "../../src/cli/assemble.js";
 import type { CliContext } from "../../src/cli/shared.js";
 import { arg, flag, readArgs, readFlags } from "../../src/commands/flags.js";
 import { vehicleFieldFlags } from "../../src/commands/vehicle/input-flags.js";
 import { defineVerb } from "../../src/commands/verb.js";
 import type { Deps } from "../../src/deps.js";
-import { EXIT, EXIT_MEANINGS, exitCodesLine, UsageError } from "../../src/errors.js";
 import { runMain, tempHome } from "../helpers/cli.js";
 
 // The flag builders of src/commands/flags.ts: what commander is told (the

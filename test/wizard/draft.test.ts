@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { AbortedError, InterruptedError } from "../../src/errors.js";
+import { AbortedError, InterruptedError } from "../../src/base/errors.js";
 import { run } from "../../src/wizard/command.js";
 import { draftFile } from "../../src/wizard/draft.js";
 import type { WizardPrompts } from "../../src/wizard/prompts.js";

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiValidationError } from "../../src/api/errors.js";
-import { AbortedError, InterruptedError, UsageError } from "../../src/errors.js";
+import { AbortedError, InterruptedError, UsageError } from "../../src/base/errors.js";
 import { run } from "../../src/wizard/command.js";
 import { setWizardPromptsFactory } from "../../src/wizard/prompts.js";
 import { COMPLETE_RECORD, CTRL_C, DEFAULT, type Fake, fakeDeps, type Step, scripted } from "./helpers.js";

@@ -5,10 +5,10 @@ import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import type { ApiClient, CallResult } from "../../src/api/client.js";
 import type { FilePart } from "../../src/api/encode.js";
+import type { IO } from "../../src/base/io.js";
 import type { JsonObject } from "../../src/contract/records.js";
 import type { Deps } from "../../src/deps.js";
 import { createDeps } from "../../src/deps.js";
-import type { IO } from "../../src/io.js";
 import type { Choice, WizardPrompts } from "../../src/wizard/prompts.js";
 
 // ---------------------------------------------------------------- scripted prompts

@@ -1,6 +1,6 @@
 import { render } from "@inquirer/testing";
 import { describe, expect, it } from "vitest";
-import { InterruptedError } from "../../src/errors.js";
+import { InterruptedError } from "../../src/base/errors.js";
 import { inquirerPrompts, isPromptExit, type PromptRunner, withInterrupt } from "../../src/wizard/prompts.js";
 
 /**

@@ -1,7 +1,7 @@
-import type { AccountPlan } from "../../account/plan.js";
+import { UsageError } from "../../base/errors.js";
+import type { AccountApplyRun } from "../../bulk/account-apply.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
-import type { AccountApplyRun } from "../../jobs/account-apply.js";
+import type { AccountPlan } from "../../plans/account-plan.js";
 import { flag } from "../flags.js";
 import { applyRunFlags, DEFAULT_CONCURRENCY } from "../vehicle/concurrency.js";
 import { planColors } from "../vehicle/diff.js";
@@ -44,7 +44,7 @@ export interface AccountApplyOptions {
 /**
  * `account apply -f FILE`: plan as `account diff` does, print the plan on
  * stderr, confirm (TTY) or --yes, then run it through the one account apply
- * (src/jobs/account-apply.ts, shared with the library's fleet.apply).
+ * (src/bulk/account-apply.ts, shared with the library's fleet.apply).
  */
 export async function run(deps: Deps, opts: AccountApplyOptions): Promise<void> {
   const started = Date.now();
@@ -56,10 +56,10 @@ export async function run(deps: Deps, opts: AccountApplyOptions): Promise<void> 
   if (!opts.file) throw new UsageError("missing -f FILE (an account file) or --plan PLAN");
   if (opts.file === "-") throw new UsageError("account apply reads a file, not stdin", { hint: "save the file first" });
   const [{ formatFor }, { openSource }, { hashFile }, jobs] = await Promise.all([
-    import("../../fleet/format.js"),
-    import("../../fleet/source.js"),
+    import("../../files/format.js"),
+    import("../../files/source.js"),
     import("../../bulk/row-log.js"),
-    import("../../jobs/account-apply.js"),
+    import("../../bulk/account-apply.js"),
   ]);
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
   let contentHash: string;
@@ -106,7 +106,7 @@ function runOptions(deps: Deps, opts: AccountApplyOptions, started: number): Acc
 }
 
 async function showPlan(deps: Deps, plan: AccountPlan): Promise<void> {
-  const print = await import("../../account/print.js");
+  const print = await import("../../plans/account-print.js");
   for (const line of print.accountPlanLines(plan, {
     color: planColors(deps.color),
     verbose: Boolean(deps.flags.verbose),
@@ -122,7 +122,7 @@ async function runSaved(
   started: number,
   dryRun: boolean,
 ): Promise<void> {
-  const sp = await import("../../fleet/saved-plan.js");
+  const sp = await import("../../plans/saved-plan.js");
   const saved = await sp.readSavedPlan(planFile, "account");
   if (dryRun) {
     const { checkSavedAccountPlan } = await import("../../ops/account/plan.js");

@@ -1,7 +1,7 @@
-import type { AccountPlan, AccountPlanOptions } from "../../account/plan.js";
+import { DriftError, UsageError } from "../../base/errors.js";
 import type { Deps } from "../../deps.js";
-import { DriftError, UsageError } from "../../errors.js";
 import type { PlannedAccount } from "../../ops/account/plan.js";
+import type { AccountPlan, AccountPlanOptions } from "../../plans/account-plan.js";
 import { flag } from "../flags.js";
 import { outFlag, planColors, planLabels } from "../vehicle/diff.js";
 import { defineVerb } from "../verb.js";
@@ -71,7 +71,7 @@ export async function planAccountSource(deps: Deps, opts: AccountDiffOptions): P
 
 /** Print a plan on stdout: text (table), markdown, or the machine plan (-o json / yaml). */
 export async function printAccountPlan(deps: Deps, plan: AccountPlan, markdown?: boolean): Promise<void> {
-  const { accountPlanJson, accountPlanLines, accountPlanMarkdown } = await import("../../account/print.js");
+  const { accountPlanJson, accountPlanLines, accountPlanMarkdown } = await import("../../plans/account-print.js");
   const table = deps.settings().output === "table";
   const label = markdown || table ? await planLabels(deps, plan.vehicles) : undefined;
   if (markdown) deps.io.stdout.write(accountPlanMarkdown(plan, label));
@@ -87,11 +87,11 @@ export async function printAccountPlan(deps: Deps, plan: AccountPlan, markdown?:
 
 /** `account diff -f FILE`: the plan on stdout; exit 0 when there is nothing to do, 8 when there is. */
 export async function run(deps: Deps, opts: AccountDiffOptions): Promise<void> {
-  if (opts.out) await (await import("../../fleet/write.js")).checkTargetDir(opts.out, "--out");
+  if (opts.out) await (await import("../../files/write.js")).checkTargetDir(opts.out, "--out");
   const { plan, changes, saved } = await planAccountSource(deps, opts);
   await printAccountPlan(deps, plan, opts.markdown);
   if (opts.out && saved) {
-    await (await import("../../fleet/saved-plan.js")).saveSavedPlan(opts.out, saved);
+    await (await import("../../plans/saved-plan.js")).saveSavedPlan(opts.out, saved);
     deps.msg.info(`plan saved to ${opts.out}: apply it with \`rentctl account apply --plan ${opts.out}\``);
   }
   if (changes) throw new DriftError("the account differs from the file");

@@ -31,15 +31,15 @@ export interface AccountExportOptions {
  * `account export [FILE]`: the extras (by id order) then the vehicles (in the
  * server's id order), one document `{extras: [...], vehicles: [...]}`.
  * Vehicles refer to extras by identity, never by account-bound id (see
- * src/account/export.ts); images stay out (account-bound ids, as `vehicle
+ * src/plans/account-export.ts); images stay out (account-bound ids, as `vehicle
  * export`). A file is written under a temp name, fsync'd and renamed.
  */
 export async function run(deps: Deps, file: string | undefined, opts: AccountExportOptions): Promise<void> {
   const [{ formatFor }, { checkTargetDir, endIncomplete }, { exportAccount }, { UsageError }] = await Promise.all([
-    import("../../fleet/format.js"),
-    import("../../fleet/write.js"),
+    import("../../files/format.js"),
+    import("../../files/write.js"),
     import("../../ops/account/export.js"),
-    import("../../errors.js"),
+    import("../../base/errors.js"),
   ]);
   const { open, rename, unlink } = await import("node:fs/promises");
   const path = file ?? "-";
@@ -57,11 +57,11 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
     });
   if (path !== "-") await checkTargetDir(path, "account export");
   // Checked before any request: the file can be created (a name too long, no permission: one clear line, exit 2).
-  const { tempFor, released } = await import("../../temp-files.js");
+  const { tempFor, released } = await import("../../base/temp-files.js");
   const tmp = path === "-" ? undefined : tempFor(path);
   const fh = tmp
     ? await open(tmp, "w", 0o644).catch(async (e: unknown) => {
-        const { fsReason } = await import("../../errors.js");
+        const { fsReason } = await import("../../base/errors.js");
         throw new UsageError(`account export: cannot write ${path}: ${fsReason(e)}`);
       })
     : undefined;

@@ -13,6 +13,6 @@ export const verb = defineVerb({
 
 /** `account schema`: the schema on stdout (exports point to rentctl-account.schema.json beside them). */
 export async function run(deps: Deps): Promise<void> {
-  const { accountFileSchema } = await import("../../account/schema.js");
+  const { accountFileSchema } = await import("../../plans/account-schema.js");
   deps.io.stdout.write(`${JSON.stringify(accountFileSchema(), null, 2)}\n`);
 }

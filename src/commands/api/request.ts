@@ -1,10 +1,10 @@
 import { basename } from "node:path";
 import { describeRequest } from "../../api/dry-run.js";
 import { contentTypeFor, type EncodableRecord, type FilePart } from "../../api/encode.js";
+import { fsReason, InputError, UsageError } from "../../base/errors.js";
 import { findOperation, normalizePath, OPERATIONS } from "../../contract/operations.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { fsReason, InputError, UsageError } from "../../errors.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
@@ -69,7 +69,7 @@ export async function run(deps: Deps, opts: ApiOptions): Promise<void> {
     if (opts.path || opts.list) throw new UsageError("--openapi takes no path and no --list");
     const [{ openApiDocument }, { VERSION }] = await Promise.all([
       import("../../contract/openapi.js"),
-      import("../../version.js"),
+      import("../../base/version.js"),
     ]);
     const doc = openApiDocument({ version: VERSION });
     if (deps.settings().output === "yaml") {

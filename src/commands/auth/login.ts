@@ -1,3 +1,5 @@
+import { UsageError } from "../../base/errors.js";
+import { readAll } from "../../base/io.js";
 import {
   DEFAULT_TIMEOUT_S,
   type Environment,
@@ -9,8 +11,6 @@ import {
   validateUrl,
 } from "../../config/settings.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
-import { readAll } from "../../io.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 

@@ -1,5 +1,5 @@
+import { UsageError } from "../../base/errors.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
 import { defineVerb } from "../verb.js";
 
 export const verb = defineVerb({

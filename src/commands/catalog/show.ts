@@ -1,10 +1,10 @@
 import type { EncodableRecord } from "../../api/encode.js";
+import { UsageError } from "../../base/errors.js";
 import { itemId, labelOf } from "../../catalog/items.js";
 import { CATALOG_OPERATIONS, DEFAULT_SEGMENT, operation } from "../../contract/operations.js";
 import { isObject, type JsonObject, unwrapRecord } from "../../contract/records.js";
 import type { Operation } from "../../contract/types.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
 import { flag } from "../flags.js";
 import { defineVerb, type Verb } from "../verb.js";
 

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
+import { UsageError } from "../../base/errors.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
 import { arg } from "../flags.js";
 import { defineVerb } from "../verb.js";
 

@@ -1,6 +1,6 @@
+import { UsageError } from "../../base/errors.js";
 import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
 import { arg, flag } from "../flags.js";
 import type { InputSources } from "../input.js";
 import { defineVerb } from "../verb.js";

@@ -1,5 +1,5 @@
+import { FindingsError, UsageError } from "../../base/errors.js";
 import type { Deps } from "../../deps.js";
-import { FindingsError, UsageError } from "../../errors.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
@@ -84,14 +84,14 @@ export async function run(deps: Deps, opts: LintOptions): Promise<void> {
     throw new UsageError("--fix plans changes to the live account, not to a file: edit the file, then lint it again", {
       hint: "for the live account's fixes run `rentctl lint --fix --out plan.json` without -f",
     });
-  if (opts.out) await (await import("../../fleet/write.js")).checkTargetDir(opts.out, "--out");
+  if (opts.out) await (await import("../../files/write.js")).checkTargetDir(opts.out, "--out");
   const { loadConfig } = await import("../../ops/lint/config.js");
   const { lintAccount, reaches } = await import("../../ops/lint/lint.js");
   const config = await loadConfig({ file: opts.config, cwd: process.cwd() });
   let result: Awaited<ReturnType<typeof lintAccount>>;
   if (opts.file) {
-    const { formatFor } = await import("../../fleet/format.js");
-    const { openSource } = await import("../../fleet/source.js");
+    const { formatFor } = await import("../../files/format.js");
+    const { openSource } = await import("../../files/source.js");
     const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
     try {
       result = await lintAccount(
@@ -151,9 +151,9 @@ async function saveFixes(
   out: string,
 ): Promise<void> {
   const { fixDocument, fixable, unfixable } = await import("../../ops/lint/fix.js");
-  const saved = await import("../../fleet/saved-plan.js");
-  const { planAccount, accountFingerprints } = await import("../../account/plan.js");
-  const { accountPlanJson } = await import("../../account/print.js");
+  const saved = await import("../../plans/saved-plan.js");
+  const { planAccount, accountFingerprints } = await import("../../plans/account-plan.js");
+  const { accountPlanJson } = await import("../../plans/account-print.js");
   const text = `${JSON.stringify(fixDocument(result.findings), null, 2)}\n`;
   const source = await saved.textSource(deps, {
     label: "lint-fixes.json",

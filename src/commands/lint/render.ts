@@ -1,7 +1,7 @@
 import { relative, sep } from "node:path";
+import { VERSION } from "../../base/version.js";
 import type { Finding, LintResult } from "../../ops/lint/lint.js";
 import { RULES, type Severity, severityRank } from "../../ops/lint/rules.js";
-import { VERSION } from "../../version.js";
 
 /**
  * How `rentctl lint` shows its findings: a table for a person (grouped by

@@ -1,7 +1,7 @@
+import { UsageError } from "../../base/errors.js";
 import { maskKey, type Profile } from "../../config/settings.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
 
 /** What the profile verbs share (one verb per module beside this one: list, show, use, set, remove). */
 

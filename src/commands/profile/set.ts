@@ -1,3 +1,4 @@
+import { UsageError } from "../../base/errors.js";
 import {
   PROFILE_KEYS,
   type Profile,
@@ -7,7 +8,6 @@ import {
   validateUrl,
 } from "../../config/settings.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
 import { arg } from "../flags.js";
 import { defineVerb } from "../verb.js";
 

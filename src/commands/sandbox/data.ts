@@ -1,6 +1,6 @@
+import { DataFileError, UsageError } from "../../base/errors.js";
 import { sandboxDataFile } from "../../config/paths.js";
 import type { Deps } from "../../deps.js";
-import { DataFileError, UsageError } from "../../errors.js";
 import type { SandboxDataCorruptError } from "../../sandbox/server.js";
 import { flag } from "../flags.js";
 

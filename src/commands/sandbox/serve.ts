@@ -1,8 +1,8 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { UsageError } from "../../base/errors.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
 import { type FlagValues, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 import { dataFileOf, dataFlag, expectedSandboxError, stateFile } from "./data.js";
@@ -111,7 +111,7 @@ export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
   // The same clean stop for both. Ctrl-C is how a person ends a server (exit 0, as always); SIGTERM
   // is a supervisor's stop and gets its documented code (143), as every other command does.
   if (signal === "SIGTERM") {
-    const { TerminatedError } = await import("../../errors.js");
+    const { TerminatedError } = await import("../../base/errors.js");
     throw new TerminatedError("sandbox stopped (SIGTERM)");
   }
 }

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
+import { PartialFailureError, UsageError } from "../../base/errors.js";
 import type { BulkRow } from "../../bulk/runner.js";
 import { identityOf } from "../../contract/identity.js";
 import type { Deps } from "../../deps.js";
-import { PartialFailureError, UsageError } from "../../errors.js";
-import type { PlanChange, PlanCreate, PlanRemove } from "../../fleet/plan.js";
 import type { UndoScope } from "../../gateway/undo.js";
+import type { PlanChange, PlanCreate, PlanRemove } from "../../plans/plan.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 import { applyRunFlags, DEFAULT_CONCURRENCY } from "./concurrency.js";
@@ -32,7 +32,7 @@ export const verb = defineVerb({
 
 export interface ApplyOptions {
   file?: string;
-  /** --plan FILE: a saved plan (fleet/saved-plan.ts) instead of -f. */
+  /** --plan FILE: a saved plan (plans/saved-plan.ts) instead of -f. */
   plan?: string;
   format?: string;
   prune?: boolean;
@@ -59,7 +59,7 @@ export async function run(deps: Deps, opts: ApplyOptions): Promise<void> {
   const workers = opts.concurrency ?? DEFAULT_CONCURRENCY;
   if (opts.plan) {
     if (opts.file) throw new UsageError("give -f FILE or --plan PLAN, not both (a saved plan holds its input)");
-    const saved = await import("../../fleet/saved-plan.js");
+    const saved = await import("../../plans/saved-plan.js");
     const plan = await saved.readSavedPlan(opts.plan, "vehicle");
     await saved.checkPlanTarget(deps, plan);
     const source = await saved.savedInput(deps, plan);
@@ -71,8 +71,8 @@ export async function run(deps: Deps, opts: ApplyOptions): Promise<void> {
     return;
   }
   if (!opts.file) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format) or --plan PLAN");
-  const { formatFor } = await import("../../fleet/format.js");
-  const { openSource } = await import("../../fleet/source.js");
+  const { formatFor } = await import("../../files/format.js");
+  const { openSource } = await import("../../files/source.js");
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
   try {
     await runApply(deps, source, opts, workers);
@@ -83,16 +83,16 @@ export async function run(deps: Deps, opts: ApplyOptions): Promise<void> {
 
 async function runApply(
   deps: Deps,
-  source: Awaited<ReturnType<typeof import("../../fleet/source.js").openSource>>,
+  source: Awaited<ReturnType<typeof import("../../files/source.js").openSource>>,
   opts: ApplyOptions,
   workers: number,
-  saved?: import("../../fleet/saved-plan.js").SavedPlan,
+  saved?: import("../../plans/saved-plan.js").SavedPlan,
 ): Promise<void> {
   const started = Date.now();
   const target = await deps.target();
-  const sync = await import("../../fleet/sync.js");
-  const { planIsEmpty, massRemovalRefusal } = await import("../../fleet/plan.js");
-  const { planJson, planLines, planSummary } = await import("../../fleet/plan-print.js");
+  const sync = await import("../../plans/sync.js");
+  const { planIsEmpty, massRemovalRefusal } = await import("../../plans/plan.js");
+  const { planJson, planLines, planSummary } = await import("../../plans/plan-print.js");
   const { openBulkJob, bulkJobKey } = await import("../../bulk/job.js");
   const { RowLog, hashFile } = await import("../../bulk/row-log.js");
   const dryRun = Boolean(deps.flags.dryRun);
@@ -112,7 +112,7 @@ async function runApply(
   early?.catch(() => {});
 
   // The file first: an invalid file is exit 2 before anything is written.
-  const { existingExtrasRefs } = await import("../../account/plan.js");
+  const { existingExtrasRefs } = await import("../../plans/account-plan.js");
   const rows = await sync.readFleet(deps, source, undefined, existingExtrasRefs(deps));
   const planFrom = async () => {
     const account = await (early ?? sync.listAccount(deps));
@@ -120,7 +120,7 @@ async function runApply(
     const planned = await sync.planFleet(deps, source.label, rows, account, { ...opts, keepExtras: true });
     if (saved) {
       // A saved plan runs only as it was reviewed: the records it touches unchanged, the plan made now the same.
-      const sp = await import("../../fleet/saved-plan.js");
+      const sp = await import("../../plans/saved-plan.js");
       const now = planJson(planned.plan);
       sp.checkStale(saved, {
         plan: now,
@@ -165,7 +165,7 @@ async function runApply(
     await job.settle();
     const { planned, refusal } = await planFrom();
     const { plan } = planned;
-    if (refusal) throw (await import("../../fleet/plan.js")).massRemovalError(refusal);
+    if (refusal) throw (await import("../../plans/plan.js")).massRemovalError(refusal);
     for (const line of planLines(plan, { color: planColors(deps.color), verbose: Boolean(deps.flags.verbose) }))
       deps.io.stderr.write(`${line}\n`);
     if (planIsEmpty(plan)) {
@@ -196,7 +196,7 @@ async function runApply(
     async function* planned_(): AsyncGenerator<BulkRow<Step>> {
       yield* steps;
     }
-    const vehicleRows = await import("../../jobs/vehicle-rows.js");
+    const vehicleRows = await import("../../bulk/vehicle-rows.js");
 
     await job.run<Step>({
       rows: planned_(),

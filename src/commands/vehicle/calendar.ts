@@ -59,7 +59,7 @@ export const verb = defineVerb({
  * `vehicle calendar`: the unavailable dates of a vehicle as month grids (or
  * `{vehicle_id, blocked: [ISO dates]}` with -o json), and `--block` /
  * `--unblock` / `--clear-past` over one vehicle or a selection. The wire
- * value is one comma-separated string of d.m.Y dates (src/fleet/calendar.ts
+ * value is one comma-separated string of d.m.Y dates (src/plans/calendar.ts
  * decides its form); changes go through the plan, the confirmation rules and
  * the bulk engine like every change to many vehicles. Stored entries that are
  * not d.m.Y dates are shown with a warning and kept, never dropped.
@@ -80,12 +80,12 @@ export interface CalendarOptions extends ManyOptions {
 }
 
 export async function run(deps: Deps, opts: CalendarOptions): Promise<void> {
-  const cal = await import("../../fleet/calendar.js");
+  const cal = await import("../../plans/calendar.js");
   const { isSelection } = await import("./select.js");
   const editing = Boolean(opts.block?.length || opts.unblock?.length || opts.clearPast);
   const paging = opts.limit !== undefined || opts.offset !== undefined || opts.page !== undefined;
   if (paging && (editing || !opts.board || opts.ids?.length)) {
-    const { UsageError } = await import("../../errors.js");
+    const { UsageError } = await import("../../base/errors.js");
     throw new UsageError("--limit, --offset and --page page the board: use them with --board and no ids");
   }
   if (!editing && opts.board && !opts.ids?.length) {
@@ -151,7 +151,7 @@ async function boardPage(deps: Deps, opts: CalendarOptions): Promise<{ records: 
 async function show(
   deps: Deps,
   opts: CalendarOptions,
-  cal: typeof import("../../fleet/calendar.js"),
+  cal: typeof import("../../plans/calendar.js"),
   given?: JsonObject[],
 ): Promise<void> {
   const [{ isSelection, selectedVehicles }, { calendarOf, calendarWindow }] = await Promise.all([
@@ -199,7 +199,7 @@ async function show(
 async function board(
   deps: Deps,
   opts: CalendarOptions,
-  cal: typeof import("../../fleet/calendar.js"),
+  cal: typeof import("../../plans/calendar.js"),
   listed?: { records: JsonObject[]; footer: () => void },
 ): Promise<void> {
   const { selectedVehicles } = await import("./select.js");

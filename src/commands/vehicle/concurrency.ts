@@ -1,7 +1,7 @@
-import { CONCURRENCY } from "../../concurrency.js";
+import { CONCURRENCY } from "../../base/concurrency.js";
 import { flag } from "../flags.js";
 
-/** `--concurrency <n>` of the verbs that run a bulk job: the one bound (src/concurrency.ts), checked before anything is read or sent. */
+/** `--concurrency <n>` of the verbs that run a bulk job: the one bound (src/base/concurrency.ts), checked before anything is read or sent. */
 export const concurrencyFlag = (description: string) =>
   flag.int("--concurrency <n>", description, { min: CONCURRENCY.min, max: CONCURRENCY.max });
 

@@ -1,6 +1,6 @@
+import { UsageError } from "../../base/errors.js";
 import { VEHICLE_CLIENT_FILLED, VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
 import { flag } from "../flags.js";
 import type { InputSources } from "../input.js";
 import { defineVerb } from "../verb.js";

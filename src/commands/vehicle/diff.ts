@@ -1,9 +1,9 @@
+import { DriftError, UsageError } from "../../base/errors.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { DriftError, UsageError } from "../../errors.js";
-import type { PlanColors, PlanPrintOptions } from "../../fleet/plan-print.js";
-import type { FleetSource } from "../../fleet/source.js";
-import type { SyncOptions, SyncPlan } from "../../fleet/sync.js";
+import type { FleetSource } from "../../files/source.js";
+import type { PlanColors, PlanPrintOptions } from "../../plans/plan-print.js";
+import type { SyncOptions, SyncPlan } from "../../plans/sync.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
@@ -55,7 +55,7 @@ export interface DiffOptions extends SyncOptions {
 }
 
 /**
- * Plan the file against the account as both stream (src/fleet/sync.ts
+ * Plan the file against the account as both stream (src/plans/sync.ts
  * streamPlan: memory stays flat with the fleet). `fingerprints`: per vehicle
  * listed, the fingerprint of its input (a saved plan's), when `--out` asks.
  */
@@ -70,17 +70,17 @@ export async function planFromFile(
   text?: string;
 }> {
   if (!opts.file) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format)");
-  const { formatFor } = await import("../../fleet/format.js");
-  const { openSource } = await import("../../fleet/source.js");
-  const { mapRows, planAgainstListing, accountStream } = await import("../../fleet/sync.js");
-  const { readRows } = await import("../../fleet/read.js");
+  const { formatFor } = await import("../../files/format.js");
+  const { openSource } = await import("../../files/source.js");
+  const { mapRows, planAgainstListing, accountStream } = await import("../../plans/sync.js");
+  const { readRows } = await import("../../files/read.js");
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
   const fingerprints: Record<string, string> = {};
   try {
     // The account is listed while the file is read (a file error still wins: rows come first).
     const listing = accountStream(deps, opts.out ? fingerprints : undefined);
-    const { existingExtrasRefs } = await import("../../account/plan.js");
-    const text = opts.out ? await (await import("../../fleet/saved-plan.js")).inputText(source) : undefined;
+    const { existingExtrasRefs } = await import("../../plans/account-plan.js");
+    const text = opts.out ? await (await import("../../plans/saved-plan.js")).inputText(source) : undefined;
     const sync = await planAgainstListing(
       deps,
       source.label,
@@ -137,16 +137,16 @@ export function planColors(c: Deps["outColor"]): PlanColors {
  * yaml); exit 0 when there is nothing to do, 8 when there is.
  */
 export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
-  if (opts.out) await (await import("../../fleet/write.js")).checkTargetDir(opts.out, "--out");
+  if (opts.out) await (await import("../../files/write.js")).checkTargetDir(opts.out, "--out");
   const { sync, fingerprints, source, text } = await planFromFile(deps, opts);
-  const { planIsEmpty } = await import("../../fleet/plan.js");
-  const { planJson, planLines } = await import("../../fleet/plan-print.js");
+  const { planIsEmpty } = await import("../../plans/plan.js");
+  const { planJson, planLines } = await import("../../plans/plan-print.js");
   const format = deps.settings().output;
   const label = opts.markdown || format === "table" ? await planLabels(deps, sync) : undefined;
   if (opts.markdown) {
     const [{ accountPlanMarkdown }, { emptyExtraPlan }] = await Promise.all([
-      import("../../account/print.js"),
-      import("../../account/extras.js"),
+      import("../../plans/account-print.js"),
+      import("../../plans/account-extras.js"),
     ]);
     deps.io.stdout.write(
       accountPlanMarkdown(
@@ -166,7 +166,7 @@ export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
       deps.io.stdout.write(`${line}\n`);
   } else await deps.out.record(planJson(sync.plan));
   if (opts.out) {
-    const saved = await import("../../fleet/saved-plan.js");
+    const saved = await import("../../plans/saved-plan.js");
     await saved.writeSavedPlan(deps, opts.out, {
       kind: "vehicle",
       source,

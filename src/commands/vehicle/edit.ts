@@ -1,6 +1,6 @@
+import { UsageError } from "../../base/errors.js";
 import { VEHICLE_CLIENT_FILLED, VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
 import { arg, flag } from "../flags.js";
 import type { InputSources } from "../input.js";
 import { defineVerb } from "../verb.js";

@@ -48,13 +48,13 @@ export interface ExportOptions {
 export async function run(deps: Deps, file: string | undefined, opts: ExportOptions): Promise<void> {
   const [{ catalogPort, listVehicles, vehicleInputMapper }, { ACCOUNT_BOUND, exportColumns }, { formatFor }] =
     await Promise.all([
-      import("../../fleet/adapters.js"),
-      import("../../fleet/fields.js"),
-      import("../../fleet/format.js"),
+      import("../../files/adapters.js"),
+      import("../../files/fields.js"),
+      import("../../files/format.js"),
     ]);
   const [{ createNameResolver, nameRow }, { createRecordWriter, endIncomplete }] = await Promise.all([
-    import("../../fleet/resolver.js"),
-    import("../../fleet/write.js"),
+    import("../../files/resolver.js"),
+    import("../../files/write.js"),
   ]);
   const { rename, unlink } = await import("node:fs/promises");
   const path = file ?? "-";
@@ -66,13 +66,13 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
       : undefined;
   const toInput = await vehicleInputMapper();
   const resolver = opts.names ? createNameResolver(await catalogPort(deps)) : undefined;
-  const temp = path === "-" ? undefined : await import("../../temp-files.js");
+  const temp = path === "-" ? undefined : await import("../../base/temp-files.js");
   const tmp = temp?.tempFor(path);
-  if (tmp) await (await import("../../fleet/write.js")).checkTargetDir(path, "vehicle export");
+  if (tmp) await (await import("../../files/write.js")).checkTargetDir(path, "vehicle export");
   const out: Writable = tmp ? createWriteStream(tmp, { mode: 0o644 }) : (deps.io.stdout as Writable);
   if (tmp) {
     // a file that cannot be created (permissions) is one clear line, never an unhandled stream error
-    const { UsageError, fsReason } = await import("../../errors.js");
+    const { UsageError, fsReason } = await import("../../base/errors.js");
     await new Promise<void>((res, rej) => {
       out.once("open", () => res());
       out.once("error", (e: NodeJS.ErrnoException) =>

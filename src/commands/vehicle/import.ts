@@ -1,10 +1,10 @@
 import type { Writable } from "node:stream";
+import { InputError } from "../../base/errors.js";
 import type { BulkRow, RowResult } from "../../bulk/runner.js";
 import { IdentityIndex, identityOf } from "../../contract/identity.js";
 import { recordId } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { InputError } from "../../errors.js";
-import type { CheckedRow, FleetSource } from "../../fleet/source.js";
+import type { CheckedRow, FleetSource } from "../../files/source.js";
 import type { UndoScope } from "../../gateway/undo.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
@@ -37,10 +37,10 @@ export const verb = defineVerb({
 const load = async () => {
   const [deps, adapters, format, resolver, source] = await Promise.all([
     import("../../deps.js"),
-    import("../../fleet/adapters.js"),
-    import("../../fleet/format.js"),
-    import("../../fleet/resolver.js"),
-    import("../../fleet/source.js"),
+    import("../../files/adapters.js"),
+    import("../../files/format.js"),
+    import("../../files/resolver.js"),
+    import("../../files/source.js"),
   ]);
   return { ...deps, ...adapters, ...format, ...resolver, ...source };
 };

@@ -40,11 +40,11 @@ export const verb = defineVerb({
     applyView(deps, opts);
     if (opts.freeOn !== undefined) {
       // checked here so that an error names the flag that was typed
-      const { parseRange } = await import("../../fleet/calendar.js");
+      const { parseRange } = await import("../../plans/calendar.js");
       try {
         parseRange(opts.freeOn);
       } catch (e) {
-        const { UsageError } = await import("../../errors.js");
+        const { UsageError } = await import("../../base/errors.js");
         throw new UsageError(
           `--free-on ${JSON.stringify(opts.freeOn)}: ${(e as Error).message.replace(/^date range "[^"]*": /, "")}`,
           {

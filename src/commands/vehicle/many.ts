@@ -1,7 +1,7 @@
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { requireUser } from "../../deps.js";
-import type { Plan } from "../../fleet/plan.js";
+import type { Plan } from "../../plans/plan.js";
 import { confirmDestructive } from "../confirm.js";
 import { gatherInput, type InputSources } from "../input.js";
 import { isSelection, opSelection, type SelectOptions, selectedVehicles } from "./select.js";
@@ -56,7 +56,7 @@ export async function edit(deps: Deps, opts: EditOptions): Promise<void> {
 /** `vehicle activate|deactivate ID... | --where EXPR`. */
 export async function setActivity(deps: Deps, active: boolean, opts: ManyOptions): Promise<void> {
   const records = await selectedVehicles(deps, opts);
-  const { planEdit } = await import("../../fleet/plan.js");
+  const { planEdit } = await import("../../plans/plan.js");
   const plan = planEdit(records, () => ({ vehicle_activity: active ? 1 : 0 }));
   await runBulkChange(deps, plan, bulkOpts(active ? "activate" : "deactivate", opts, {}));
 }
@@ -113,7 +113,7 @@ export interface BulkChangeOptions {
 }
 
 export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOptions): Promise<void> {
-  const { planLines, planSummary } = await import("../../fleet/plan-print.js");
+  const { planLines, planSummary } = await import("../../plans/plan-print.js");
   const count = plan.change.length + plan.remove.length;
   const dry = Boolean(deps.flags.dryRun);
   const target = await deps.target();
@@ -122,7 +122,7 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
   const planOut = dry ? deps.io.stdout : deps.io.stderr;
   const c = dry ? deps.outColor : deps.color;
   if (deps.settings().output === "json" && dry) {
-    const { planJson } = await import("../../fleet/plan-print.js");
+    const { planJson } = await import("../../plans/plan-print.js");
     await deps.out.record(planJson(plan));
   } else if (!deps.flags.quiet || dry) {
     for (const line of planLines(plan, { color: c, verbose: Boolean(deps.flags.verbose) })) planOut.write(`${line}\n`);

@@ -10,6 +10,6 @@ export const verb = defineVerb({
 
 /** `vehicle schema`: the fleet file schema on stdout. */
 export async function run(deps: Deps): Promise<void> {
-  const { fleetFileSchema } = await import("../../account/schema.js");
+  const { fleetFileSchema } = await import("../../plans/account-schema.js");
   deps.io.stdout.write(`${JSON.stringify(fleetFileSchema(), null, 2)}\n`);
 }

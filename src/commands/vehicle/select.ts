@@ -1,6 +1,6 @@
+import { UsageError } from "../../base/errors.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
 import { selectionPages, type VehicleSelection } from "../../ops/vehicle/select.js";
 
 // the where selection lives in the ops layer (src/ops/vehicle/select.ts); its names are kept here for the commands

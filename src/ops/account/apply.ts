@@ -1,12 +1,12 @@
+import type { AccountApplyResult, AccountApplyRun } from "../../bulk/account-apply.js";
 import type { Deps } from "../../deps.js";
-import type { SavedPlan } from "../../fleet/saved-plan.js";
-import type { AccountApplyResult, AccountApplyRun } from "../../jobs/account-apply.js";
+import type { SavedPlan } from "../../plans/saved-plan.js";
 import type { OpOptions } from "../context.js";
 
 export interface ApplyAccountInput {
   /** The saved plan to run exactly (`account diff --out`, `account.plan`'s `saved`). */
   saved: SavedPlan;
-  /** Requests in flight at once: the one bound (src/concurrency.ts); default 4; out of range is a usage error. */
+  /** Requests in flight at once: the one bound (src/base/concurrency.ts); default 4; out of range is a usage error. */
   concurrency?: number;
   /** Let a pruning plan remove more than half of the vehicles, or more than 20. */
   allowMassDelete?: boolean;
@@ -36,7 +36,7 @@ export interface ApplyRowProgress {
  * (nothing sent) when a record it read changed; locked, recorded in a row log and resumable;
  * one undo op. `confirm` / `show` are the front end's (the CLI's prompt and plan on stderr).
  *
- * The context is the full Deps while the bulk job (src/jobs, src/bulk) takes it; the library
+ * The context is the full Deps while the bulk job (src/bulk) takes it; the library
  * gives its own, silent one.
  */
 export async function applyAccountPlan(
@@ -45,8 +45,8 @@ export async function applyAccountPlan(
   opts: OpOptions<ApplyRowProgress> & Pick<AccountApplyRun, "show" | "confirm"> = {},
 ): Promise<AccountApplyResult> {
   const [{ checkConcurrency }, { applySavedAccountPlan }] = await Promise.all([
-    import("../../concurrency.js"),
-    import("../../jobs/account-apply.js"),
+    import("../../base/concurrency.js"),
+    import("../../bulk/account-apply.js"),
   ]);
   const concurrency = checkConcurrency(input.concurrency);
   const onProgress = opts.onProgress;

@@ -1,8 +1,8 @@
-import { duplicatedKeys, extraExportRow, extraNamer, extraRefsOf } from "../../account/export.js";
-import { extraState } from "../../account/extras.js";
-import { catalogPort, listExtras, listVehicles, vehicleInputMapper } from "../../fleet/adapters.js";
-import { ACCOUNT_BOUND } from "../../fleet/fields.js";
-import { createNameResolver, nameRow } from "../../fleet/resolver.js";
+import { catalogPort, listExtras, listVehicles, vehicleInputMapper } from "../../files/adapters.js";
+import { ACCOUNT_BOUND } from "../../files/fields.js";
+import { createNameResolver, nameRow } from "../../files/resolver.js";
+import { duplicatedKeys, extraExportRow, extraNamer, extraRefsOf } from "../../plans/account-export.js";
+import { extraState } from "../../plans/account-extras.js";
 import type { OpContext } from "../context.js";
 
 /** A row of an account document (an extra or a vehicle), as the file holds it. */
@@ -20,7 +20,7 @@ export interface AccountExport {
 /**
  * `account export` as data: the extras (option, price, currency, period,
  * quantity, active) and the vehicles, which refer to extras by identity,
- * never by account-bound id (src/account/export.ts); images and other
+ * never by account-bound id (src/plans/account-export.ts); images and other
  * account-bound members stay out. With `names`, catalog values are names
  * where a name exists. What cannot be exported as asked is said on
  * `ctx.msg.warn` (the record is kept as ids).

@@ -1,6 +1,6 @@
-import type { AccountPlan } from "../../account/plan.js";
-import { InputError } from "../../errors.js";
-import type { SavedPlan } from "../../fleet/saved-plan.js";
+import { InputError } from "../../base/errors.js";
+import type { AccountPlan } from "../../plans/account-plan.js";
+import type { SavedPlan } from "../../plans/saved-plan.js";
 import type { OpContext } from "../context.js";
 
 /**
@@ -52,9 +52,9 @@ export async function planAccountDocument(
   opts: PlanAccountOptions = {},
 ): Promise<PlannedAccount> {
   const [sp, { planAccount, accountFingerprints, accountPlanIsEmpty }, { accountPlanJson }] = await Promise.all([
-    import("../../fleet/saved-plan.js"),
-    import("../../account/plan.js"),
-    import("../../account/print.js"),
+    import("../../plans/saved-plan.js"),
+    import("../../plans/account-plan.js"),
+    import("../../plans/account-print.js"),
   ]);
   const source = await openAccountSource(ctx, input.source);
   try {
@@ -89,14 +89,14 @@ async function openAccountSource(ctx: OpContext, source: AccountPlanSource) {
     throw new InputError("an account plan takes a file path or an account document");
   if ("path" in source) {
     const [{ formatFor }, { openSource }] = await Promise.all([
-      import("../../fleet/format.js"),
-      import("../../fleet/source.js"),
+      import("../../files/format.js"),
+      import("../../files/source.js"),
     ]);
     return openSource(ctx, source.path, formatFor(source.path, source.format));
   }
   if (typeof source.document !== "object" || source.document === null)
     throw new InputError("an account plan takes a file path or an account document");
-  const { textSource } = await import("../../fleet/saved-plan.js");
+  const { textSource } = await import("../../plans/saved-plan.js");
   return textSource(ctx, {
     label: source.label ?? "account.json",
     format: "json",
@@ -117,9 +117,9 @@ export async function checkSavedAccountPlan(
   opts: { resumed?: boolean; listUnchanged?: boolean } = {},
 ): Promise<AccountPlan> {
   const [sp, { planAccount, accountFingerprints, touchedRecords }, { accountPlanJson }] = await Promise.all([
-    import("../../fleet/saved-plan.js"),
-    import("../../account/plan.js"),
-    import("../../account/print.js"),
+    import("../../plans/saved-plan.js"),
+    import("../../plans/account-plan.js"),
+    import("../../plans/account-print.js"),
   ]);
   await sp.checkPlanTarget(ctx, saved);
   const source = await sp.savedInput(ctx, saved);

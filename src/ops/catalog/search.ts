@@ -1,6 +1,6 @@
+import { UsageError } from "../../base/errors.js";
 import { CATALOG_OPERATIONS } from "../../contract/operations.js";
 import type { JsonObject } from "../../contract/records.js";
-import { UsageError } from "../../errors.js";
 import type { OpContext } from "../context.js";
 import { fold } from "../search.js";
 

@@ -3,9 +3,9 @@ import { describeRequest } from "../../api/dry-run.js";
 import { contentTypeFor, type FilePart } from "../../api/encode.js";
 import { MalformedResponseError } from "../../api/errors.js";
 import * as imageTypes from "../../api/image-type.js";
+import { fsReason, InputError, RentctlError } from "../../base/errors.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../../contract/operations.js";
 import type { JsonObject } from "../../contract/records.js";
-import { fsReason, InputError, RentctlError } from "../../errors.js";
 import type { OpContext, OpOptions, WriteProgress } from "../context.js";
 
 /** A file to upload: a path, or bytes with a file name (the name's extension gives the content type). */

@@ -2,8 +2,8 @@ import { itemId, itemNames } from "../../catalog/items.js";
 import { modelLabel } from "../../catalog/model-index.js";
 import { type JsonObject, recordId } from "../../contract/records.js";
 import type { Problem } from "../../contract/validate.js";
-import { isoDay } from "../../fleet/calendar.js";
-import type { FleetFormat } from "../../fleet/format.js";
+import type { FleetFormat } from "../../files/format.js";
+import { isoDay } from "../../plans/calendar.js";
 import type { OpContext, OpOptions } from "../context.js";
 import { type LintConfig, loadConfig } from "./config.js";
 import {
@@ -115,7 +115,7 @@ interface Checked {
 
 async function readLive(ctx: OpContext, run: RuleRun, opts: OpOptions<LintProgress>): Promise<Checked> {
   const { listExtras, listVehicles } = await import("../../resources/list.js");
-  const { extraState } = await import("../../account/extras.js");
+  const { extraState } = await import("../../plans/account-extras.js");
   const extraRecords = listExtras(ctx, { warn: (m) => ctx.msg.warn(m) });
   extraRecords.catch(() => {});
   // each page is checked as it arrives, and let go: memory holds the keys of the rules over several vehicles
@@ -155,10 +155,10 @@ function liveVehicle(record: JsonObject, row: number): LintVehicle {
 
 async function extraLabels(
   ctx: OpContext,
-  states: Parameters<typeof import("../../account/plan.js").extraLabeller>[1],
+  states: Parameters<typeof import("../../plans/account-plan.js").extraLabeller>[1],
 ): Promise<(option: number, period: number) => string> {
-  const { extraLabeller } = await import("../../account/plan.js");
-  const { catalogPort } = await import("../../fleet/adapters.js");
+  const { extraLabeller } = await import("../../plans/account-plan.js");
+  const { catalogPort } = await import("../../files/adapters.js");
   return extraLabeller(await catalogPort(ctx), states, new Map());
 }
 
@@ -169,12 +169,12 @@ async function readFile(
   config: LintConfig,
 ): Promise<Checked> {
   const label = file.label ?? file.path;
-  const { readAccountDocument } = await import("../../account/file.js");
-  const { readRows } = await import("../../fleet/read.js");
-  const { mapRow } = await import("../../fleet/fields.js");
-  const { createNameResolver, resolveRowNames } = await import("../../fleet/resolver.js");
-  const { catalogPort } = await import("../../fleet/adapters.js");
-  const { readExtraRows, catalogValue, OPTION_CATALOG, extraKey } = await import("../../account/extras.js");
+  const { readAccountDocument } = await import("../../plans/account-file.js");
+  const { readRows } = await import("../../files/read.js");
+  const { mapRow } = await import("../../files/fields.js");
+  const { createNameResolver, resolveRowNames } = await import("../../files/resolver.js");
+  const { catalogPort } = await import("../../files/adapters.js");
+  const { readExtraRows, catalogValue, OPTION_CATALOG, extraKey } = await import("../../plans/account-extras.js");
   const port = await catalogPort(ctx);
   const cache = new Map<string, Promise<JsonObject[]>>();
   const docProblems: Problem[] = [];

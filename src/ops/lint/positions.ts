@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { FleetFormat } from "../../fleet/format.js";
+import type { FleetFormat } from "../../files/format.js";
 
 /**
  * Where a vehicle (or extra) and its fields are written in a yaml or json

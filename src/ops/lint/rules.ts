@@ -1,7 +1,7 @@
 import { regKey, tidyReg } from "../../contract/identity.js";
 import { crossFieldProblems, isEmpty, type Problem, validateRecord } from "../../contract/validate.js";
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
-import { clearPast, parseStoredCalendar, serializeCalendar } from "../../fleet/calendar.js";
+import { clearPast, parseStoredCalendar, serializeCalendar } from "../../plans/calendar.js";
 
 /**
  * The rules of `rentctl lint`: pure functions over the account's records
@@ -484,7 +484,7 @@ export function startRules(data: Omit<LintData, "vehicles" | "extras">, settings
         vehicle: i,
         field: "vehicle_reg_number",
         text: `${JSON.stringify(reg)} is written with stray spaces (${JSON.stringify(tidy)})`,
-        // a plan respaces a registration only to exactly this (src/fleet/plan.ts)
+        // a plan respaces a registration only to exactly this (src/plans/plan.ts)
         fix: { field: "vehicle_reg_number", value: tidy },
       });
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { BulkRow } from "../../bulk/runner.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import type { HistoryEntry } from "../../history/history.js";
+import type { HistoryEntry } from "../../gateway/history.js";
 import type { UndoHints } from "./hints.js";
 import { whatOf } from "./history.js";
 
@@ -75,10 +75,10 @@ export async function undoApply(
     import("../../bulk/job.js"),
     import("../../gateway/index.js"),
     import("../../resources/list.js"),
-    import("../../fleet/plan.js"),
+    import("../../plans/plan.js"),
     import("../../contract/identity.js"),
-    import("../../history/history.js"),
-    import("../../errors.js"),
+    import("../../gateway/history.js"),
+    import("../../base/errors.js"),
   ]);
   const identity = (e: HistoryEntry) => identityOf(e.before as Record<string, unknown>);
   // Creates whose id is known: their intent rows (id 0) need no step of their own.

@@ -1,6 +1,6 @@
 import { counted } from "../../api/paginate.js";
 import { activeOf } from "../../contract/extra-fields.js";
-import { History, type HistoryEntry, isBatchEntry } from "../../history/history.js";
+import { History, type HistoryEntry, isBatchEntry } from "../../gateway/history.js";
 import type { OpContext } from "../context.js";
 
 /** One entry of the undo history as every front end lists it. */

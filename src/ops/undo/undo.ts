@@ -1,7 +1,7 @@
 import { counted } from "../../api/paginate.js";
+import { UsageError } from "../../base/errors.js";
 import type { Deps } from "../../deps.js";
-import { UsageError } from "../../errors.js";
-import type { History, HistoryEntry } from "../../history/history.js";
+import type { History, HistoryEntry } from "../../gateway/history.js";
 import type { Change } from "../../resources/safe-edit.js";
 import { type DryRun, type OpOptions, sendingTo, type WriteProgress } from "../context.js";
 import type { UndoApplyDryRunStep } from "./apply.js";
@@ -123,7 +123,7 @@ export async function undo(
 ): Promise<UndoResult> {
   const hints = opts.hints ?? CLI_UNDO_HINTS;
   const { op } = input;
-  const { History, isBatchEntry, remapEntry, sameTarget } = await import("../../history/history.js");
+  const { History, isBatchEntry, remapEntry, sameTarget } = await import("../../gateway/history.js");
   const journal = new History(ctx.paths.dataDir);
   const entries = journal.entries();
   // The ids earlier undos re-created under new ones: this undo acts on the records as they are now.
@@ -392,7 +392,7 @@ async function undoMany(
   const { IdentityIndex, identityOf } = await import("../../contract/identity.js");
   const present = new IdentityIndex<number>();
   if (entry.action === "vehicle.remove") {
-    const { listVehicles } = await import("../../fleet/adapters.js");
+    const { listVehicles } = await import("../../files/adapters.js");
     for await (const page of listVehicles(ctx))
       for (const v of page) {
         const identity = identityOf(v);
@@ -453,12 +453,12 @@ async function undoMany(
   };
   if (dryRun) return result;
   if (opts.signal?.aborted) {
-    const { InterruptedError } = await import("../../errors.js");
+    const { InterruptedError } = await import("../../base/errors.js");
     throw Object.assign(new InterruptedError(`undo ${entry.op} stopped; nothing more was sent`), { undo: result });
   }
   if (failed === 0) journal.markUndone(entry.op, ctx.now(), recreated);
   else {
-    const { PartialFailureError } = await import("../../errors.js");
+    const { PartialFailureError } = await import("../../base/errors.js");
     const n = (entry.items ?? []).length;
     throw Object.assign(
       new PartialFailureError(`undo ${entry.op}: ${failed} of ${counted(n, "vehicles")} could not be restored`, {

@@ -1,6 +1,6 @@
+import { UsageError } from "../../base/errors.js";
 import type { JsonObject } from "../../contract/records.js";
-import { UsageError } from "../../errors.js";
-import { addMonths, daysInMonth, parseMonth, parseStoredCalendar, type YearMonth } from "../../fleet/calendar.js";
+import { addMonths, daysInMonth, parseMonth, parseStoredCalendar, type YearMonth } from "../../plans/calendar.js";
 import { fetchRecord, VEHICLE } from "../../resources/safe-edit.js";
 import type { OpContext } from "../context.js";
 

@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
+import { ConflictError, UsageError } from "../../base/errors.js";
+import { writeFileAtomic } from "../../base/temp-files.js";
 import type { BulkRow } from "../../bulk/runner.js";
 import type { JsonObject } from "../../contract/records.js";
 import { specIndex, type WireRecord } from "../../contract/validate.js";
 import { VEHICLE_CLIENT_FILLED, VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
-import { ConflictError, UsageError } from "../../errors.js";
-import type { Plan } from "../../fleet/plan.js";
 import type { UndoScope } from "../../gateway/undo.js";
-import { writeFileAtomic } from "../../temp-files.js";
+import type { Plan } from "../../plans/plan.js";
 import type { OpContext, OpOptions } from "../context.js";
 import { selectVehicles, type VehicleSelection } from "./select.js";
 
@@ -54,7 +54,7 @@ export async function planEditMany(
   const values: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input.values)) if (!VEHICLE_CLIENT_FILLED.has(k)) values[k] = v;
   const [{ parseMemberEdits, applyMemberEdits }, { resolveCatalogNames, refuseClearedRequired }, { recordToWire }] =
-    await Promise.all([import("../../fleet/members.js"), import("../values.js"), import("../../contract/human.js")]);
+    await Promise.all([import("../../plans/members.js"), import("../values.js"), import("../../contract/human.js")]);
   // dates in either form (2026-12-24, 24.12.2026) become the contract's own; a required field is never cleared
   recordToWire(values);
   refuseClearedRequired(specIndex(VEHICLE_FIELDS), values);
@@ -67,7 +67,7 @@ export async function planEditMany(
       hint: "example: rentctl vehicle edit --where segment=cars --price-per-day +10%",
     });
   }
-  const { splitRelative, applyRelativeChecked, describeMiss } = await import("../../fleet/relative.js");
+  const { splitRelative, applyRelativeChecked, describeMiss } = await import("../../plans/relative.js");
   const relativeFields = new Set(input.relativeFields === "all" ? Object.keys(values) : (input.relativeFields ?? []));
   const { absolute, relative } = splitRelative(values, VEHICLE_FIELDS, relativeFields);
   await resolveCatalogNames(ctx, VEHICLE_FIELDS, absolute, opts.showResolved ? { show: opts.showResolved } : {});
@@ -88,7 +88,7 @@ export async function planEditMany(
       records.map((r) => Number(r.id ?? r.vehicle_id)),
     );
   }
-  const { planEdit } = await import("../../fleet/plan.js");
+  const { planEdit } = await import("../../plans/plan.js");
   // A relative result outside its field's range is never clamped silently: refused (nothing sent), or clamp.
   const refused: Array<{ field: string; message: string }> = [];
   const plan = planEdit(records, (rowInput, rec) => {
@@ -150,7 +150,7 @@ export interface ApplyVehiclePlanInput {
   verb: string;
   /** The change as written (selection + change), hashed into the row log's key: a rerun continues its plan. */
   intent: unknown;
-  /** Requests in flight at once (the one bound, src/concurrency.ts); default 4; out of range is a usage error. */
+  /** Requests in flight at once (the one bound, src/base/concurrency.ts); default 4; out of range is a usage error. */
   concurrency?: number;
   /** Per-vehicle results to this file (format by extension). */
   report?: string;
@@ -190,7 +190,7 @@ export async function applyVehiclePlan(
   const [{ openBulkJob }, gateway, { checkConcurrency }] = await Promise.all([
     import("../../bulk/job.js"),
     import("../../gateway/index.js"),
-    import("../../concurrency.js"),
+    import("../../base/concurrency.js"),
   ]);
   const concurrency = checkConcurrency(input.concurrency);
   const verb = input.verb;

@@ -1,6 +1,6 @@
 import type { JsonObject } from "../../contract/records.js";
 import { requireUser } from "../../deps.js";
-import type { SelectionTerms } from "../../fleet/where.js";
+import type { SelectionTerms } from "../../plans/where.js";
 import type { OpContext, OpOptions } from "../context.js";
 import {
   boundedMatches,
@@ -50,7 +50,7 @@ export async function listVehicles(
   if (input.search !== undefined) pages = searchPages(ctx, "vehicle", input.search, pages);
   let sort: ((a: JsonObject, b: JsonObject) => number) | undefined;
   if (input.sort) {
-    const { parseSort, sortComparator } = await import("../../fleet/where.js");
+    const { parseSort, sortComparator } = await import("../../plans/where.js");
     sort = sortComparator(parseSort(input.sort, undefined, input.terms));
   }
   return boundedMatches(pages, {

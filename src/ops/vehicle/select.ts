@@ -1,7 +1,7 @@
+import { UsageError } from "../../base/errors.js";
 import { itemId } from "../../catalog/items.js";
 import { DEFAULT_SEGMENT, operation } from "../../contract/operations.js";
 import type { JsonObject } from "../../contract/records.js";
-import { UsageError } from "../../errors.js";
 import {
   BRAND_PSEUDO_FIELD,
   type CatalogItems,
@@ -10,7 +10,7 @@ import {
   prepareWhere,
   type Selection,
   type SelectionTerms,
-} from "../../fleet/where.js";
+} from "../../plans/where.js";
 import { listVehicles } from "../../resources/list.js";
 import { VEHICLE } from "../../resources/safe-edit.js";
 import type { OpContext } from "../context.js";

@@ -1,4 +1,4 @@
-import { DataFileError, UsageError } from "../../errors.js";
+import { DataFileError, UsageError } from "../../base/errors.js";
 
 /**
  * Why a sandbox data file cannot be opened. Both are expected conditions a

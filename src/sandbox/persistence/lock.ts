@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { BusyError, lockTimeoutMs, pidAlive } from "../../locks/lock.js";
+import { BusyError, lockTimeoutMs, pidAlive } from "../../base/lock.js";
 import { SandboxDataInUseError } from "./errors.js";
 
 /**

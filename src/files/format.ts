@@ -1,5 +1,5 @@
 import { extname } from "node:path";
-import { UsageError } from "../errors.js";
+import { UsageError } from "../base/errors.js";
 
 /** The fleet file formats; one reader and one writer each (read.ts, write.ts). */
 export const FLEET_FORMATS = ["json", "ndjson", "yaml", "csv"] as const;

@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from "node:stream";
-import { InputError } from "../errors.js";
+import { InputError } from "../base/errors.js";
 
 /**
  * What a fleet (or account) file may hold, checked before a value is used:

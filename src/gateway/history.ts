@@ -10,8 +10,9 @@ import {
   statSync,
 } from "node:fs";
 import { join } from "node:path";
+import { lockSync } from "../base/lock.js";
 import type { JsonObject } from "../contract/records.js";
-import { lockSync } from "../locks/lock.js";
+import type { HistoryAction } from "../resources/resource.js";
 
 /**
  * The undo journal: before every edit, update, remove or delete, the full
@@ -20,21 +21,7 @@ import { lockSync } from "../locks/lock.js";
  * on, so an undo never writes to another environment.
  */
 
-export type HistoryAction =
-  | "vehicle.edit"
-  | "vehicle.remove"
-  | "extra.update"
-  | "extra.delete"
-  /** `vehicle apply`, `account apply`: the batch entry; its rows are entries with `batch` = its op. */
-  | "vehicle.apply"
-  /** `vehicle import`: a batch entry like an apply's, its rows the vehicles it created. */
-  | "vehicle.import"
-  /** A vehicle created (undo removes it; `before` is the record sent). */
-  | "vehicle.create"
-  /** An extra created (undo deletes it; `before` is the record sent). */
-  | "extra.create"
-  /** An extra switched on or off (undo switches it back; `before` is its record before). */
-  | "extra.switch";
+export type { HistoryAction };
 
 export interface HistoryEntry {
   op: string;
@@ -180,7 +167,7 @@ export class History {
 
   /**
    * Append an entry with the next op id. The id is allocated and the entry
-   * written under the history's lock (src/locks/), so concurrent rentctl
+   * written under the history's lock (src/base/lock.ts), so concurrent rentctl
    * processes never share an op id.
    */
   record(entry: Omit<HistoryEntry, "op" | "time">, now: number): HistoryEntry {

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
-import { InputError } from "../errors.js";
+import { InputError } from "../base/errors.js";
 import { readDocument, WHOLE_FILE_BYTES } from "./doc-stream.js";
 import type { FleetFormat } from "./format.js";
 import { checkJson, decodeUtf8, MAX_ROW_BYTES, rowTooLarge, Utf8Check } from "./input-limits.js";

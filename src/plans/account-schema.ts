@@ -1,8 +1,8 @@
 import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import { fieldJsonSchema } from "../contract/schemas.js";
 import type { ParamSpec } from "../contract/types.js";
-import { IMAGES_KEY, ROW_FIELDS } from "../fleet/fields.js";
-import { EXTRA_ROW_KEYS } from "./extras.js";
+import { IMAGES_KEY, ROW_FIELDS } from "../files/fields.js";
+import { EXTRA_ROW_KEYS } from "./account-extras.js";
 
 /**
  * JSON Schema (2020-12) of fleet files (`vehicle schema`) and account files

@@ -1,8 +1,8 @@
+import { UsageError } from "../base/errors.js";
+import { nearest } from "../base/nearest.js";
 import { regKey } from "../contract/identity.js";
 import type { ParamSpec } from "../contract/types.js";
 import { VEHICLE_FIELD_ALIASES, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
-import { UsageError } from "../errors.js";
-import { nearest } from "../nearest.js";
 import { type DateRange, daysOf, parseRange, parseStoredCalendar } from "./calendar.js";
 
 /**

@@ -1,10 +1,10 @@
 import type { EncodableRecord } from "../api/encode.js";
+import { RentctlError } from "../base/errors.js";
 import { findItems, itemId, itemNames } from "../catalog/items.js";
 import { matchByName } from "../catalog/match.js";
 import { type JsonObject, normalizeRecord } from "../contract/records.js";
 import type { WireRecord } from "../contract/validate.js";
 import type { CoreDeps, Deps } from "../deps.js";
-import { RentctlError } from "../errors.js";
 import type { RowProblem } from "./fields.js";
 import type { CatalogPort } from "./resolver.js";
 

@@ -122,7 +122,7 @@ export function mapRow(data: Record<string, unknown>): MappedRow {
       else if (typeof v === "string") values[wire] = splitText(v);
       else values[wire] = [v];
       if ((values[wire] as unknown[]).length === 0) delete values[wire];
-    } else values[wire] = v; // a csv cell comes trimmed unless it was quoted (src/fleet/read.ts)
+    } else values[wire] = v; // a csv cell comes trimmed unless it was quoted (src/files/read.ts)
   }
   return { values, images, problems };
 }

@@ -1,7 +1,7 @@
-import type { TaskContext, TaskOutcome } from "../bulk/runner.js";
 import type { Deps } from "../deps.js";
-import type { PlanChange, PlanRemove } from "../fleet/plan.js";
 import type { RowWrite } from "../gateway/index.js";
+import type { PlanChange, PlanRemove } from "../plans/plan.js";
+import type { TaskContext, TaskOutcome } from "./runner.js";
 
 /**
  * The vehicle rows of a plan as one bulk job sends them: `vehicle apply` and
@@ -69,7 +69,7 @@ export async function sendChange(
 
 /** A planned removal, refused when the vehicle moved since the plan. */
 export async function sendRemove(deps: Deps, rm: PlanRemove, w: RowWrite): Promise<TaskOutcome> {
-  const [gateway, { currentInput }] = await Promise.all([import("../gateway/index.js"), import("../fleet/plan.js")]);
+  const [gateway, { currentInput }] = await Promise.all([import("../gateway/index.js"), import("../plans/plan.js")]);
   const r = await gateway.removePlanned(deps, rm.vehicle_id, { expect: currentInput(rm.record) }, w);
   return r.status === "conflict" ? conflictOutcome(r.moved) : { status: "removed", id: rm.vehicle_id };
 }

@@ -1,9 +1,9 @@
+import { InputError, UsageError } from "../base/errors.js";
 import { regKey, tidyReg } from "../contract/identity.js";
 import { inputMember, type JsonObject, recordId, recordToInput } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
 import { coerce, isEmpty, type WireRecord, type WireValue, wireAsIs } from "../contract/validate.js";
 import { VEHICLE_EDITABLE_FIELDS } from "../contract/vehicle-fields.js";
-import { InputError, UsageError } from "../errors.js";
 import { normalizeCalendarValue } from "./calendar.js";
 import { lookupField } from "./where.js";
 
@@ -337,7 +337,7 @@ function fieldChanges(before: WireRecord, desired: Record<string, WireValue | nu
 /**
  * The plan of a file's rows, one row at a time: the row's fields compared
  * with the account vehicle it matches (or a create), only what changes kept
- * whole. src/fleet/sync.ts streamPlan feeds it rows as the file streams and
+ * whole. src/plans/sync.ts streamPlan feeds it rows as the file streams and
  * vehicles as the listing does.
  */
 export class PlanBuilder {

@@ -1,7 +1,7 @@
+import { UsageError } from "../base/errors.js";
 import type { ParamSpec } from "../contract/types.js";
 import { specIndex } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
-import { UsageError } from "../errors.js";
 
 /**
  * Relative values for integer fields on edit (`--price-per-day +10%`,

@@ -1,15 +1,18 @@
 import { stat } from "node:fs/promises";
 import { basename, isAbsolute, resolve } from "node:path";
 import type { EncodableRecord } from "../api/encode.js";
+import { InputError, RentctlError } from "../base/errors.js";
 import { HUMAN_FIELDS } from "../contract/human.js";
 import { type Identity, IdentityIndex, identityOf } from "../contract/identity.js";
 import type { JsonObject } from "../contract/records.js";
 import type { ParamSpec } from "../contract/types.js";
 import { coerce, type WireValue, wireAsIs } from "../contract/validate.js";
 import type { CoreDeps } from "../deps.js";
-import { InputError, RentctlError } from "../errors.js";
-import { catalogPort, checkVehicle, listVehicles } from "./adapters.js";
-import { fieldSpec, IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "./fields.js";
+import { catalogPort, checkVehicle, listVehicles } from "../files/adapters.js";
+import { fieldSpec, IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "../files/fields.js";
+import { type RawRow, readRows } from "../files/read.js";
+import { createNameResolver, localRowProblems, memberChange, resolveRowNames } from "../files/resolver.js";
+import type { FleetSource } from "../files/source.js";
 import {
   currentInput,
   type Plan,
@@ -19,16 +22,13 @@ import {
   type PlanUnchanged,
   rowLabel,
 } from "./plan.js";
-import { type RawRow, readRows } from "./read.js";
-import { createNameResolver, localRowProblems, memberChange, resolveRowNames } from "./resolver.js";
 import { vehicleFingerprint } from "./saved-plan.js";
-import type { FleetSource } from "./source.js";
 import { lookupField } from "./where.js";
 
 /**
  * Fleet as code, the part `vehicle diff` and `vehicle apply` share: read a
  * fleet file (names resolved once per distinct value), list the account
- * once, and plan the file against it (src/fleet/plan.ts).
+ * once, and plan the file against it (src/plans/plan.ts).
  *
  * Images: a row's `images:` paths are uploaded and attached when the row
  * creates a vehicle, or when the matched vehicle has no images yet; a vehicle
@@ -101,7 +101,7 @@ function problemsError(label: string, problems: Array<{ field: string; message: 
 /**
  * A vehicle row's `extras:` member (an account file's references by identity)
  * resolved to the account's extra ids; problems name the member. Given by the
- * account layer (src/account/plan.ts existingExtrasRefs): `vehicle diff /
+ * account layer (src/plans/account-plan.ts existingExtrasRefs): `vehicle diff /
  * apply` of an account file manage the vehicles only, and their references
  * resolve against the extras the account has.
  */

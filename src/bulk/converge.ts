@@ -1,13 +1,13 @@
-import type { ExtraState, ExtraTwin } from "../account/extras.js";
 import { AuthError } from "../api/errors.js";
-import type { RowLog, RowRecord } from "../bulk/row-log.js";
-import type { RowResult } from "../bulk/runner.js";
+import { InterruptedError, PartialFailureError } from "../base/errors.js";
 import { IdentityIndex, identityOf, regKey } from "../contract/identity.js";
 import { type JsonObject, recordId } from "../contract/records.js";
 import type { Deps } from "../deps.js";
-import { InterruptedError, PartialFailureError } from "../errors.js";
 import type { UndoScope } from "../gateway/undo.js";
 import type { RowWrite } from "../gateway/vehicles.js";
+import type { ExtraState, ExtraTwin } from "../plans/account-extras.js";
+import type { RowLog, RowRecord } from "./row-log.js";
+import type { RowResult } from "./runner.js";
 
 /**
  * Convergence of an account apply's own copies (issue 41 item 0): two runs
@@ -52,7 +52,7 @@ const SCAN_ATTEMPTS = 5;
 async function accountExtras(deps: Deps): Promise<ExtraState[]> {
   const [{ listExtras }, { extraState }] = await Promise.all([
     import("../resources/list.js"),
-    import("../account/extras.js"),
+    import("../plans/account-extras.js"),
   ]);
   const out: ExtraState[] = [];
   for (const r of await listExtras(deps, {})) {
@@ -64,7 +64,7 @@ async function accountExtras(deps: Deps): Promise<ExtraState[]> {
 
 /** The extra `id` (just created by this run) when the account holds its option and period under a lower id. */
 export async function ownExtraTwin(deps: Deps, id: number): Promise<ExtraTwin | undefined> {
-  const { extraTwins } = await import("../account/extras.js");
+  const { extraTwins } = await import("../plans/account-extras.js");
   return extraTwins(await accountExtras(deps), new Set([id])).find((t) => t.id === id);
 }
 
@@ -140,9 +140,9 @@ export async function resumeIdentityCheck(
   const c = createdBy(log);
   if (!c.vehicles.size && !c.extras.size && !c.extraKeys.size && !c.vehicleKeys.size) return { results };
   const [{ extraTwins, extraKey }, gateway, { currentInput }] = await Promise.all([
-    import("../account/extras.js"),
+    import("../plans/account-extras.js"),
     import("../gateway/index.js"),
-    import("../fleet/plan.js"),
+    import("../plans/plan.js"),
   ]);
   const failed = (row: RowRecord, id: number, e: unknown) => {
     if (e instanceof AuthError || e instanceof InterruptedError) throw e;

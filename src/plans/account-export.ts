@@ -1,6 +1,6 @@
 import type { JsonObject } from "../contract/records.js";
-import type { CatalogPort } from "../fleet/resolver.js";
-import { CURRENCY_CATALOG, catalogName, type ExtraState, extraKey, OPTION_CATALOG } from "./extras.js";
+import type { CatalogPort } from "../files/resolver.js";
+import { CURRENCY_CATALOG, catalogName, type ExtraState, extraKey, OPTION_CATALOG } from "./account-extras.js";
 
 /**
  * The rows `account export` writes. Extras: option, price, currency, period,

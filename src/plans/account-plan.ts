@@ -1,29 +1,11 @@
+import { InputError, RentctlError } from "../base/errors.js";
 import type { JsonObject } from "../contract/records.js";
 import type { WireValue } from "../contract/validate.js";
 import type { CoreDeps, Deps } from "../deps.js";
-import { InputError, RentctlError } from "../errors.js";
-import { catalogPort, listExtras } from "../fleet/adapters.js";
-import {
-  currentInput,
-  type Plan,
-  type PlanChange,
-  type PlanCreate,
-  type PlanUnchanged,
-  rowLabel,
-} from "../fleet/plan.js";
-import { fileError, readRows } from "../fleet/read.js";
-import type { CatalogPort } from "../fleet/resolver.js";
-import { fingerprint, type Touched, touchedVehicles } from "../fleet/saved-plan.js";
-import type { FleetSource } from "../fleet/source.js";
-import {
-  accountStream,
-  type ExtraRefsHook,
-  type FleetRow,
-  mapRows,
-  planAgainstListing,
-  type RowTally,
-  type SyncPlan,
-} from "../fleet/sync.js";
+import { catalogPort, listExtras } from "../files/adapters.js";
+import { fileError, readRows } from "../files/read.js";
+import type { CatalogPort } from "../files/resolver.js";
+import type { FleetSource } from "../files/source.js";
 import {
   catalogValue,
   type ExtraPlan,
@@ -35,15 +17,26 @@ import {
   OPTION_CATALOG,
   planExtras,
   readExtraRows,
-} from "./extras.js";
-import { type AccountDocument, type ExtraRef, parseRefs, readAccountDocument } from "./file.js";
+} from "./account-extras.js";
+import { type AccountDocument, type ExtraRef, parseRefs, readAccountDocument } from "./account-file.js";
+import { currentInput, type Plan, type PlanChange, type PlanCreate, type PlanUnchanged, rowLabel } from "./plan.js";
+import { fingerprint, type Touched, touchedVehicles } from "./saved-plan.js";
+import {
+  accountStream,
+  type ExtraRefsHook,
+  type FleetRow,
+  mapRows,
+  planAgainstListing,
+  type RowTally,
+  type SyncPlan,
+} from "./sync.js";
 
 /**
  * The plan of `account diff` / `account apply`: the extras section planned
  * against the account's extras (./extras.ts), then the vehicles' extras
  * references resolved against the extras as they will be (the file's rows,
  * plus the account's others unless pruned), then the vehicles planned as
- * `vehicle diff` plans them (src/fleet/sync.ts). A vehicle that references
+ * `vehicle diff` plans them (src/plans/sync.ts). A vehicle that references
  * an extra the plan creates carries a placeholder id (PLACEHOLDER_BASE + the
  * extras row) until the create is answered; apply swaps in the new id.
  */
@@ -200,7 +193,7 @@ export function existingExtrasRefs(deps: CoreDeps): ExtraRefsHook {
 /**
  * Plan an account (or fleet) file against the account. Every problem of the
  * file is one InputError (exit 2), nothing sent. The vehicles are planned as
- * the file and the listing stream (src/fleet/sync.ts streamPlan): memory
+ * the file and the listing stream (src/plans/sync.ts streamPlan): memory
  * stays flat with the fleet. `fingerprints`: keep a fingerprint of every
  * vehicle and extra read, for a saved plan (accountFingerprints).
  */

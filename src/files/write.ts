@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { UsageError } from "../errors.js";
+import { UsageError } from "../base/errors.js";
 import type { FleetFormat } from "./format.js";
 
 /**
@@ -92,5 +92,5 @@ export async function checkTargetDir(path: string, what: string): Promise<void> 
     });
 }
 
-/** Write a whole file safely (temp file, fsync, rename): the one implementation, in src/temp-files.ts. */
-export { writeFileAtomic } from "../temp-files.js";
+/** Write a whole file safely (temp file, fsync, rename): the one implementation, in src/base/temp-files.ts. */
+export { writeFileAtomic } from "../base/temp-files.js";

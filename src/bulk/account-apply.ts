@@ -1,15 +1,15 @@
-import type { ExtraCreate, ExtraDelete, ExtraSwitch, ExtraUpdate } from "../account/extras.js";
-import type { AccountPlan } from "../account/plan.js";
-import type { BulkJobHandle } from "../bulk/job.js";
-import type { RowRecord } from "../bulk/row-log.js";
-import type { BulkRow, RowResult } from "../bulk/runner.js";
+import { InputError, PartialFailureError } from "../base/errors.js";
 import { identityOf } from "../contract/identity.js";
 import type { Deps } from "../deps.js";
-import { InputError, PartialFailureError } from "../errors.js";
-import type { PlanChange, PlanCreate, PlanRemove } from "../fleet/plan.js";
-import type { SavedPlan } from "../fleet/saved-plan.js";
 import type { UndoScope } from "../gateway/undo.js";
+import type { ExtraCreate, ExtraDelete, ExtraSwitch, ExtraUpdate } from "../plans/account-extras.js";
+import type { AccountPlan } from "../plans/account-plan.js";
+import type { PlanChange, PlanCreate, PlanRemove } from "../plans/plan.js";
+import type { SavedPlan } from "../plans/saved-plan.js";
 import { CREATE_ROW, EXTRA_ROW, extraCreateKey, fileRow } from "./converge.js";
+import type { BulkJobHandle } from "./job.js";
+import type { RowRecord } from "./row-log.js";
+import type { BulkRow, RowResult } from "./runner.js";
 
 /**
  * The account apply, the one code path of `rentctl account apply` (-f FILE
@@ -81,14 +81,14 @@ export async function applySavedAccountPlan(
   saved: SavedPlan,
   opts: AccountApplyRun,
 ): Promise<AccountApplyResult> {
-  const sp = await import("../fleet/saved-plan.js");
-  const { planAccount, accountFingerprints, touchedRecords } = await import("../account/plan.js");
-  const { accountPlanJson } = await import("../account/print.js");
+  const sp = await import("../plans/saved-plan.js");
+  const { planAccount, accountFingerprints, touchedRecords } = await import("../plans/account-plan.js");
+  const { accountPlanJson } = await import("../plans/account-print.js");
   await sp.checkPlanTarget(deps, saved);
   const o = { ...opts, prune: saved.input.prune, exact: saved.input.exact };
   const source = await sp.savedInput(deps, saved);
   try {
-    const { openBulkJob } = await import("../bulk/job.js");
+    const { openBulkJob } = await import("./job.js");
     const job = await openBulkJob(deps, {
       job: "account.apply",
       contentHash: await accountJobHash(saved.input.sha256, o),
@@ -157,8 +157,8 @@ async function rerunIdentityCheck(deps: Deps, job: BulkJobHandle, label: string)
   const [converge, gateway, { extraLabeller }, { catalogPort }] = await Promise.all([
     import("./converge.js"),
     import("../gateway/index.js"),
-    import("../account/plan.js"),
-    import("../fleet/adapters.js"),
+    import("../plans/account-plan.js"),
+    import("../files/adapters.js"),
   ]);
   const { results } = await converge.resumeIdentityCheck(
     deps,
@@ -193,10 +193,10 @@ export async function applyAccountPlan(
     print,
     { extraState },
   ] = await Promise.all([
-    import("../fleet/plan.js"),
-    import("../account/plan.js"),
-    import("../account/print.js"),
-    import("../account/extras.js"),
+    import("../plans/plan.js"),
+    import("../plans/account-plan.js"),
+    import("../plans/account-print.js"),
+    import("../plans/account-extras.js"),
   ]);
   const v = plan.vehicles.plan;
   const e = plan.extras;

@@ -1,6 +1,6 @@
+import { UsageError } from "../base/errors.js";
 import { daysInMonth, isoOf, parseDay, wireDay } from "../contract/dates.js";
 import { AVAILABILITY_DATE } from "../contract/vehicle-fields.js";
-import { UsageError } from "../errors.js";
 
 export { daysInMonth, parseDay };
 

@@ -1,4 +1,5 @@
 import type { EncodableRecord } from "../api/encode.js";
+import { RentctlError, UsageError } from "../base/errors.js";
 import { labelIndex, labelKey, type ModelEntry, modelLabel } from "../catalog/model-index.js";
 import { flexibleList } from "../catalog/names.js";
 import { recordToWire, relativeFormProblems } from "../contract/human.js";
@@ -6,7 +7,6 @@ import { DEFAULT_SEGMENT, operation } from "../contract/operations.js";
 import type { JsonObject } from "../contract/records.js";
 import { localProblems, memberChange } from "../contract/refs.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
-import { RentctlError, UsageError } from "../errors.js";
 import { fieldSpec, type RowProblem } from "./fields.js";
 
 /**

@@ -1,16 +1,9 @@
 import type { Json, JsonObject } from "../contract/records.js";
 import type { WireValue } from "../contract/validate.js";
-import type { FieldChange, Plan } from "../fleet/plan.js";
-import {
-  changeText,
-  type PlanColors,
-  type PlanPrintOptions,
-  planJson,
-  planLines,
-  valueText,
-} from "../fleet/plan-print.js";
-import type { ExtraPlan } from "./extras.js";
-import { type AccountPlan, displayVehicles } from "./plan.js";
+import type { ExtraPlan } from "./account-extras.js";
+import { type AccountPlan, displayVehicles } from "./account-plan.js";
+import type { FieldChange, Plan } from "./plan.js";
+import { changeText, type PlanColors, type PlanPrintOptions, planJson, planLines, valueText } from "./plan-print.js";
 
 /**
  * An account plan for people (text lines, a markdown review summary) and for

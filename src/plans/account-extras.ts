@@ -2,12 +2,12 @@ import { activeOf, EXTRA_FIELDS, memberOf, parseActive } from "../contract/extra
 
 export { activeOf, memberOf, parseActive };
 
+import { RentctlError } from "../base/errors.js";
 import { type JsonObject, recordId } from "../contract/records.js";
 import { coerce, isEmpty } from "../contract/validate.js";
-import { RentctlError } from "../errors.js";
-import type { RowProblem } from "../fleet/fields.js";
-import type { FieldChange } from "../fleet/plan.js";
-import type { CatalogPort } from "../fleet/resolver.js";
+import type { RowProblem } from "../files/fields.js";
+import type { CatalogPort } from "../files/resolver.js";
+import type { FieldChange } from "./plan.js";
 
 /**
  * The extras section of an account file and its plan against the account's

@@ -3,7 +3,7 @@ import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type ParsedTokenInfo, Tokenizer, TokenParser, TokenType } from "@streamparser/json";
-import { InputError } from "../errors.js";
+import { InputError } from "../base/errors.js";
 import { MAX_DEPTH, MAX_ROW_BYTES, rowTooLarge, Utf8Check } from "./input-limits.js";
 import { parseYaml, parseYamlWithLines } from "./yaml.js";
 
@@ -18,7 +18,7 @@ import { parseYaml, parseYamlWithLines } from "./yaml.js";
  * nesting deeper than MAX_DEPTH, an item over MAX_ROW_BYTES).
  *
  * yaml: each item of a list written at the first column (as `account export`
- * writes it) is parsed on its own by the yaml library (src/fleet/yaml.ts).
+ * writes it) is parsed on its own by the yaml library (src/files/yaml.ts).
  * Anything else (another layout, an item that does not parse on its own, an
  * alias to another item) is read again whole by the library, the events
  * already handed out skipped: the values and errors are the library's.

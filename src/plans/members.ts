@@ -1,7 +1,7 @@
+import { UsageError } from "../base/errors.js";
+import { nearest } from "../base/nearest.js";
 import type { ParamSpec } from "../contract/types.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
-import { UsageError } from "../errors.js";
-import { nearest } from "../nearest.js";
 import { lookupField } from "./where.js";
 
 /**

@@ -1,13 +1,13 @@
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { extname, join } from "node:path";
+import { InputError, StalePlanError, UsageError } from "../base/errors.js";
 import type { Json, JsonObject } from "../contract/records.js";
 import type { CoreDeps } from "../deps.js";
 import { requireUser } from "../deps.js";
-import { InputError, StalePlanError, UsageError } from "../errors.js";
-import type { FleetFormat } from "./format.js";
+import type { FleetFormat } from "../files/format.js";
+import type { FleetSource } from "../files/source.js";
+import { writeFileAtomic } from "../files/write.js";
 import { currentInput } from "./plan.js";
-import type { FleetSource } from "./source.js";
-import { writeFileAtomic } from "./write.js";
 
 /**
  * Saved plans: `vehicle diff --out plan.json` / `account diff --out

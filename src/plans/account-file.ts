@@ -1,11 +1,11 @@
 import { readFile, stat } from "node:fs/promises";
-import { InputError } from "../errors.js";
-import { readDocument, WHOLE_FILE_BYTES } from "../fleet/doc-stream.js";
-import type { FleetFormat } from "../fleet/format.js";
-import { checkJson, decodeUtf8 } from "../fleet/input-limits.js";
-import { rowLabel } from "../fleet/plan.js";
-import { fileError, type RawRow } from "../fleet/read.js";
-import { parseYaml } from "../fleet/yaml.js";
+import { InputError } from "../base/errors.js";
+import { readDocument, WHOLE_FILE_BYTES } from "../files/doc-stream.js";
+import type { FleetFormat } from "../files/format.js";
+import { checkJson, decodeUtf8 } from "../files/input-limits.js";
+import { fileError, type RawRow } from "../files/read.js";
+import { parseYaml } from "../files/yaml.js";
+import { rowLabel } from "./plan.js";
 
 /**
  * An account file: a yaml or json document `{extras: [...], vehicles: [...]}`.
@@ -82,7 +82,7 @@ const refsField = (row: number, reg: string) => `${rowLabel(row, { vehicle_reg_n
 const REF_KEYS = new Set(["option", "option_id", "period"]);
 const notRefKey = (k: string) => !REF_KEYS.has(k);
 
-/** Files up to WHOLE_FILE_BYTES are parsed whole; larger ones are streamed item by item (src/fleet/doc-stream.ts). */
+/** Files up to WHOLE_FILE_BYTES are parsed whole; larger ones are streamed item by item (src/files/doc-stream.ts). */
 export { WHOLE_FILE_BYTES };
 
 /**
@@ -115,7 +115,7 @@ async function readAccountFile(
   problems: AccountDocument["problems"],
 ): Promise<AccountDocument> {
   const refs = new Map<number, ExtraRef[]>();
-  // csv and ndjson are fleet files, streamed row by row by the reader of the rows (src/fleet/sync.ts mapRows)
+  // csv and ndjson are fleet files, streamed row by row by the reader of the rows (src/plans/sync.ts mapRows)
   if (format === "csv" || format === "ndjson") return { vehicles: [], streamed: true, refs, problems };
   const row = vehicleRow(refs, problems);
   if ((await stat(path)).size > WHOLE_FILE_BYTES) return streamedDocument(path, format, row, refs, problems);

@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
-import { EXIT, RentctlError } from "../errors.js";
+import { EXIT, RentctlError } from "./errors.js";
 
 /**
  * THE cross-process lock of rentctl: every file that several rentctl
