@@ -15,7 +15,7 @@ import type { BulkRow, RowResult } from "./runner.js";
  * The account apply, the one code path of `rentctl account apply` (-f FILE
  * and --plan PLAN) and of the library's `fleet.apply`: a made plan runs as
  * one bulk job in three phases (extras, vehicles, extra deletions), locked,
- * journaled row by row and for undo as one op. The callers add what is
+ * logged row by row and for undo as one op. The callers add what is
  * theirs: the CLI prints the plan and asks; the library passes an
  * AbortSignal and a progress callback.
  */

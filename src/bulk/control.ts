@@ -2,7 +2,7 @@ import type { BulkControl } from "./runner.js";
 
 /**
  * Ctrl-C for a bulk job: the first SIGINT stops taking new rows and lets the
- * in-flight ones finish (their outcome is journaled); the second abandons
+ * in-flight ones finish (their outcome is logged); the second abandons
  * them (their requests are aborted; a rerun reconciles them). While the job
  * runs, the process's own SIGINT handlers are set aside and restored after.
  */

@@ -107,7 +107,7 @@ export interface BulkJobRun<T> {
   reconcile?(row: BulkRow<T>, prior: RowRecord): Promise<TaskOutcome | undefined>;
   /** After the settle wait and before any row is reconciled: refresh what `reconcile` reads. */
   beforeReconcile?(inFlight: RowRecord[]): Promise<void>;
-  /** Whether a row will probably write (journaled ahead in groups; see BulkJob.willWrite). */
+  /** Whether a row will probably write (logged ahead in groups; see BulkJob.willWrite). */
   willWrite?(row: BulkRow<T>): boolean;
   /** How a result is shown in reports (e.g. removals, which are no rows of the file). */
   shown?(r: RowResult): RowResult;
@@ -119,7 +119,7 @@ export interface BulkJobRun<T> {
   skipDone?: boolean;
   /**
    * The library's stop (fleet.apply's AbortSignal): when it aborts, the job stops as on a first
-   * Ctrl-C (no new rows; the rows in flight finish and are journaled). Without it, Ctrl-C does that.
+   * Ctrl-C (no new rows; the rows in flight finish and are logged). Without it, Ctrl-C does that.
    */
   signal?: AbortSignal;
   /** Each row's result as it is known, with the count done so far (the library's onProgress). */
@@ -355,7 +355,7 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
     if (r.status === "failed") summary.failed.push(r);
   }
   summary.earlierEnded = job.log.endedWithFailures !== undefined;
-  if (spec.doneEarlier !== undefined) summary.fromJournal = Math.max(summary.fromJournal, spec.doneEarlier);
+  if (spec.doneEarlier !== undefined) summary.fromRowLog = Math.max(summary.fromRowLog, spec.doneEarlier);
   summary.elapsedMs = Date.now() - started;
   deps.io.stderr.write(`${summaryLine(summary, spec.order)}\n`);
   return summary;

@@ -58,8 +58,8 @@ export function summaryLine(s: BulkSummary, order: readonly string[]): string {
   const parts = keys.map((k) => `${k} ${s.counts.get(k) ?? 0}`);
   let line = `${parts.join(", ")} (in ${(s.elapsedMs / 1000).toFixed(1)} s)`;
   // "resumed" only when this run took over work: rows an earlier run finished, or reconciled
-  if (s.resumed && (s.fromJournal > 0 || s.reconciled > 0))
-    line += `; ${s.earlierEnded ? "continued the earlier run" : "resumed an interrupted run"}: ${s.fromJournal} row${s.fromJournal === 1 ? "" : "s"} done earlier, ${s.reconciled} reconciled`;
+  if (s.resumed && (s.fromRowLog > 0 || s.reconciled > 0))
+    line += `; ${s.earlierEnded ? "continued the earlier run" : "resumed an interrupted run"}: ${s.fromRowLog} row${s.fromRowLog === 1 ? "" : "s"} done earlier, ${s.reconciled} reconciled`;
   if (s.interrupted) line += "; interrupted: rerun the same command to finish";
   return line;
 }

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fsReason, StorageError } from "../base/errors.js";
 
 /**
- * The bulk journal: one append-only, fsync'd JSON-lines file per job in
+ * The row log of a bulk job: one append-only, fsync'd JSON-lines file per job in
  * `<data dir>/bulk/`, named by a hash of the job's key (kind of job,
  * environment, base address, owner, content hash of the input). Each row is
  * written `sending` just before its unsafe request and `done` / `failed` /
@@ -23,7 +23,7 @@ import { fsReason, StorageError } from "../base/errors.js";
  * `started` line is written with a plain write() (no fsync): it survives the
  * process being killed, not the machine losing power. Each run's header
  * records the machine's boot id; a rerun under the same boot trusts the
- * start notes of that run, so a row journaled `sending` (ahead, with its
+ * start notes of that run, so a row logged `sending` (ahead, with its
  * group) whose request never started is simply sent again: no settle wait,
  * no reconcile. Without a boot id, or after a reboot, every `sending` row
  * counts as in flight, as before.
@@ -125,7 +125,7 @@ export class RowLog {
     return join(dataDir, "bulk", `${key.job.replace(/[^a-z0-9.-]/gi, "_")}-${id}.jsonl`);
   }
 
-  /** Open (or create) the journal of a job; `restart` sets an earlier run's journal aside. */
+  /** Open (or create) the row log of a job; `restart` sets an earlier run's row log aside. */
   static async open(dataDir: string, key: RowLogKey, opts: { restart?: boolean } = {}): Promise<RowLog> {
     const file = RowLog.fileFor(dataDir, key);
     await mkdir(join(dataDir, "bulk"), { recursive: true, mode: 0o700 });
@@ -229,7 +229,7 @@ export class RowLog {
       } catch (cause) {
         // one clear line (no space left on the device, read-only), and the run stops: a row whose
         // `sending` is not on disk is never sent
-        const e = new StorageError(`cannot write the bulk journal ${this.file}: ${fsReason(cause)}`, {
+        const e = new StorageError(`cannot write the row log ${this.file}: ${fsReason(cause)}`, {
           cause,
           hint: "free space (or make the data dir writable) and rerun the same command: it resumes",
         });
@@ -252,23 +252,23 @@ export class RowLog {
     if (this.#error) throw this.#error;
   }
 
-  /** The job is complete: remove the journal so a later run starts afresh. */
+  /** The job is complete: remove the row log so a later run starts afresh. */
   async finish(): Promise<void> {
     await this.close();
     await unlink(this.file).catch(() => {});
   }
 }
 
-/** The rows of a journal's last states that were in flight (`sending`) or of unknown outcome. */
+/** The rows of a row log's last states that were in flight (`sending`) or of unknown outcome. */
 export function inFlightOf(previous: ReadonlyMap<number, RowRecord>): RowRecord[] {
   return [...previous.values()].filter((r) => r.state === "sending" || r.state === "unknown");
 }
 
 /**
- * The rows' last states from a journal's text. A `started` line marks the row's
+ * The rows' last states from a row log's text. A `started` line marks the row's
  * request as begun (its time is when). Under a header of this same boot, a row
  * whose last line is `sending` without a start note after it never reached the
- * socket: it reverts to the state it had before (none: it was never journaled).
+ * socket: it reverts to the state it had before (none: it was never logged).
  */
 export function readPrevious(text: string, boot: string | undefined): Map<number, RowRecord> {
   const previous = new Map<number, RowRecord>();
@@ -281,7 +281,7 @@ export function readPrevious(text: string, boot: string | undefined): Map<number
     try {
       r = JSON.parse(line) as typeof r;
     } catch {
-      continue; // a torn last line (killed mid-write): its row is treated as not journaled
+      continue; // a torn last line (killed mid-write): its row is treated as not logged
     }
     if ("uploaded" in r) continue; // not a state (readUploads reads these)
     if (!("row" in r)) {
@@ -305,7 +305,7 @@ export function readPrevious(text: string, boot: string | undefined): Map<number
   return previous;
 }
 
-/** The images uploaded for each row, by the `uploaded` lines of a journal's text (the last one of a row wins). */
+/** The images uploaded for each row, by the `uploaded` lines of a row log's text (the last one of a row wins). */
 export function readUploads(text: string): Map<number, RowUploads> {
   const out = new Map<number, RowUploads>();
   if (!text.includes('"uploaded"')) return out;
@@ -328,7 +328,7 @@ export function readUploads(text: string): Map<number, RowUploads> {
 }
 
 /**
- * A row state as its journal line: the record's fields in a fixed order, and
+ * A row state as its row log line: the record's fields in a fixed order, and
  * when it was written. Written out by hand (JSON.stringify of a new object per
  * line showed in bulk profiles); strings go through JSON.stringify.
  */

@@ -6,7 +6,7 @@ import type { RowLog, RowRecord } from "./row-log.js";
 
 /** One unit of work: a numbered row of the input, its identity and its payload. */
 export interface BulkRow<T> {
-  /** 1-based position in the input; the journal's key of the row. */
+  /** 1-based position in the input; the row log's key of the row. */
   row: number;
   /** Identity shown in reports (e.g. the registration number). */
   key: string;
@@ -26,11 +26,11 @@ export interface RowResult extends TaskOutcome {
   /** A failed row that a rerun may fix (network, 5xx, unknown outcome); false: the input must change first (4xx). */
   retry?: boolean;
   /**
-   * Set when the outcome comes from an earlier run (journal) or from
+   * Set when the outcome comes from an earlier run (its row log) or from
    * reconciliation, or (`resent`) when the row was in flight in a stopped run,
    * not found by reconcile, and sent again: that run's write may still land.
    */
-  via?: "journal" | "reconciled" | "resent";
+  via?: "row-log" | "reconciled" | "resent";
   /** Image ids uploaded for the row (this run or, reused, an earlier one): listed when its write failed. */
   images?: number[];
 }
@@ -40,7 +40,7 @@ export interface TaskContext {
   signal: CancelSignal;
   /**
    * Call (and await) right before the request that may change the server:
-   * the row is journaled `sending`, so a crash from here on is reconciled
+   * the row is logged `sending`, so a crash from here on is reconciled
    * on the rerun instead of sent again. Everything before it must be safe
    * to repeat (reads, uploads).
    */
@@ -48,7 +48,7 @@ export interface TaskContext {
   /**
    * Upload the row's image files once: an earlier run of this job that
    * uploaded the same files for this row (and then failed) gives its ids
-   * back; else `upload` runs and its ids are journaled before the write.
+   * back; else `upload` runs and its ids are logged before the write.
    */
   uploadOnce(files: string[], upload: (files: string[]) => Promise<number[]>): Promise<number[]>;
 }
@@ -60,7 +60,7 @@ export interface BulkJob<T> {
   /** Rows in flight at once (1..16). */
   concurrency: number;
   task(row: BulkRow<T>, ctx: TaskContext): Promise<TaskOutcome>;
-  /** Crash safety; without a journal (dry run) nothing is recorded. */
+  /** Crash safety; without a row log (dry run) nothing is recorded. */
   log?: RowLog;
   /**
    * A row an earlier run left `sending` or `unknown` (its request may have
@@ -80,7 +80,7 @@ export interface BulkJob<T> {
   control?: BulkControl;
   /**
    * Whether a row will probably write (import: its identity is not in the
-   * account). Such rows are journaled `sending` in groups before they start
+   * account). Such rows are logged `sending` in groups before they start
    * (one fsync for up to `concurrency` rows instead of one each); a row
    * marked but never sent is harmless: the rerun finds nothing and sends it.
    */
@@ -104,7 +104,7 @@ export interface BulkSummary {
   counts: Map<string, number>;
   failed: RowResult[];
   /** Rows whose outcome an earlier run had recorded. */
-  fromJournal: number;
+  fromRowLog: number;
   /** Rows reconciled against the server after an interrupted run. */
   reconciled: number;
   resumed: boolean;
@@ -140,8 +140,8 @@ export function retryable(err: unknown): boolean {
 
 /**
  * A `sending` line is at most this old when its request starts: a row
- * journaled ahead with its group and still waiting for a slot after this long
- * is journaled again just before it is sent.
+ * logged ahead with its group and still waiting for a slot after this long
+ * is logged again just before it is sent.
  */
 export const MARK_FRESH_MS = 1_000;
 
@@ -203,7 +203,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   const summary: BulkSummary = {
     counts,
     failed,
-    fromJournal: 0,
+    fromRowLog: 0,
     reconciled: 0,
     resumed: Boolean(job.log?.resumed),
     interrupted: false,
@@ -228,13 +228,13 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
     await job.onResult?.(r, row);
   };
 
-  /** Rows journaled `sending` ahead with their group, and when (their lines' times are at least this). */
+  /** Rows logged `sending` ahead with their group, and when (their lines' times are at least this). */
   const premarked = new Map<number, number>();
   const runOne = async (row: BulkRow<T>): Promise<void> => {
     const prior = job.log?.previous.get(row.row);
     if (prior?.state === "done" && job.skipDone !== false) {
-      summary.fromJournal++;
-      return emit({ row: row.row, key: row.key, status: prior.status ?? "done", id: prior.id, via: "journal" }, row);
+      summary.fromRowLog++;
+      return emit({ row: row.row, key: row.key, status: prior.status ?? "done", id: prior.id, via: "row-log" }, row);
     }
     let resent = false;
     if (prior && (prior.state === "sending" || prior.state === "unknown") && job.reconcile) {
@@ -374,7 +374,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkSummary> {
   const iterator = job.rows[Symbol.asyncIterator]();
   const queue: BulkRow<T>[] = [];
   let exhausted = false;
-  // Rows are read and journaled `sending` a group at a time (one fsync for
+  // Rows are read and logged `sending` a group at a time (one fsync for
   // the group), the next group as soon as the queue holds no more than one
   // group, so no slot waits for the disk. A row marked but never started is
   // noted `failed: not started` at the end; one that a crash leaves marked is

@@ -15,7 +15,7 @@ import type { JsonObject } from "../contract/records.js";
 import type { HistoryAction } from "../resources/resource.js";
 
 /**
- * The undo journal: before every edit, update, remove or delete, the full
+ * The undo history: before every edit, update, remove or delete, the full
  * previous record is appended to `journal.jsonl` in the user data directory
  * (mode 0600). Entries are tied to the base address and owner they were taken
  * on, so an undo never writes to another environment.
@@ -97,7 +97,7 @@ export function remapEntry(e: HistoryEntry, ids: RecreatedIds): HistoryEntry {
   };
 }
 
-/** What the journal needs to know of where a change is made (config/target.ts's Target fits). */
+/** What the undo history needs to know of where a change is made (config/target.ts's Target fits). */
 export interface HistoryTargetInfo {
   env: string;
   baseUrl: string;
@@ -118,7 +118,7 @@ export function historyTarget(t: HistoryTargetInfo): Pick<HistoryEntry, "env" | 
 }
 
 /**
- * The journal to record a change made on `t`, or undefined when that change
+ * The history to record a change made on `t`, or undefined when that change
  * can never be undone: a throw-away in-memory sandbox is gone when the
  * command ends, and an entry for it could only re-create its vehicles
  * somewhere else.
@@ -183,7 +183,7 @@ export class History {
     }
   }
 
-  /** An entry of a batch, op `BATCH.N` (appended without reading the journal: batches are large). */
+  /** An entry of a batch, op `BATCH.N` (appended without reading the history: batches are large). */
   recordInBatch(batch: string, seq: number, entry: Omit<HistoryEntry, "op" | "time" | "batch">, now: number): void {
     this.append({ op: `${batch}.${seq}`, time: new Date(now).toISOString(), batch, ...entry });
   }

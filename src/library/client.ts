@@ -191,7 +191,7 @@ export interface ApplyOptions {
   concurrency?: number;
   /** Let a pruning plan remove more than half of the vehicles, or more than 20. */
   allowMassDelete?: boolean;
-  /** Ignore the journal of an interrupted apply of the same plan. */
+  /** Ignore the row log of an interrupted apply of the same plan. */
   restart?: boolean;
 }
 

@@ -21,7 +21,7 @@ import type { Deps, Messages, OwnedDeps } from "../deps.js";
  * `createClient` instead of flags, environment variables and profiles: no
  * terminal (results are returned, nothing is printed, nothing is asked),
  * no config file, no global state. Two clients are two contexts that share
- * nothing. Files: the catalog cache, the undo history and bulk journals go to
+ * nothing. Files: the catalog cache, the undo history and row logs of bulk jobs go to
  * `dataDir` when the caller gives one; without it, catalogs stay in memory and
  * a job's journal lives in a private temporary directory removed by close().
  */
@@ -46,7 +46,7 @@ export interface LibraryOptions {
    * attempts). Kept for one release; when both are given, `attempts` wins.
    */
   retries?: number;
-  /** Where the catalog cache, the undo history and bulk journals are kept (as the CLI's data dir). */
+  /** Where the catalog cache, the undo history and row logs of bulk jobs are kept (as the CLI's data dir). */
   dataDir?: string;
   /** Called with one line per request (never with the key), like the CLI's --verbose. */
   trace?: (line: string) => void;

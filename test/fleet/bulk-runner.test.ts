@@ -85,7 +85,7 @@ describe("runBulk", () => {
     await j2.finish();
     expect(sent).toEqual([2]);
     expect(reconciled).toEqual([3]);
-    expect(s2.fromJournal).toBe(4);
+    expect(s2.fromRowLog).toBe(4);
     expect(s2.reconciled).toBe(1);
     expect(s2.counts.get("created")).toBe(6);
     expect(summaryLine(s2, ["created"])).toContain("resumed");

@@ -24,7 +24,7 @@ async function fileHandlePrototype(): Promise<object> {
   return proto;
 }
 
-describe("the bulk journal on a full disk", () => {
+describe("the row log on a full disk", () => {
   it("a durable write that fails is a StorageError: no space left, the journal named, exit 6, stops the run", async () => {
     const log = await RowLog.open(dir, key);
     const proto = await fileHandlePrototype();
@@ -37,7 +37,7 @@ describe("the bulk journal on a full disk", () => {
     );
     expect(e).toBeInstanceOf(StorageError);
     const err = e as StorageError;
-    expect(err.message).toBe(`cannot write the bulk journal ${log.file}: no space left on the device`);
+    expect(err.message).toBe(`cannot write the row log ${log.file}: no space left on the device`);
     expect(err.stopsRun).toBe(true);
     expect(exitCodeOf(err)).toBe(EXIT.network);
     expect(err.hint).toMatch(/rerun the same command: it resumes/);

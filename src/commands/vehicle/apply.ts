@@ -52,7 +52,7 @@ const ORDER = ["created", "changed", "removed", "conflict", "failed"] as const;
 /**
  * `vehicle apply -f FILE`: plan as `vehicle diff` does, print the plan on
  * stderr, confirm (TTY) or --yes, then run the creates, safe edits and
- * removals on the bulk engine, journaled for crash safety and recorded in the
+ * removals on the bulk engine, logged for crash safety and recorded in the
  * undo journal as one batch (`rentctl undo OP` restores the previous fleet).
  */
 export async function run(deps: Deps, opts: ApplyOptions): Promise<void> {

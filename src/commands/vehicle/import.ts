@@ -61,7 +61,7 @@ const ORDER = ["created", "exists", "failed", "invalid"] as const;
 /**
  * `vehicle import FILE`: check every row first (nothing sent if one is
  * invalid, unless --skip-invalid), list the account once, then create the
- * missing vehicles concurrently on the bulk engine, journaled so that a rerun
+ * missing vehicles concurrently on the bulk engine, logged so that a rerun
  * after any interruption resumes with exactly one vehicle per row.
  */
 export async function run(deps: Deps, file: string, opts: ImportOptions): Promise<void> {
@@ -281,7 +281,7 @@ async function dryRun(
   const noRows = {
     counts: new Map(),
     failed: [],
-    fromJournal: 0,
+    fromRowLog: 0,
     reconciled: 0,
     resumed: false,
     interrupted: false,

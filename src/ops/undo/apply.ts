@@ -122,7 +122,7 @@ export async function undoApply(
       item: earliest,
     });
   }
-  // Deleted extras come back first, whenever the apply's delete was journaled: the vehicles that used them
+  // Deleted extras come back first, whenever the apply's delete was recorded: the vehicles that used them
   // are then restored with the new ids (see extraIds below).
   steps.sort((a, b) => Number(b.item.action === "extra.delete") - Number(a.item.action === "extra.delete"));
   steps.forEach((s, i) => {

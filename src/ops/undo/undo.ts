@@ -124,10 +124,10 @@ export async function undo(
   const hints = opts.hints ?? CLI_UNDO_HINTS;
   const { op } = input;
   const { History, isBatchEntry, remapEntry, sameTarget } = await import("../../gateway/history.js");
-  const journal = new History(ctx.paths.dataDir);
-  const entries = journal.entries();
+  const history = new History(ctx.paths.dataDir);
+  const entries = history.entries();
   // The ids earlier undos re-created under new ones: this undo acts on the records as they are now.
-  const ids = journal.recreatedIds();
+  const ids = history.recreatedIds();
   const listed = entries.find((e) => e.op === op);
   const entry = listed && remapEntry(listed, ids);
   if (!entry) throw new UsageError(`no undo entry ${JSON.stringify(op)}`, { hint: hints.list });
@@ -157,7 +157,7 @@ export async function undo(
       { force: input.force, dedupe: input.dedupe, dryRun, hints, signal: opts.signal },
     );
     if (!dryRun)
-      journal.markUndone(
+      history.markUndone(
         op,
         ctx.now(),
         r.recreated.map((x) => ({ kind: x.kind ?? "vehicle", from: x.from, to: x.id })),
@@ -172,16 +172,16 @@ export async function undo(
       ...(r.steps ? { steps: r.steps, what: r.what } : {}),
     };
   }
-  if (entry.items?.length) return undoMany(ctx, journal, entry, { dryRun, hints, opts });
+  if (entry.items?.length) return undoMany(ctx, history, entry, { dryRun, hints, opts });
   if (entry.action === "vehicle.create" || entry.action === "extra.create" || entry.action === "extra.switch")
-    return undoCreateOrSwitch(ctx, journal, entry, dryRun, hints);
-  return undoOne(ctx, journal, entry, { dryRun, hints, opts });
+    return undoCreateOrSwitch(ctx, history, entry, dryRun, hints);
+  return undoOne(ctx, history, entry, { dryRun, hints, opts });
 }
 
 /** Undo of an edit (the previous record sent again), a removal or a delete (created again, with a new id). */
 async function undoOne(
   ctx: Deps,
-  journal: History,
+  history: History,
   entry: HistoryEntry,
   {
     dryRun,
@@ -204,7 +204,7 @@ async function undoOne(
     const r = await replaceRecord(ctx, res, entry.id, change, { ...how, dryRun, onSend });
     if (r.unchanged) ctx.msg.info(`${res.noun} ${entry.id}: nothing to change`);
     const sent = r.sent !== undefined;
-    if (sent) journal.markUndone(op, ctx.now());
+    if (sent) history.markUndone(op, ctx.now());
     return {
       kind: "restored",
       op,
@@ -265,7 +265,7 @@ async function undoOne(
       Object.assign(result, await reattach(ctx, entry, r.id, opts));
     }
   }
-  journal.markUndone(op, ctx.now(), result.recreated);
+  history.markUndone(op, ctx.now(), result.recreated);
   result.undone = true;
   return result;
 }
@@ -273,7 +273,7 @@ async function undoOne(
 /** Undo of a create (the record is removed) or of an extra's switch (its state before is set back). */
 async function undoCreateOrSwitch(
   ctx: Deps,
-  journal: History,
+  history: History,
   entry: HistoryEntry,
   dryRun: boolean,
   hints: UndoHints,
@@ -303,7 +303,7 @@ async function undoCreateOrSwitch(
       });
     const r = await setExtraActive(ctx, id, was, { undo: UNDOING });
     if (r.status === "gone") throw new NotFoundError(`extra ${id} not found: deleted since operation ${op}`);
-    journal.markUndone(op, ctx.now());
+    history.markUndone(op, ctx.now());
     const said = `extra ${id} ${r.status === "switched" ? "switched back" : "already"} ${was ? "on" : "off"}`;
     return { ...base, said, active: was, undone: true };
   }
@@ -315,7 +315,7 @@ async function undoCreateOrSwitch(
     if (!(e instanceof NotFoundError)) throw e;
     said = `${res.noun} ${id} was already gone`;
   }
-  journal.markUndone(op, ctx.now());
+  history.markUndone(op, ctx.now());
   return { ...base, said, undone: true };
 }
 
@@ -370,7 +370,7 @@ async function reattach(
  */
 async function undoMany(
   ctx: Deps,
-  journal: History,
+  history: History,
   entry: HistoryEntry,
   {
     dryRun,
@@ -456,7 +456,7 @@ async function undoMany(
     const { InterruptedError } = await import("../../base/errors.js");
     throw Object.assign(new InterruptedError(`undo ${entry.op} stopped; nothing more was sent`), { undo: result });
   }
-  if (failed === 0) journal.markUndone(entry.op, ctx.now(), recreated);
+  if (failed === 0) history.markUndone(entry.op, ctx.now(), recreated);
   else {
     const { PartialFailureError } = await import("../../base/errors.js");
     const n = (entry.items ?? []).length;
