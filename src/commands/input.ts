@@ -3,7 +3,6 @@ import { fsReason, InputError, UsageError } from "../base/errors.js";
 import { readAll } from "../base/io.js";
 import { recordToWire, relativeFormProblems } from "../contract/human.js";
 import { isObject, READ_ONLY_MEMBERS } from "../contract/records.js";
-import { memberChange } from "../contract/refs.js";
 import type { ParamSpec } from "../contract/types.js";
 import { specIndex } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
