@@ -1,4 +1,4 @@
-import { EXTRA_FIELDS } from "../contract/extra-fields.js";
+import { EXTRA_EDITABLE_FIELDS, EXTRA_FIELDS } from "../contract/extra-fields.js";
 import { DEFAULT_LOCALE, DEFAULT_SEGMENT, UPLOAD_MAX_FILES, UPLOAD_MIN_FILES } from "../contract/operations.js";
 import type { Operation, ParamSpec } from "../contract/types.js";
 import { coerce, crossFieldProblems, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
@@ -585,7 +585,7 @@ const vehicleHandlers: Record<string, Handler> = {
 
 // ---------------------------------------------------------------- extras
 
-const EXTRA_MEMBERS = EXTRA_FIELDS.filter((f) => f.name !== "locale_id").map((f) => f.name);
+const EXTRA_MEMBERS = EXTRA_EDITABLE_FIELDS.map((f) => f.name);
 
 function extraFields(record: WireRecord): WireRecord {
   const out: WireRecord = {};

@@ -1,6 +1,6 @@
 import { regKey, tidyReg } from "../../contract/identity.js";
 import { crossFieldProblems, isEmpty, type Problem, validateRecord } from "../../contract/validate.js";
-import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
+import { VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import { clearPast, parseStoredCalendar, serializeCalendar } from "../../plans/calendar.js";
 
 /**
@@ -261,7 +261,7 @@ export interface RawFinding {
 }
 
 /** The fields a listing gives: the owner and locale are filled by rentctl on every write, never the listing's defect. */
-const LISTING_FIELDS = VEHICLE_FIELDS.filter((f) => f.name !== "user_id" && f.name !== "locale_id");
+const LISTING_FIELDS = VEHICLE_EDITABLE_FIELDS;
 const PRICE_TIERS = ["price_per_day", "price_per_3days", "price_per_week", "price_per_14days"] as const;
 const TEXT_FIELDS = VEHICLE_FIELDS.filter(
   (f) => (f.type === "string" || f.type === "string[]") && f.name !== "vehicle_reg_number",
