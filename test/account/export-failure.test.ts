@@ -85,14 +85,14 @@ describe("path errors are exit 2, before anything is sent", () => {
 });
 
 describe("--raw with a registration number that does not exist", () => {
-  it("prints no listing page: stdout is empty, exit 5", async () => {
+  it("prints no listing page: stdout is empty, exit 2 (an unknown registration names the nearest)", async () => {
     proxy.decide = () => ({ kind: "pass" });
     for (const args of [
       ["vehicle", "get", "NOPE-1"],
       ["vehicle", "edit", "NOPE-1", "--price-per-day", "5"],
     ]) {
       const r = await run([...args, "--raw"]);
-      expect(r.code).toBe(5);
+      expect(r.code).toBe(2);
       expect(r.stdout).toBe("");
     }
   });

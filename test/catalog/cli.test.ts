@@ -88,7 +88,8 @@ describe("catalog names, locales and vehicle configurations (built CLI)", () => 
     expect(byId.code).toBe(2);
     expect(byId.stderr).toMatch(/--model 101 is the model Yaris, not a vehicle configuration id/);
     const help = await runMain(["vehicle", "create", "--help"], sb.env);
-    expect(help.stdout).toMatch(/configuration\s+\(equipment\)\s+id/);
+    // the help names what the id is (a configuration, found through brand and model), as short as create's help must be
+    expect(help.stdout).toMatch(/Vehicle configuration id \(brand -> model ->\s+configuration\)/);
     expect(help.stdout).toMatch(/--configuration/);
   }, 60_000);
 
