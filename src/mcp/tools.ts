@@ -624,6 +624,7 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
   const over = n > ctx.maxChanges;
   // The person can apply exactly this plan with the CLI (a read-only server, or over --max-changes).
   const planFile = await savePlanFile(deps, saved, issued.token);
+  const applyWith = ["rentctl", ...targetFlags(deps), "account", "apply", "--plan", planFile].join(" ");
   return {
     data: {
       changes: n,
@@ -634,10 +635,10 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
       expires_at: issued.expiresAt,
       max_changes: ctx.maxChanges,
       plan_file: planFile,
-      apply_with: `rentctl account apply --plan ${planFile}`,
+      apply_with: applyWith,
       ...(over ? { refused: `the plan has ${n} changes, over this server's --max-changes ${ctx.maxChanges}` } : {}),
     },
-    summary: `${n} change${n === 1 ? "" : "s"} planned (token ${issued.token}, expires ${issued.expiresAt})${over ? `; over --max-changes ${ctx.maxChanges}: apply_plan will refuse it` : ""}${ctx.writes === "none" ? `; this server is read-only: the person applies it with \`rentctl account apply --plan ${planFile}\`` : ""}\n\n${markdown}`,
+    summary: `${n} change${n === 1 ? "" : "s"} planned (token ${issued.token}, expires ${issued.expiresAt})${over ? `; over --max-changes ${ctx.maxChanges}: apply_plan will refuse it` : ""}${ctx.writes === "none" ? `; this server is read-only: the person applies it with \`${applyWith}\`` : ""}\n\n${markdown}`,
   };
 }
 
@@ -694,4 +695,18 @@ async function applyPlan(ctx: ToolContext, args: Record<string, unknown>): Promi
     data: { applied: true, counts: result.counts, ...(result.undoOp ? { undo_op: result.undoOp } : {}) },
     summary: `applied: ${done || "nothing to do"}${result.undoOp ? `; undo with the undo tool, op ${result.undoOp}` : ""}`,
   };
+}
+
+/**
+ * The target this server acts on, as flags (`--profile p`, or `--env sandbox --user 1001`), so the
+ * command a person pastes applies the plan where it was made, whatever their shell's environment says.
+ */
+function targetFlags(deps: Deps): string[] {
+  const s = deps.settings();
+  if (s.profileName && s.sources.profile !== "default") return ["--profile", s.profileName];
+  const out: string[] = [];
+  if (s.env) out.push("--env", s.env);
+  if (s.baseUrl && s.sources.baseUrl !== "profile" && s.sources.baseUrl !== "sandbox") out.push("--base-url", s.baseUrl);
+  if (s.userId !== undefined) out.push("--user", String(s.userId));
+  return out;
 }

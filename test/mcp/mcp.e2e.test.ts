@@ -208,8 +208,12 @@ describe("rentctl mcp (read-only by default)", () => {
     expect(r.text).toMatch(/--allow-writes/);
     expect(await account()).toBe(before);
     // the person applies the reviewed plan with the CLI, from the file the server saved
-    expect(plan.data.apply_with).toBe(`rentctl account apply --plan ${plan.data.plan_file}`);
-    const applied = await runBuilt(["account", "apply", "--plan", plan.data.plan_file, "--yes"], env);
+    // the command names the server's target, so it applies where the plan was made whatever the shell's env says
+    expect(plan.data.apply_with).toMatch(/^rentctl --env sandbox( --user 1001)? account apply --plan /);
+    expect(plan.data.apply_with.endsWith(` --plan ${plan.data.plan_file}`)).toBe(true);
+    const pasted = plan.data.apply_with.split(" ").slice(1);
+    const { RENTCTL_ENV: _shellEnv, ...shell } = env;
+    const applied = await runBuilt([...pasted, "--yes"], shell);
     expect(applied.code, applied.stderr).toBe(0);
     expect((await ro.call("get_vehicle", { id: 1 })).data.vehicle.price_per_day).toBe(46);
     const back = await runBuilt(["vehicle", "edit", "1", "--price-per-day", "45"], env);
