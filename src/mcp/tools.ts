@@ -706,7 +706,8 @@ function targetFlags(deps: Deps): string[] {
   if (s.profileName && s.sources.profile !== "default") return ["--profile", s.profileName];
   const out: string[] = [];
   if (s.env) out.push("--env", s.env);
-  if (s.baseUrl && s.sources.baseUrl !== "profile" && s.sources.baseUrl !== "sandbox") out.push("--base-url", s.baseUrl);
+  if (s.baseUrl && s.sources.baseUrl !== "profile" && s.sources.baseUrl !== "sandbox")
+    out.push("--base-url", s.baseUrl);
   if (s.userId !== undefined) out.push("--user", String(s.userId));
   return out;
 }

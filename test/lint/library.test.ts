@@ -3,7 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 // Through the package's own `exports` (dist/lib and its emitted types), as an integrator imports it.
-import { createClient, type LintResult, type RentctlClient } from "rentctl";
+import { createClient, InputError, type LintResult, type RentctlClient } from "rentctl";
 import { createSandbox, type Sandbox } from "rentctl/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -43,5 +43,12 @@ describe("client.lint", () => {
     writeFileSync(config, "rules:\n  price-rise: off\n");
     await expect(client.lint({ file, config })).rejects.toMatchObject({ exitCode: 2, kind: "config" });
     await expect(client.lint({ file, config })).rejects.toThrow(/did you mean price-rises/);
+  });
+
+  it("a file that cannot be read is an InputError (exit 2) naming it, not Node's own error", async () => {
+    const err = await client.lint({ file: "/nonexistent/account.yaml" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).exitCode).toBe(2);
+    expect((err as Error).message).toMatch(/cannot read \/nonexistent\/account\.yaml/);
   });
 });

@@ -169,6 +169,12 @@ async function readFile(
   config: LintConfig,
 ): Promise<Checked> {
   const label = file.label ?? file.path;
+  // a file that cannot be read is one clear error (exit 2) through every front end, never Node's own
+  const { access } = await import("node:fs/promises");
+  const { InputError, fsReason } = await import("../../base/errors.js");
+  await access(file.path).catch((e: unknown) => {
+    throw new InputError(`cannot read ${label}: ${fsReason(e)}`);
+  });
   const { readAccountDocument } = await import("../../plans/account-file.js");
   const { readRows } = await import("../../files/read.js");
   const { mapRow } = await import("../../files/fields.js");
