@@ -148,7 +148,7 @@ export function errorFor(
   status: number,
   body: unknown,
   bodyText: string,
-  hints: Pick<ApiHints, "unauthorized"> = CLI_HINTS,
+  hints: Pick<ApiHints, "unauthorized" | "notFound"> = CLI_HINTS,
 ): ApiError {
   const { message, details } = decodeErrorBody(body);
   const snippet = bodyText.replace(/\s+/g, " ").trim().slice(0, 120);
@@ -159,7 +159,10 @@ export function errorFor(
       hint: hints.unauthorized,
     });
   } else if (status === 404) {
-    err = new NotFoundError(message ? `not found (404): ${message}` : "not found (404)", { details });
+    err = new NotFoundError(message ? `not found (404): ${message}` : "not found (404)", {
+      details,
+      hint: hints.notFound,
+    });
   } else if (status >= 500 || status === 408 || status === 429) {
     const what =
       body === undefined && snippet

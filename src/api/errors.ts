@@ -13,6 +13,8 @@ export interface ApiHints {
   badKey: string;
   /** 401 / 403. */
   unauthorized: string;
+  /** 404: the id named no record. */
+  notFound: string;
   /** An attempt ran out of time. */
   timeout: string;
   /** The connection failed. */
@@ -23,6 +25,7 @@ export const CLI_HINTS: ApiHints = {
   missingKey: "run `rentctl auth login`, set RENTCTL_API_KEY, or use --env sandbox",
   badKey: "set the key itself (RENTCTL_API_KEY, or `rentctl auth login`); nothing was sent",
   unauthorized: "check the API key (`rentctl auth status`) and that --user matches the key's owner",
+  notFound: "check the id: `rentctl vehicle list` and `rentctl extra list` show the account's",
   timeout: "raise --timeout or check the base address",
   network: "check the base address (--base-url) and your connection",
 };
@@ -31,6 +34,7 @@ export const LIBRARY_HINTS: ApiHints = {
   missingKey: "pass apiKey to createClient",
   badKey: "pass the key itself as createClient's apiKey; nothing was sent",
   unauthorized: "check createClient's apiKey, and that its userId is the key's owner",
+  notFound: "check the id: client.vehicles.list() and client.extras.list() give the account's",
   timeout: "raise createClient's timeout (milliseconds) or check its baseUrl",
   network: "check createClient's baseUrl and the connection",
 };

@@ -38,6 +38,9 @@ describe("library errors", () => {
         status: 404,
         operation: "vehicles.get",
       });
+      // a hint in the library's words: the listing methods, no CLI command
+      expect(e.hint).toMatch(/client\.vehicles\.list\(\)/);
+      expect(e.hint).not.toMatch(/rentctl|--/);
     } finally {
       await client.close();
     }
