@@ -38,6 +38,24 @@ describe("account export honours -o", () => {
   });
 });
 
+describe("vehicle export -o", () => {
+  it("-o json writes one JSON array, -o csv a csv; --format wins; -o table is refused", async () => {
+    const asJson = await run(["vehicle", "export", "-o", "json"]);
+    expect(asJson.code, asJson.stderr).toBe(0);
+    const rows = JSON.parse(asJson.stdout) as Array<Record<string, unknown>>;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows[0]).toHaveProperty("vehicle_reg_number");
+    const asCsv = await run(["vehicle", "export", "-o", "csv"]);
+    expect(asCsv.stdout.split("\n")[0]).toMatch(/vehicle_reg_number/);
+    const both = await run(["vehicle", "export", "-o", "json", "--format", "ndjson"]);
+    expect(both.stdout.trim().split("\n")).toHaveLength(rows.length);
+    const table = await run(["vehicle", "export", "-o", "table"]);
+    expect(table.code).toBe(2);
+    expect(table.stdout).toBe("");
+    expect(table.stderr).toMatch(/vehicle export: -o table: a fleet file is json, ndjson, csv or yaml/);
+  });
+});
+
 describe("vehicle export --search", () => {
   it("keeps the vehicles whose text contains TEXT, as vehicle list --search", async () => {
     const all = (await run(["vehicle", "export", "--format", "ndjson"])).stdout.trim().split("\n");

@@ -58,7 +58,17 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
   ]);
   const { rename, unlink } = await import("node:fs/promises");
   const path = file ?? "-";
-  const format = formatFor(path, opts.format, "ndjson");
+  // `-o json|ndjson|csv|yaml` (the flag) says the format as --format does (--format wins); another -o is
+  // refused: every other command honours -o, so a silently ignored one would surprise a script
+  const settings = deps.settings();
+  const asked = opts.format ?? (settings.sources.output === "flag" ? settings.output : undefined);
+  if (opts.format === undefined && asked !== undefined && !["json", "ndjson", "csv", "yaml"].includes(asked)) {
+    const { UsageError } = await import("../../base/errors.js");
+    throw new UsageError(`vehicle export: -o ${asked}: a fleet file is json, ndjson, csv or yaml`, {
+      hint: "use -o json, -o ndjson, -o csv or -o yaml (or --format)",
+    });
+  }
+  const format = formatFor(path, asked, "ndjson");
   // checked before anything is written (an empty text is a usage error)
   const search =
     opts.search !== undefined
