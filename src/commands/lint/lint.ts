@@ -151,35 +151,24 @@ async function saveFixes(
   out: string,
 ): Promise<void> {
   const { fixDocument, fixable, unfixable } = await import("../../ops/lint/fix.js");
-  const saved = await import("../../plans/saved-plan.js");
-  const { planAccount, accountFingerprints } = await import("../../plans/account-plan.js");
-  const { accountPlanJson } = await import("../../plans/account-print.js");
-  const text = `${JSON.stringify(fixDocument(result.findings), null, 2)}\n`;
-  const source = await saved.textSource(deps, {
-    label: "lint-fixes.json",
-    format: "json",
-    baseDir: process.cwd(),
-    text,
-  });
-  try {
-    const plan = await planAccount(deps, source, { fingerprints: true });
-    await saved.writeSavedPlan(deps, out, {
-      kind: "account",
-      source,
-      text,
-      fingerprints: accountFingerprints(plan),
-      plan: accountPlanJson(plan),
-    });
-    const n = fixable(result.findings).length;
-    const left = unfixable(result.findings).length;
-    if (left)
-      deps.msg.warn(
-        `${left} fixable finding${left === 1 ? "" : "s"} left out: ${left === 1 ? "its" : "their"} registration is on more than one vehicle (fix duplicate-registration first)`,
-      );
-    deps.msg.info(
-      `plan saved to ${out}: fixes ${n} finding${n === 1 ? "" : "s"} (${plan.vehicles.plan.change.length} vehicle${plan.vehicles.plan.change.length === 1 ? "" : "s"} to change); apply it with \`rentctl account apply --plan ${out}\``,
+  const [{ planAccountDocument }, { saveSavedPlan }] = await Promise.all([
+    import("../../ops/account/plan.js"),
+    import("../../plans/saved-plan.js"),
+  ]);
+  // the one "plan a document and save the plan" (what account diff --out and MCP plan_changes use)
+  const { plan, saved } = await planAccountDocument(
+    deps,
+    { source: { document: fixDocument(result.findings), label: "lint-fixes.json" } },
+    { save: true },
+  );
+  await saveSavedPlan(out, saved!);
+  const n = fixable(result.findings).length;
+  const left = unfixable(result.findings).length;
+  if (left)
+    deps.msg.warn(
+      `${left} fixable finding${left === 1 ? "" : "s"} left out: ${left === 1 ? "its" : "their"} registration is on more than one vehicle (fix duplicate-registration first)`,
     );
-  } finally {
-    await source.cleanup();
-  }
+  deps.msg.info(
+    `plan saved to ${out}: fixes ${n} finding${n === 1 ? "" : "s"} (${plan.vehicles.plan.change.length} vehicle${plan.vehicles.plan.change.length === 1 ? "" : "s"} to change); apply it with \`rentctl account apply --plan ${out}\``,
+  );
 }
