@@ -94,6 +94,12 @@ export interface BulkJobRun<T> {
   report?: string;
   /** Per-row results on stdout with a structured -o (default true). */
   stdoutReport?: boolean;
+  /**
+   * Report the rows (stdout, --report, -q ids) in file order, `known` rows among them by row
+   * number, rather than as they finish: a result that comes early waits (only) for the rows
+   * before it that are still in flight. Progress callbacks still hear each row as it finishes.
+   */
+  inFileOrder?: boolean;
   /** Results known before any row is sent (rows found invalid, skipped with --skip-invalid): reported first, counted as failed. */
   known?: RowResult[];
   /**
@@ -307,7 +313,8 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
     for (const s of sinks) await s.add(shown);
     if (quiet && r.id !== undefined && spec.quietIds.includes(r.status)) deps.io.stdout.write(`${r.id}\n`);
   };
-  for (const r of spec.known ?? []) await emit(r);
+  const inOrder = spec.inFileOrder ? new FileOrder(emit, spec.known ?? []) : undefined;
+  if (!inOrder) for (const r of spec.known ?? []) await emit(r);
   for (const r of spec.converged ?? []) await emit(r);
 
   deps.msg.acting(await deps.target(), spec.acting);
@@ -322,7 +329,7 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
   let summary: BulkSummary;
   try {
     summary = await runBulk<T>({
-      rows: spec.rows,
+      rows: inOrder ? inOrder.track(spec.rows) : spec.rows,
       total: spec.total,
       concurrency: spec.concurrency,
       log: job.log,
@@ -339,9 +346,10 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
           if (identity)
             created.add(identity, { row: r.row, key: r.key, id: r.id, status: r.status, resent: r.via === "resent" });
         }
-        await emit(r);
+        await (inOrder ? inOrder.add(r) : emit(r));
       },
     });
+    await inOrder?.end();
     if (created?.size && !summary.interrupted && !summary.stoppedBy && !control.stopped)
       await identityCheck(deps, job.log, created, summary, emit, check!.remove);
   } finally {
@@ -359,6 +367,85 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
   summary.elapsedMs = Date.now() - started;
   deps.io.stderr.write(`${summaryLine(summary, spec.order)}\n`);
   return summary;
+}
+
+/** A job's outcome as an op returns it: rows per outcome, the failed rows, the undo op. */
+export interface BulkJobResult {
+  counts: Record<string, number>;
+  failed: RowResult[];
+  /** The undo history's op of the whole job (`rentctl undo OP`), when the target keeps one. */
+  undoOp?: string;
+}
+
+export function bulkJobResult(summary: BulkSummary, undoOp: string | undefined): BulkJobResult {
+  return { counts: Object.fromEntries(summary.counts), failed: summary.failed, ...(undoOp ? { undoOp } : {}) };
+}
+
+/**
+ * The reorder window of `inFileOrder`: the rows as they are handed to the runner (file order),
+ * the `known` rows slotted in by row number; a result is held until every row before it has
+ * one, so at most the rows in flight (and the results behind a slow one) are held.
+ */
+export class FileOrder {
+  private readonly queue: number[] = [];
+  private readonly results = new Map<number, RowResult>();
+  private readonly known: RowResult[];
+  private next = 0;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly emit: (r: RowResult) => Promise<void>,
+    known: readonly RowResult[],
+  ) {
+    this.known = [...known].sort((a, b) => a.row - b.row);
+  }
+
+  /** The rows, passed through as they are pulled: their order is the order of the report. */
+  async *track<T>(rows: AsyncIterable<BulkRow<T>>): AsyncGenerator<BulkRow<T>> {
+    for await (const row of rows) {
+      this.knownBefore(row.row);
+      this.queue.push(row.row);
+      yield row;
+    }
+    this.knownBefore(Number.POSITIVE_INFINITY);
+  }
+
+  private knownBefore(row: number): void {
+    while (this.next < this.known.length && this.known[this.next]!.row < row) {
+      const k = this.known[this.next++]!;
+      this.queue.push(k.row);
+      this.results.set(k.row, k);
+    }
+  }
+
+  /** A row's result: reported once every row before it has been. */
+  add(r: RowResult): Promise<void> {
+    this.results.set(r.row, r);
+    return this.drain();
+  }
+
+  /** The rest, in order (rows a stop left unsent have no result and are passed over). */
+  end(): Promise<void> {
+    this.knownBefore(Number.POSITIVE_INFINITY);
+    return this.drain(true);
+  }
+
+  private drain(all = false): Promise<void> {
+    this.chain = this.chain.then(async () => {
+      while (this.queue.length) {
+        const r = this.results.get(this.queue[0]!);
+        if (!r && !all) return;
+        this.queue.shift();
+        if (!r) continue;
+        this.results.delete(r.row);
+        await this.emit(r);
+      }
+      if (!all) return;
+      for (const r of this.results.values()) await this.emit(r);
+      this.results.clear();
+    });
+    return this.chain;
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AccountApplyRun } from "../../bulk/account-apply.js";
 import type { Deps } from "../../deps.js";
 import type { AccountPlan } from "../../plans/account-plan.js";
 import { flag } from "../flags.js";
+import type { FileApplyOptions } from "../vehicle/apply.js";
 import { applyRunFlags, DEFAULT_CONCURRENCY } from "../vehicle/concurrency.js";
 import { planColors } from "../vehicle/diff.js";
 import { defineVerb } from "../verb.js";
@@ -28,18 +29,7 @@ export const verb = defineVerb({
   run: (deps, _args, opts) => run(deps, opts),
 });
 
-export interface AccountApplyOptions {
-  file?: string;
-  plan?: string;
-  format?: string;
-  prune?: boolean;
-  exact?: boolean;
-  allowMassDelete?: boolean;
-  concurrency?: number;
-  restart?: boolean;
-  report?: string;
-  dedupe?: boolean;
-}
+export type AccountApplyOptions = FileApplyOptions;
 
 /**
  * `account apply -f FILE`: plan as `account diff` does, print the plan on

@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.js";
 import type { PlannedAccount } from "../../ops/account/plan.js";
 import type { AccountPlan, AccountPlanOptions } from "../../plans/account-plan.js";
 import { flag } from "../flags.js";
-import { outFlag, planColors, planLabels } from "../vehicle/diff.js";
+import { type FileDiffOptions, outFlag, planColors, planLabels } from "../vehicle/diff.js";
 import { defineVerb } from "../verb.js";
 
 /** The account-file flags of `account diff` and `account apply`. */
@@ -46,12 +46,7 @@ export const verb = defineVerb({
   run: (deps, _args, opts) => run(deps, opts),
 });
 
-export interface AccountDiffOptions extends AccountPlanOptions {
-  file?: string;
-  format?: string;
-  markdown?: boolean;
-  out?: string;
-}
+export interface AccountDiffOptions extends AccountPlanOptions, FileDiffOptions {}
 
 /** Open the file (stdin spooled), plan it against the account (the one planning op); shared by diff and apply. */
 export async function planAccountFile(deps: Deps, opts: AccountDiffOptions): Promise<AccountPlan> {

@@ -1,9 +1,9 @@
 import { DriftError, UsageError } from "../../base/errors.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
-import type { FleetSource } from "../../files/source.js";
+import type { Plan } from "../../plans/plan.js";
 import type { PlanColors, PlanPrintOptions } from "../../plans/plan-print.js";
-import type { SyncOptions, SyncPlan } from "../../plans/sync.js";
+import type { SyncPlan } from "../../plans/sync.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
@@ -45,7 +45,8 @@ export const verb = defineVerb({
   run: (deps, _args, opts) => run(deps, opts),
 });
 
-export interface DiffOptions extends SyncOptions {
+/** The options of a file diff (`vehicle diff`, `account diff`): the file, and what to write besides the plan. */
+export interface FileDiffOptions {
   file?: string;
   format?: string;
   /** --out FILE: save the plan. */
@@ -54,51 +55,9 @@ export interface DiffOptions extends SyncOptions {
   markdown?: boolean;
 }
 
-/**
- * Plan the file against the account as both stream (src/plans/sync.ts
- * streamPlan: memory stays flat with the fleet). `fingerprints`: per vehicle
- * listed, the fingerprint of its input (a saved plan's), when `--out` asks.
- */
-export async function planFromFile(
-  deps: Deps,
-  opts: DiffOptions,
-): Promise<{
-  sync: SyncPlan;
-  label: string;
-  fingerprints: Record<string, string>;
-  source: FleetSource;
-  text?: string;
-}> {
-  if (!opts.file) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format)");
-  const { formatFor } = await import("../../files/format.js");
-  const { openSource } = await import("../../files/source.js");
-  const { mapRows, planAgainstListing, accountStream } = await import("../../plans/sync.js");
-  const { readRows } = await import("../../files/read.js");
-  const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
-  const fingerprints: Record<string, string> = {};
-  try {
-    // The account is listed while the file is read (a file error still wins: rows come first).
-    const listing = accountStream(deps, opts.out ? fingerprints : undefined);
-    const { existingExtrasRefs } = await import("../../plans/account-plan.js");
-    const text = opts.out ? await (await import("../../plans/saved-plan.js")).inputText(source) : undefined;
-    const sync = await planAgainstListing(
-      deps,
-      source.label,
-      (tally) =>
-        mapRows(deps, source, readRows(source.path, source.format, source.label), tally, existingExtrasRefs(deps)),
-      {
-        ...opts,
-        listing,
-        fingerprints: opts.out ? fingerprints : undefined,
-        listUnchanged: Boolean(deps.flags.verbose),
-        // a fleet file: --exact leaves the account-bound extras ids alone, as images
-        keepExtras: true,
-      },
-    );
-    return { sync, label: source.label, fingerprints, source, text };
-  } finally {
-    await source.cleanup();
-  }
+export interface DiffOptions extends FileDiffOptions {
+  prune?: boolean;
+  exact?: boolean;
 }
 
 /**
@@ -137,10 +96,20 @@ export function planColors(c: Deps["outColor"]): PlanColors {
  * yaml); exit 0 when there is nothing to do, 8 when there is.
  */
 export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
+  if (!opts.file) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format)");
   if (opts.out) await (await import("../../files/write.js")).checkTargetDir(opts.out, "--out");
-  const { sync, fingerprints, source, text } = await planFromFile(deps, opts);
-  const { planIsEmpty } = await import("../../plans/plan.js");
-  const { planJson, planLines } = await import("../../plans/plan-print.js");
+  const { planFleetFile } = await import("../../ops/vehicle/diff.js");
+  const {
+    sync,
+    label: fileLabel,
+    changes,
+    saved,
+  } = await planFleetFile(
+    deps,
+    { source: { path: opts.file, format: opts.format }, prune: opts.prune, exact: opts.exact },
+    { save: Boolean(opts.out), listUnchanged: Boolean(deps.flags.verbose) },
+  );
+  const { planJson } = await import("../../plans/plan-print.js");
   const format = deps.settings().output;
   const label = opts.markdown || format === "table" ? await planLabels(deps, sync) : undefined;
   if (opts.markdown) {
@@ -150,33 +119,28 @@ export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
     ]);
     deps.io.stdout.write(
       accountPlanMarkdown(
-        {
-          label: source.label,
-          extras: emptyExtraPlan(false),
-          vehicles: sync,
-          extraLabels: new Map(),
-          accountExtras: [],
-        },
+        { label: fileLabel, extras: emptyExtraPlan(false), vehicles: sync, extraLabels: new Map(), accountExtras: [] },
         label,
       ),
     );
-  } else if (format === "table") {
-    const color = planColors(deps.outColor);
-    for (const line of planLines(sync.plan, { color, verbose: Boolean(deps.flags.verbose), label }))
-      deps.io.stdout.write(`${line}\n`);
-  } else await deps.out.record(planJson(sync.plan));
-  if (opts.out) {
-    const saved = await import("../../plans/saved-plan.js");
-    await saved.writeSavedPlan(deps, opts.out, {
-      kind: "vehicle",
-      source,
-      prune: opts.prune,
-      exact: opts.exact,
-      text: text ?? "",
-      fingerprints: { vehicle: fingerprints },
-      plan: planJson(sync.plan),
-    });
+  } else if (format === "table") await printPlanLines(deps, sync.plan, deps.io.stdout, deps.outColor, label);
+  else await deps.out.record(planJson(sync.plan));
+  if (opts.out && saved) {
+    await (await import("../../plans/saved-plan.js")).saveSavedPlan(opts.out, saved);
     deps.msg.info(`plan saved to ${opts.out}: apply it with \`rentctl vehicle apply --plan ${opts.out}\``);
   }
-  if (!planIsEmpty(sync.plan)) throw new DriftError("the account differs from the file");
+  if (changes) throw new DriftError("the account differs from the file");
+}
+
+/** A fleet plan's lines for people, on stdout (diff, a dry run) or stderr (before an apply). */
+export async function printPlanLines(
+  deps: Deps,
+  plan: Plan,
+  out: NodeJS.WritableStream,
+  color: Deps["outColor"],
+  label?: PlanPrintOptions["label"],
+): Promise<void> {
+  const { planLines } = await import("../../plans/plan-print.js");
+  for (const line of planLines(plan, { color: planColors(color), verbose: Boolean(deps.flags.verbose), label }))
+    out.write(`${line}\n`);
 }

@@ -1,4 +1,5 @@
 import type { AccountApplyResult, AccountApplyRun } from "../../bulk/account-apply.js";
+import type { RowResult } from "../../bulk/runner.js";
 import type { Deps } from "../../deps.js";
 import type { SavedPlan } from "../../plans/saved-plan.js";
 import type { OpOptions } from "../context.js";
@@ -49,7 +50,6 @@ export async function applyAccountPlan(
     import("../../bulk/account-apply.js"),
   ]);
   const concurrency = checkConcurrency(input.concurrency);
-  const onProgress = opts.onProgress;
   return applySavedAccountPlan(ctx, input.saved, {
     concurrency,
     started: input.started ?? Date.now(),
@@ -60,16 +60,23 @@ export async function applyAccountPlan(
     signal: opts.signal,
     show: opts.show,
     confirm: opts.confirm,
-    onProgress: onProgress
-      ? (r, done, total) =>
-          onProgress({
-            key: r.key,
-            status: r.status,
-            ...(r.id !== undefined ? { id: r.id } : {}),
-            ...(r.error ? { error: r.error } : {}),
-            done,
-            total,
-          })
-      : undefined,
+    onProgress: rowProgress(opts.onProgress),
   });
+}
+
+/** A bulk job's per-row results as an apply's progress reports. */
+export function rowProgress(
+  onProgress: ((p: ApplyRowProgress) => void) | undefined,
+): ((r: RowResult, done: number, total: number) => void) | undefined {
+  return onProgress
+    ? (r, done, total) =>
+        onProgress({
+          key: r.key,
+          status: r.status,
+          ...(r.id !== undefined ? { id: r.id } : {}),
+          ...(r.error ? { error: r.error } : {}),
+          done,
+          total,
+        })
+    : undefined;
 }
