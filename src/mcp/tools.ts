@@ -546,8 +546,8 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
   const forms = [args.document !== undefined, args.changes !== undefined, args.calendar !== undefined].filter(Boolean);
   if (forms.length !== 1)
     throw new UsageError('give one of "document", "changes" (with where or ids) or "calendar" (with where or ids)');
-  let document: unknown = args.document;
-  let prune = Boolean(args.prune);
+  const document: unknown = args.document;
+  const prune = Boolean(args.prune);
   if (args.document === undefined) {
     if (!where.length && !ids.length)
       throw new UsageError('"changes" and "calendar" need "where" or "ids" to select vehicles');
@@ -581,14 +581,20 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
           ...ids.map((i) => ({ field: "ids", message: i })),
         ],
       });
-    // the selection's changes as rows of a fleet document: one plan and one apply path for every form
-    document = {
-      vehicles: plan.change.map((c) => ({
-        vehicle_reg_number: c.reg,
-        ...Object.fromEntries(Object.keys(c.fields).map((k) => [k, c.after[k] ?? ""])),
-      })),
+    // the plan of many vehicles itself, by id (two vehicles may share a registration number), saved
+    // and applied as `vehicle edit --where` applies it (src/ops/vehicle/edit-plan.ts)
+    const [{ saveEditPlan }, { accountPlanMarkdown }] = await Promise.all([
+      import("../ops/vehicle/edit-plan.js"),
+      import("../plans/account-print.js"),
+    ]);
+    const intent = {
+      where,
+      ids: selection.ids,
+      ...(args.changes !== undefined ? { changes: args.changes, clamp: Boolean(args.clamp) } : {}),
+      ...(args.calendar !== undefined ? { calendar: args.calendar } : {}),
     };
-    prune = false;
+    const { saved, view } = await saveEditPlan(t, plan, { intent, label: "plan_changes.json" });
+    return planned(ctx, saved, accountPlanMarkdown(view));
   }
   if (typeof document !== "object" || document === null) throw new UsageError('"document": an object or a list');
   // An account file without a vehicles list means "no vehicles" to --prune: every vehicle would go.
@@ -605,7 +611,7 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
     import("../plans/account-print.js"),
   ]);
   // the one "plan a document and save the plan" (src/ops/account/plan.ts), as `account diff --out` makes it
-  const planned = await planAccountDocument(
+  const made = await planAccountDocument(
     toolDeps(deps).deps,
     {
       source: { document: withoutNames(document), label: "plan_changes.json", baseDir: process.cwd() },
@@ -614,8 +620,12 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
     },
     { save: true },
   );
-  const saved = planned.saved!;
-  const markdown = accountPlanMarkdown(planned.plan);
+  return planned(ctx, made.saved!, accountPlanMarkdown(made.plan));
+}
+
+/** plan_changes' answer: a plan made and saved, its counts, token and the file a person applies. */
+async function planned(ctx: ToolContext, saved: SavedPlan, markdown: string): Promise<ToolResult> {
+  const deps = ctx.deps;
   const counts = planCounts(saved.plan);
   const n = total(counts);
   if (n === 0)
@@ -630,7 +640,7 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
       changes: n,
       counts,
       markdown,
-      plan: saved.plan,
+      plan: (await import("../ops/vehicle/edit-plan.js")).reviewedPlan(saved),
       token: issued.token,
       expires_at: issued.expiresAt,
       max_changes: ctx.maxChanges,
@@ -686,8 +696,15 @@ async function applyPlan(ctx: ToolContext, args: Record<string, unknown>): Promi
       `the plan has ${n} changes, over this server's --max-changes ${ctx.maxChanges}; nothing was sent`,
       { hint: "plan the change in smaller parts, or let the person apply the plan_file plan_changes gave" },
     );
-  const { applySavedAccountPlan } = await import("../bulk/account-apply.js");
-  const result = await applySavedAccountPlan(toolDeps(ctx.deps).deps, saved, { concurrency: 4, started: Date.now() });
+  const t = toolDeps(ctx.deps).deps;
+  // a plan of many vehicles runs as `vehicle edit --where` runs it; a document's as `account apply --plan`
+  const result =
+    saved.kind === "edit"
+      ? await (await import("../ops/vehicle/edit-plan.js")).applySavedEditPlan(t, saved, { concurrency: 4 })
+      : await (await import("../bulk/account-apply.js")).applySavedAccountPlan(t, saved, {
+          concurrency: 4,
+          started: Date.now(),
+        });
   const done = Object.entries(result.counts)
     .map(([k, v]) => `${v} ${k}`)
     .join(", ");

@@ -29,7 +29,8 @@ import { currentInput } from "./plan.js";
 
 export const SAVED_PLAN_VERSION = 1;
 
-export type PlanKind = "vehicle" | "account";
+/** `vehicle diff --out`, `account diff --out`, and a plan of many vehicles (an edit, a calendar edit) by id. */
+export type PlanKind = "vehicle" | "account" | "edit";
 
 export interface PlanTarget {
   env: string;
@@ -122,7 +123,7 @@ export async function makeSavedPlan(deps: CoreDeps, p: SavePlanInput & { text: s
   };
 }
 
-export async function readSavedPlan(path: string, kind: PlanKind): Promise<SavedPlan> {
+export async function readSavedPlan(path: string, kind: PlanKind | readonly PlanKind[]): Promise<SavedPlan> {
   let saved: SavedPlan;
   try {
     saved = JSON.parse(await readFile(path, "utf8")) as SavedPlan;
@@ -136,7 +137,7 @@ export async function readSavedPlan(path: string, kind: PlanKind): Promise<Saved
 }
 
 /** A saved plan read from a file or given to the library: its version, kind and the hash of its input. */
-export function checkSavedPlan(saved: SavedPlan, kind: PlanKind, what: string): SavedPlan {
+export function checkSavedPlan(saved: SavedPlan, kind: PlanKind | readonly PlanKind[], what: string): SavedPlan {
   if (
     typeof saved !== "object" ||
     saved === null ||
@@ -144,9 +145,11 @@ export function checkSavedPlan(saved: SavedPlan, kind: PlanKind, what: string): 
     typeof saved.input?.text !== "string"
   )
     throw new InputError(`${what}: not a rentctl saved plan (version ${SAVED_PLAN_VERSION})`);
-  if (saved.kind !== kind)
+  if (typeof kind === "string" ? saved.kind !== kind : !kind.includes(saved.kind))
     throw new UsageError(
-      `${what}: a plan of \`${saved.kind} diff\`; apply it with \`rentctl ${saved.kind} apply --plan\``,
+      saved.kind === "edit"
+        ? `${what}: a plan of changes to many vehicles; apply it with \`rentctl account apply --plan\``
+        : `${what}: a plan of \`${saved.kind} diff\`; apply it with \`rentctl ${saved.kind} apply --plan\``,
     );
   if (createHash("sha256").update(saved.input.text).digest("hex") !== saved.input.sha256)
     throw new InputError(`${what}: the input inside the plan does not match its hash (the plan was edited)`);

@@ -94,6 +94,36 @@ describe("rentctl mcp tools (in-process)", () => {
     expect([...answered].sort()).toEqual(tools.map((t) => t.name).sort());
   });
 
+  it("plan_changes by ids changes that vehicle only, though another has its registration number; apply_plan runs it by id", async () => {
+    const one = (await rw.call("get_vehicle", { id: 2 })).data.vehicle;
+    const { sampleVehicleInput } = await import("../../src/sandbox/server.js");
+    const { createVehicle } = await import("../../src/ops/vehicle/create.js");
+    const { user_id: _owner, ...values } = sampleVehicleInput(1001);
+    const twin = await createVehicle(
+      rw.deps,
+      { values: { ...values, vehicle_reg_number: one.vehicle_reg_number, price_per_day: 55 }, allowDuplicate: true },
+      {},
+    );
+    const twinId = Number(twin.id);
+    expect(twinId).not.toBe(2);
+    try {
+      // the twin: the higher id (a registration number names the lowest)
+      const plan = await rw.call("plan_changes", { ids: [twinId], changes: { price_per_day: 91 } });
+      expect(plan.isError, plan.text).toBe(false);
+      expect(plan.data.counts.vehicles_change).toBe(1);
+      const applied = await rw.call("apply_plan", { token: plan.data.token });
+      expect(applied.isError, applied.text).toBe(false);
+      expect(applied.data.counts).toEqual({ changed: 1 });
+      expect((await rw.call("get_vehicle", { id: twinId })).data.vehicle.price_per_day).toBe(91);
+      expect((await rw.call("get_vehicle", { id: 2 })).data.vehicle.price_per_day).toBe(one.price_per_day);
+      // its undo op restores that vehicle (the edit-many apply's one op)
+      expect((await rw.call("undo", { op: applied.data.undo_op })).isError).toBe(false);
+      expect((await rw.call("get_vehicle", { id: twinId })).data.vehicle.price_per_day).toBe(55);
+    } finally {
+      await runMain(["vehicle", "remove", String(twinId), "--yes"], sb.env);
+    }
+  });
+
   it("vehicle_calendar lists only the window's blocked days, and names the window", async () => {
     const r = await ro.call("vehicle_calendar", { id: 1, from: "2027-06", months: 1 });
     expect(r.isError, r.text).toBe(false);

@@ -113,7 +113,9 @@ async function runSaved(
   dryRun: boolean,
 ): Promise<void> {
   const sp = await import("../../plans/saved-plan.js");
-  const saved = await sp.readSavedPlan(planFile, "account");
+  // an account plan, or a plan of many vehicles (the MCP server's plan_changes saves one)
+  const saved = await sp.readSavedPlan(planFile, ["account", "edit"]);
+  if (saved.kind === "edit") return runSavedEdit(deps, opts, saved);
   if (dryRun) {
     const { checkSavedAccountPlan } = await import("../../ops/account/plan.js");
     const plan = await checkSavedAccountPlan(deps, saved, { listUnchanged: Boolean(deps.flags.verbose) });
@@ -137,4 +139,25 @@ async function runSaved(
     },
     { show: run.show, confirm: run.confirm },
   );
+}
+
+/** `account apply --plan PLAN` of a plan of many vehicles: checked as stale, then run as `vehicle edit --where` runs one. */
+async function runSavedEdit(
+  deps: Deps,
+  opts: AccountApplyOptions,
+  saved: import("../../plans/saved-plan.js").SavedPlan,
+): Promise<void> {
+  const [ops, { runBulkChange }] = await Promise.all([
+    import("../../ops/vehicle/edit-plan.js"),
+    import("../vehicle/many.js"),
+  ]);
+  const plan = await ops.checkSavedEditPlan(deps, saved);
+  await runBulkChange(deps, plan, {
+    verb: "edit",
+    intent: ops.editPlanIntent(saved),
+    concurrency: opts.concurrency,
+    report: opts.report,
+    restart: opts.restart,
+    confirm: true,
+  });
 }
