@@ -1,5 +1,5 @@
 import { UsageError } from "../base/errors.js";
-import type { NameResolver } from "../files/resolver.js";
+import { accountExtras, type ExtraName, extraName, matchExtra, near, unknown } from "../plans/extra-names.js";
 import type { OpContext } from "./context.js";
 
 /**
@@ -52,21 +52,6 @@ function split(raw: Handle, noun: string, prefix: RegExp): { id: number } | { na
 }
 
 const HANDLE_NAME: Record<string, string> = { vehicle: "registration number", extra: "option name" };
-
-/** "did you mean" over names that hold spaces and dashes (registrations, option names). */
-async function near(name: string, candidates: Iterable<string>): Promise<string[]> {
-  const { nearest, fold } = await import("../base/nearest.js");
-  const key = (s: string) => fold(s).replaceAll("-", "_");
-  const byKey = new Map<string, string>();
-  for (const c of candidates) if (!byKey.has(key(c))) byKey.set(key(c), c);
-  return nearest(key(name), byKey.keys()).map((k) => byKey.get(k)!);
-}
-
-function unknown(what: string, given: string, nearby: string[], hint: string): UsageError {
-  return new UsageError(`no ${what} ${JSON.stringify(given)}; nothing was sent`, {
-    hint: nearby.length ? `did you mean ${nearby.map((n) => JSON.stringify(n)).join(", ")}? ${hint}` : hint,
-  });
-}
 
 /** Vehicle ids for handles (ids or registration numbers), in order, each vehicle once. */
 export async function vehicleIds(ctx: OpContext, raws: readonly Handle[]): Promise<number[]> {
@@ -128,9 +113,6 @@ export async function vehicleId(ctx: OpContext, raw: Handle): Promise<number> {
   return (await vehicleIds(ctx, [raw]))[0]!;
 }
 
-/** `Child seat (period 2)`: an option name and the period that tells two extras of that option apart. */
-const WITH_PERIOD = /^(.*?)\s*\(\s*period\s+(\d+)\s*\)$/i;
-
 /**
  * Extra ids for handles (ids, or option names with an optional `(period N)`), in order, each once.
  * The account's extras are listed (and the option catalog read) only when a name is given.
@@ -155,59 +137,6 @@ async function extrasInOrder(ctx: OpContext, raws: readonly Handle[]): Promise<n
   const extras = await accountExtras(ctx);
   for (const w of wanted) ids[w.at] = await matchExtra(extras, w);
   return ids as number[];
-}
-
-interface ExtraName {
-  given: string;
-  name: string;
-  period?: number;
-}
-
-/** `Child seat (period 2)` → the option's name and the period. */
-function extraName(given: string): ExtraName {
-  const m = WITH_PERIOD.exec(given);
-  return { given, name: m ? m[1]! : given, ...(m ? { period: Number(m[2]) } : {}) };
-}
-
-/** The one extra a name means among the account's; exit 2 naming the nearest, or listing several. */
-async function matchExtra(extras: readonly NamedExtra[], w: ExtraName): Promise<number> {
-  const { fold } = await import("../base/nearest.js");
-  const named = extras.filter((e) => e.names.some((n) => fold(n) === fold(w.name)));
-  const hits = w.period === undefined ? named : named.filter((e) => e.period === w.period);
-  if (hits.length === 0)
-    throw unknown(
-      named.length ? "extra" : "extra with option",
-      w.given,
-      // a known option with a period it lacks: its extras; else the options the account has extras of
-      await near(w.given, named.length ? named.map((e) => e.label) : extras.map((e) => e.names[0]!)),
-      "list them with `rentctl extra list`; an id is a whole number",
-    );
-  if (hits.length > 1)
-    throw new UsageError(
-      `extra ${JSON.stringify(w.given)} matches ${hits.length} extras (${hits.map((e) => `${e.id}: ${e.label}`).join(", ")}); nothing was sent`,
-      { hint: `give the id, or the period: ${JSON.stringify(hits[0]!.label)}` },
-    );
-  return hits[0]!.id;
-}
-
-/**
- * A fleet file's name resolver (`vehicle import`) that also reads `vehicle_extras` members by option
- * name, the account's extras listed once for every row.
- */
-export function withExtraHandles(ctx: OpContext, resolver: NameResolver): NameResolver {
-  let extras: Promise<NamedExtra[]> | undefined;
-  return {
-    resolvable: (field) => field === "vehicle_extras" || resolver.resolvable(field),
-    toId: async (field, value, row) => {
-      if (field !== "vehicle_extras") return resolver.toId(field, value, row);
-      extras ??= accountExtras(ctx);
-      return matchExtra(await extras, extraName(value.trim()));
-    },
-    toName: (field, id, row) => resolver.toName(field, id, row),
-    get fetches() {
-      return resolver.fetches;
-    },
-  };
 }
 
 /** One extra's id for a handle. */
@@ -235,43 +164,6 @@ export async function extraMembers(ctx: OpContext, value: unknown): Promise<unkn
     out[i] = ids[k];
   });
   return Array.isArray(value) ? out : out[0];
-}
-
-interface NamedExtra {
-  id: number;
-  period: number;
-  /** The option's names: the catalog's (in the client's locale), then the server's `option_name`. */
-  names: string[];
-  /** `Child seat (period 1)`. */
-  label: string;
-}
-
-/** The account's extras with their options' names (one listing, one catalog read). */
-async function accountExtras(ctx: OpContext): Promise<NamedExtra[]> {
-  const [{ listExtras }, { extraState, OPTION_CATALOG }, { itemId, itemNames }] = await Promise.all([
-    import("../resources/list.js"),
-    import("../plans/account-extras.js"),
-    import("../catalog/items.js"),
-  ]);
-  const listing = await listExtras(ctx, { warn: (m) => ctx.msg.warn(m) });
-  const options = new Map<number, string[]>();
-  try {
-    for (const item of await ctx.catalogs().items(OPTION_CATALOG, {})) {
-      const id = itemId(item);
-      if (id !== undefined) options.set(id, itemNames(item));
-    }
-  } catch {
-    // the server's option_name still names them
-  }
-  const out: NamedExtra[] = [];
-  for (const record of listing) {
-    const e = extraState(record);
-    if (!e) continue;
-    const names = [...(options.get(e.option_id) ?? []), ...(e.optionName ? [e.optionName] : [])];
-    if (!names.length) continue;
-    out.push({ id: e.id, period: e.period, names, label: `${names[0]} (period ${e.period})` });
-  }
-  return out;
 }
 
 /** The same record named twice (`1 "B-SC 1001"`) is one record: changed, counted and undone once. */

@@ -11,14 +11,9 @@ import type { CoreDeps } from "../deps.js";
 import { catalogPort, checkVehicle, listVehicles } from "../files/adapters.js";
 import { fieldSpec, IGNORED_KEYS, IMAGES_KEY, mapRow, ROW_FIELDS, type RowProblem } from "../files/fields.js";
 import { type RawRow, readRows } from "../files/read.js";
-import {
-  createNameResolver,
-  localRowProblems,
-  memberChange,
-  type NameResolver,
-  resolveRowNames,
-} from "../files/resolver.js";
+import { createNameResolver, localRowProblems, memberChange, resolveRowNames } from "../files/resolver.js";
 import type { FleetSource } from "../files/source.js";
+import { withExtraHandles } from "./extra-names.js";
 import {
   currentInput,
   type Plan,
@@ -118,9 +113,6 @@ export type ExtraRefsHook = (
 ) => Promise<{ ids: number[]; problems: RowProblem[] }>;
 
 /** What mapping a file's rows found: every row's problems (named by row), how many rows were bad, how many there were. */
-/** A name resolver with more to resolve than the catalogs (given by the layer that has it). */
-export type ResolverWrap = (catalogs: NameResolver) => NameResolver;
-
 export interface RowTally {
   problems: Array<{ field: string; message: string }>;
   bad: number;
@@ -180,14 +172,9 @@ export async function* mapRows(
   tally: RowTally,
   /** Resolve the rows' `extras:` references (without it, `extras` is an unknown key). */
   extraRefs?: ExtraRefsHook,
-  /**
-   * More names than the catalogs' (the layer above's): `vehicle_extras` by option name, through the one
-   * resolver of extra handles (src/ops/handles.ts withExtraHandles), as `vehicle import` reads them.
-   */
-  names?: ResolverWrap,
 ): AsyncGenerator<FleetRow> {
-  const catalogs = createNameResolver(await catalogPort(deps));
-  const resolver = names ? names(catalogs) : catalogs;
+  // catalog values by name, and `vehicle_extras` by option name as wherever an extra is taken
+  const resolver = withExtraHandles(deps, createNameResolver(await catalogPort(deps)));
   for await (const raw of raws) {
     tally.total++;
     let data = raw.data;
@@ -275,7 +262,6 @@ export async function readFleet(
   /** The rows, when the caller read the file itself (an account file's vehicles section). */
   given?: Iterable<RawRow>,
   extraRefs?: ExtraRefsHook,
-  names?: ResolverWrap,
 ): Promise<FleetRows> {
   const tally = newTally();
   const rows: FleetRow[] = [];
@@ -285,7 +271,6 @@ export async function readFleet(
     given ?? readRows(source.path, source.format, source.label),
     tally,
     extraRefs,
-    names,
   ))
     rows.push(row);
   const bad = tallyError(source.label, tally);

@@ -6,6 +6,7 @@ import { InputError, InterruptedError, PartialFailureError } from "../../src/bas
 import type { Deps } from "../../src/deps.js";
 import { libraryContext } from "../../src/library/context.js";
 import { createSandbox, type Sandbox } from "../../src/library/sandbox.js";
+import { planAccountDocument } from "../../src/ops/account/plan.js";
 import { applyFleet, previewFleetApply } from "../../src/ops/vehicle/apply.js";
 import { planFleetFile } from "../../src/ops/vehicle/diff.js";
 import { getVehicle } from "../../src/ops/vehicle/get.js";
@@ -88,6 +89,16 @@ describe("planFleetFile", () => {
     const change = r.sync.plan.change.find((c) => c.vehicle_id === 2);
     const planned = change ? change.after.vehicle_extras : v2.vehicle_extras;
     expect((planned as unknown[]).map(Number)).toEqual([1]);
+    // an account document's vehicle rows read them the same way (the one reader of rows, src/plans/sync.ts)
+    const doc = await planAccountDocument(ctx, {
+      source: {
+        document: {
+          vehicles: [{ vehicle_reg_number: v2.vehicle_reg_number, vehicle_extras: ["Child seat (period 1)"] }],
+        },
+      },
+    });
+    const docChange = doc.plan.vehicles.plan.change.find((c) => c.vehicle_id === 2);
+    expect(((docChange ? docChange.after.vehicle_extras : v2.vehicle_extras) as unknown[]).map(Number)).toEqual([1]);
     // an unknown name is a problem of the file (exit 2), nothing sent
     const bad = await file(
       "bad-extras.ndjson",

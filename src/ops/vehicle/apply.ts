@@ -33,7 +33,7 @@ import {
 import { listAccount, planFleet, readFleet, type SyncPlan } from "../../plans/sync.js";
 import { type ApplyRowProgress, rowProgress } from "../account/apply.js";
 import type { OpContext, OpOptions } from "../context.js";
-import { type FleetFileSource, fleetNames, openFleetSource } from "./diff.js";
+import { type FleetFileSource, openFleetSource } from "./diff.js";
 
 /**
  * Make the account match a fleet file (`vehicle apply`): the file read first (an invalid file is
@@ -115,7 +115,7 @@ export async function previewFleetApply(
   try {
     const listing = listAccount(ctx);
     listing.catch(() => {});
-    const rows = await readFleet(ctx, source, undefined, existingExtrasRefs(ctx), fleetNames(ctx));
+    const rows = await readFleet(ctx, source, undefined, existingExtrasRefs(ctx));
     const { sync, refusal } = await planNow(ctx, source.label, rows, await listing, {
       ...input,
       prune,
@@ -189,7 +189,7 @@ export async function applyFleet(
         : undefined;
     early?.catch(() => {});
     // The file first: an invalid file is exit 2 before anything is written.
-    const rows = await readFleet(ctx, source, undefined, existingExtrasRefs(ctx), fleetNames(ctx));
+    const rows = await readFleet(ctx, source, undefined, existingExtrasRefs(ctx));
 
     const job = await openBulkJob(ctx, {
       ...key,

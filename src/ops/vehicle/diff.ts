@@ -6,9 +6,8 @@ import { existingExtrasRefs } from "../../plans/account-plan.js";
 import { planIsEmpty } from "../../plans/plan.js";
 import { planJson } from "../../plans/plan-print.js";
 import { inputText, makeSavedPlan, type SavedPlan } from "../../plans/saved-plan.js";
-import { accountStream, mapRows, planAgainstListing, type ResolverWrap, type SyncPlan } from "../../plans/sync.js";
+import { accountStream, mapRows, planAgainstListing, type SyncPlan } from "../../plans/sync.js";
 import type { OpContext } from "../context.js";
-import { withExtraHandles } from "../handles.js";
 
 /**
  * Plan a fleet file against the account (`vehicle diff`, `vehicle apply -f` before it runs): the
@@ -48,12 +47,6 @@ export interface PlannedFleet {
   saved?: SavedPlan;
 }
 
-/** The rows' names the fleet file may give beyond the catalogs': `vehicle_extras` by option name. */
-export const fleetNames =
-  (ctx: OpContext): ResolverWrap =>
-  (catalogs) =>
-    withExtraHandles(ctx, catalogs);
-
 /** Open a fleet file (stdin spooled to a temp file); the caller cleans it up. */
 export async function openFleetSource(ctx: OpContext, source: FleetFileSource | undefined): Promise<FleetSource> {
   if (!source?.path) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format)");
@@ -77,14 +70,7 @@ export async function planFleetFile(
       ctx,
       source.label,
       (tally) =>
-        mapRows(
-          ctx,
-          source,
-          readRows(source.path, source.format, source.label),
-          tally,
-          existingExtrasRefs(ctx),
-          fleetNames(ctx),
-        ),
+        mapRows(ctx, source, readRows(source.path, source.format, source.label), tally, existingExtrasRefs(ctx)),
       {
         prune: input.prune,
         exact: input.exact,

@@ -11,8 +11,8 @@ import { createNameResolver } from "../../files/resolver.js";
 import { type CheckedRow, checkedRows, type FleetSource } from "../../files/source.js";
 import { OWN_ENTRY, openBatch, type UndoScope } from "../../gateway/undo.js";
 import { createVehicle, uploadImages } from "../../gateway/vehicles.js";
+import { withExtraHandles } from "../../plans/extra-names.js";
 import type { OpContext, OpOptions } from "../context.js";
-import { withExtraHandles } from "../handles.js";
 import { type FleetFileSource, openFleetSource } from "./diff.js";
 
 /**
