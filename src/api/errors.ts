@@ -58,32 +58,42 @@ export class ApiError extends RentctlError {
   answerLost?: boolean;
 }
 
-/** An ApiError class that says one exit code and one `kind`: `class AuthError extends apiFailure(EXIT.auth, "unauthorized") {}`. */
-export function apiFailure(exitCode: number, kind: string) {
-  return class extends ApiError {
-    override readonly exitCode: number = exitCode;
-    override readonly kind: string = kind;
-  };
+export class ApiValidationError extends ApiError {
+  override readonly exitCode: number = EXIT.rejected;
+  override readonly kind: string = "rejected";
 }
 
-export class ApiValidationError extends apiFailure(EXIT.rejected, "rejected") {}
-
-export class AuthError extends apiFailure(EXIT.auth, "unauthorized") {}
+export class AuthError extends ApiError {
+  override readonly exitCode: number = EXIT.auth;
+  override readonly kind: string = "unauthorized";
+}
 
 /** No key or no environment configured (nothing was sent). */
 export class NotConfiguredError extends AuthError {
   override readonly kind: string = "not_configured";
 }
 
-export class NotFoundError extends apiFailure(EXIT.notFound, "not_found") {}
+export class NotFoundError extends ApiError {
+  override readonly exitCode: number = EXIT.notFound;
+  override readonly kind: string = "not_found";
+}
 
 /** Network failure, timeout, 5xx, or a malformed response. */
-export class ServerError extends apiFailure(EXIT.network, "server") {}
+export class ServerError extends ApiError {
+  override readonly exitCode: number = EXIT.network;
+  override readonly kind: string = "server";
+}
 
-export class NetworkError extends apiFailure(EXIT.network, "network") {}
+export class NetworkError extends ApiError {
+  override readonly exitCode: number = EXIT.network;
+  override readonly kind: string = "network";
+}
 
 export class TimeoutError extends NetworkError {
   override readonly kind: string = "timeout";
 }
 
-export class MalformedResponseError extends apiFailure(EXIT.network, "malformed_response") {}
+export class MalformedResponseError extends ApiError {
+  override readonly exitCode: number = EXIT.network;
+  override readonly kind: string = "malformed_response";
+}

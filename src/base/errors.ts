@@ -69,31 +69,41 @@ export class RentctlError extends Error {
   }
 }
 
-/** A RentctlError class that says one exit code and one `kind`: `class UsageError extends failure(EXIT.usage, "usage") {}`. */
-export function failure(exitCode: number, kind: string) {
-  return class extends RentctlError {
-    override readonly exitCode: number = exitCode;
-    override readonly kind: string = kind;
-  };
+/** Bad flags or arguments; nothing was sent. */
+export class UsageError extends RentctlError {
+  override readonly exitCode: number = EXIT.usage;
+  override readonly kind: string = "usage";
 }
 
-/** Bad flags or arguments; nothing was sent. */
-export class UsageError extends failure(EXIT.usage, "usage") {}
-
 /** Input rejected by the contract checks before sending; nothing was sent. */
-export class InputError extends failure(EXIT.usage, "invalid_input") {}
+export class InputError extends RentctlError {
+  override readonly exitCode: number = EXIT.usage;
+  override readonly kind: string = "invalid_input";
+}
 
 /** The local configuration cannot be read. */
-export class ConfigError extends failure(EXIT.usage, "config") {}
+export class ConfigError extends RentctlError {
+  override readonly exitCode: number = EXIT.usage;
+  override readonly kind: string = "config";
+}
 
 /** A local data file (the sandbox's data, a journal) is damaged or unreadable. */
-export class DataFileError extends failure(EXIT.usage, "data_file") {}
+export class DataFileError extends RentctlError {
+  override readonly exitCode: number = EXIT.usage;
+  override readonly kind: string = "data_file";
+}
 
 /** A bulk command finished with some items failed. */
-export class PartialFailureError extends failure(EXIT.partial, "partial_failure") {}
+export class PartialFailureError extends RentctlError {
+  override readonly exitCode: number = EXIT.partial;
+  override readonly kind: string = "partial_failure";
+}
 
 /** Ctrl-C, or a prompt cancelled by the user. */
-export class InterruptedError extends failure(EXIT.interrupted, "interrupted") {}
+export class InterruptedError extends RentctlError {
+  override readonly exitCode: number = EXIT.interrupted;
+  override readonly kind: string = "interrupted";
+}
 
 /**
  * A local write failed (no space left, a read-only data dir) where losing it
@@ -101,27 +111,47 @@ export class InterruptedError extends failure(EXIT.interrupted, "interrupted") {
  * of the surroundings rather than of the input: fix the cause and rerun (the
  * rerun resumes). It stops a bulk run at once: nothing is sent after it.
  */
-export class StorageError extends failure(EXIT.network, "storage") {
+export class StorageError extends RentctlError {
+  override readonly exitCode: number = EXIT.network;
+  override readonly kind: string = "storage";
   override stopsRun = true;
 }
 
 /** SIGTERM: a clean stop asked by the system or a supervisor (exit 143, nothing printed). */
-export class TerminatedError extends failure(EXIT.terminated, "terminated") {}
+export class TerminatedError extends RentctlError {
+  override readonly exitCode: number = EXIT.terminated;
+  override readonly kind: string = "terminated";
+}
 
 /** The user declined a confirmation, or it could not be asked. */
-export class AbortedError extends failure(EXIT.usage, "aborted") {}
+export class AbortedError extends RentctlError {
+  override readonly exitCode: number = EXIT.usage;
+  override readonly kind: string = "aborted";
+}
 
 /** The record changed between our read and our write. */
-export class ConflictError extends failure(EXIT.rejected, "conflict") {}
+export class ConflictError extends RentctlError {
+  override readonly exitCode: number = EXIT.rejected;
+  override readonly kind: string = "conflict";
+}
 
 /** `lint`: findings at or above `--fail-on` (the findings themselves are the output). */
-export class FindingsError extends failure(EXIT.findings, "findings") {}
+export class FindingsError extends RentctlError {
+  override readonly exitCode: number = EXIT.findings;
+  override readonly kind: string = "findings";
+}
 
 /** `vehicle diff`: the plan has changes (exit 8, so CI can gate on drift); the plan itself is the output. */
-export class DriftError extends failure(EXIT.drift, "drift") {}
+export class DriftError extends RentctlError {
+  override readonly exitCode: number = EXIT.drift;
+  override readonly kind: string = "drift";
+}
 
 /** `apply --plan`: the saved plan no longer holds (exit 8, as drift, but said: the plan is not the output here). */
-export class StalePlanError extends failure(EXIT.drift, "stale_plan") {}
+export class StalePlanError extends RentctlError {
+  override readonly exitCode: number = EXIT.drift;
+  override readonly kind: string = "stale_plan";
+}
 
 export function exitCodeOf(err: unknown): number {
   return err instanceof RentctlError ? err.exitCode : EXIT.internal;

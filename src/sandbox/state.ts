@@ -76,6 +76,14 @@ function lowerBound(a: readonly number[], x: number): number {
   return lo;
 }
 
+/** A row gone from its table and from its owner's index (nothing when there is no such row). */
+function removeRow(rows: Map<number, { owner: number }>, index: OwnerIndex, id: number): void {
+  const row = rows.get(id);
+  if (!row) return;
+  rows.delete(id);
+  index.remove(row.owner, id);
+}
+
 export class State {
   readonly vehicles = new Map<number, VehicleRow>();
   readonly extras = new Map<number, ExtraRow>();
@@ -151,25 +159,15 @@ export class State {
       case "vehicle.put":
         this.putVehicle(m.row);
         break;
-      case "vehicle.del": {
-        const row = this.vehicles.get(m.id);
-        if (row) {
-          this.vehicles.delete(m.id);
-          this.vehicleIndex.remove(row.owner, m.id);
-        }
+      case "vehicle.del":
+        removeRow(this.vehicles, this.vehicleIndex, m.id);
         break;
-      }
       case "extra.put":
         this.putExtra(m.row);
         break;
-      case "extra.del": {
-        const row = this.extras.get(m.id);
-        if (row) {
-          this.extras.delete(m.id);
-          this.extraIndex.remove(row.owner, m.id);
-        }
+      case "extra.del":
+        removeRow(this.extras, this.extraIndex, m.id);
         break;
-      }
       case "image.put":
         this.putImage(m.row);
         break;
