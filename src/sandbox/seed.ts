@@ -422,45 +422,122 @@ export interface Equipment {
   segment_id: number;
 }
 
-/** A model a row: segment, brand, model and the model's configurations (brands in the order they are first named). */
-type Tree = [segment: number, brand: string, model: string, configurations: string[]][];
+type Tree = [segment: number, brand: string, models: [model: string, configurations: string[]][]][];
 
 const TREE: Tree = [
-  [1, "Toyota", "Yaris", ["1.5 Hybrid Active", "1.5 Hybrid Style"]],
-  [1, "Toyota", "Corolla", ["1.8 Hybrid Comfort", "2.0 Hybrid GR Sport"]],
-  [1, "Toyota", "RAV4", ["2.5 Hybrid AWD Adventure"]],
-  [1, "Volkswagen", "Polo", ["1.0 TSI Life"]],
-  [1, "Volkswagen", "Golf", ["1.5 eTSI Life", "2.0 TDI Style"]],
-  [1, "Volkswagen", "Tiguan", ["2.0 TDI 4Motion R-Line"]],
-  [1, "BMW", "3 Series", ["320i Sport Line", "330e M Sport"]],
-  [1, "BMW", "X5", ["xDrive40i M Sport"]],
-  [1, "Mercedes-Benz", "C-Class", ["C 200 Avantgarde", "C 300 e AMG Line"]],
-  [1, "Mercedes-Benz", "V-Class", ["V 250 d Avantgarde Long"]],
-  [1, "Renault", "Clio", ["TCe 90 Evolution", "E-Tech Hybrid Techno"]],
-  [1, "Renault", "Captur", ["TCe 140 Techno"]],
-  [1, "Fiat", "500", ["1.0 Hybrid Dolcevita"]],
-  [1, "Fiat", "Panda", ["1.0 Hybrid City Life"]],
-  [1, "Tesla", "Model 3", ["RWD", "Long Range AWD"]],
-  [1, "Tesla", "Model Y", ["Long Range AWD"]],
-  [2, "Honda", "PCX 125", ["Standard"]],
-  [2, "Honda", "CB500F", ["ABS"]],
-  [2, "Honda", "CRF1100L Africa Twin", ["Adventure Sports DCT"]],
-  [2, "Yamaha", "NMAX 125", ["Standard"]],
-  [2, "Yamaha", "MT-07", ["Standard", "Pure"]],
-  [2, "Yamaha", "Tracer 9", ["GT+"]],
-  [2, "Ducati", "Monster", ["Standard", "Plus"]],
-  [2, "Ducati", "Multistrada V4", ["S"]],
-  [2, "BMW Motorrad", "R 1250 GS", ["Adventure"]],
-  [2, "BMW Motorrad", "F 900 R", ["Standard"]],
-  [2, "Vespa", "Primavera 125", ["Standard"]],
-  [3, "Beneteau", "Oceanis 46.1", ["3 cabins"]],
-  [3, "Beneteau", "Flyer 8", ["Spacedeck"]],
-  [3, "Jeanneau", "Sun Odyssey 410", ["3 cabins"]],
-  [3, "Jeanneau", "Cap Camarat 7.5", ["WA"]],
-  [3, "Lagoon", "Lagoon 42", ["4 cabins"]],
-  [3, "Sea Ray", "SPX 190", ["Outboard"]],
-  [3, "Zodiac", "Medline 580", ["Standard"]],
-  [3, "Sea-Doo", "GTI 130", ["Standard"]],
+  [
+    1,
+    "Toyota",
+    [
+      ["Yaris", ["1.5 Hybrid Active", "1.5 Hybrid Style"]],
+      ["Corolla", ["1.8 Hybrid Comfort", "2.0 Hybrid GR Sport"]],
+      ["RAV4", ["2.5 Hybrid AWD Adventure"]],
+    ],
+  ],
+  [
+    1,
+    "Volkswagen",
+    [
+      ["Polo", ["1.0 TSI Life"]],
+      ["Golf", ["1.5 eTSI Life", "2.0 TDI Style"]],
+      ["Tiguan", ["2.0 TDI 4Motion R-Line"]],
+    ],
+  ],
+  [
+    1,
+    "BMW",
+    [
+      ["3 Series", ["320i Sport Line", "330e M Sport"]],
+      ["X5", ["xDrive40i M Sport"]],
+    ],
+  ],
+  [
+    1,
+    "Mercedes-Benz",
+    [
+      ["C-Class", ["C 200 Avantgarde", "C 300 e AMG Line"]],
+      ["V-Class", ["V 250 d Avantgarde Long"]],
+    ],
+  ],
+  [
+    1,
+    "Renault",
+    [
+      ["Clio", ["TCe 90 Evolution", "E-Tech Hybrid Techno"]],
+      ["Captur", ["TCe 140 Techno"]],
+    ],
+  ],
+  [
+    1,
+    "Fiat",
+    [
+      ["500", ["1.0 Hybrid Dolcevita"]],
+      ["Panda", ["1.0 Hybrid City Life"]],
+    ],
+  ],
+  [
+    1,
+    "Tesla",
+    [
+      ["Model 3", ["RWD", "Long Range AWD"]],
+      ["Model Y", ["Long Range AWD"]],
+    ],
+  ],
+  [
+    2,
+    "Honda",
+    [
+      ["PCX 125", ["Standard"]],
+      ["CB500F", ["ABS"]],
+      ["CRF1100L Africa Twin", ["Adventure Sports DCT"]],
+    ],
+  ],
+  [
+    2,
+    "Yamaha",
+    [
+      ["NMAX 125", ["Standard"]],
+      ["MT-07", ["Standard", "Pure"]],
+      ["Tracer 9", ["GT+"]],
+    ],
+  ],
+  [
+    2,
+    "Ducati",
+    [
+      ["Monster", ["Standard", "Plus"]],
+      ["Multistrada V4", ["S"]],
+    ],
+  ],
+  [
+    2,
+    "BMW Motorrad",
+    [
+      ["R 1250 GS", ["Adventure"]],
+      ["F 900 R", ["Standard"]],
+    ],
+  ],
+  [2, "Vespa", [["Primavera 125", ["Standard"]]]],
+  [
+    3,
+    "Beneteau",
+    [
+      ["Oceanis 46.1", ["3 cabins"]],
+      ["Flyer 8", ["Spacedeck"]],
+    ],
+  ],
+  [
+    3,
+    "Jeanneau",
+    [
+      ["Sun Odyssey 410", ["3 cabins"]],
+      ["Cap Camarat 7.5", ["WA"]],
+    ],
+  ],
+  [3, "Lagoon", [["Lagoon 42", ["4 cabins"]]]],
+  [3, "Sea Ray", [["SPX 190", ["Outboard"]]]],
+  [3, "Zodiac", [["Medline 580", ["Standard"]]]],
+  [3, "Sea-Doo", [["GTI 130", ["Standard"]]]],
 ];
 
 function buildTree(): { brands: Brand[]; models: Model[]; equipments: Equipment[] } {
@@ -470,16 +547,15 @@ function buildTree(): { brands: Brand[]; models: Model[]; equipments: Equipment[
   let brandId = 1;
   let modelId = 101;
   let equipmentId = 1001;
-  for (const [segment, brandName, modelName, configurations] of TREE) {
-    let brand = brands.find((b) => b.name === brandName);
-    if (!brand) {
-      brand = { id: brandId++, name: brandName, segment_id: segment };
-      brands.push(brand);
-    }
-    const model: Model = { id: modelId++, name: modelName, brand_id: brand.id, segment_id: segment };
-    models.push(model);
-    for (const c of configurations) {
-      equipments.push({ id: equipmentId++, name: c, model_id: model.id, brand_id: brand.id, segment_id: segment });
+  for (const [segment, brandName, brandModels] of TREE) {
+    const brand: Brand = { id: brandId++, name: brandName, segment_id: segment };
+    brands.push(brand);
+    for (const [modelName, configurations] of brandModels) {
+      const model: Model = { id: modelId++, name: modelName, brand_id: brand.id, segment_id: segment };
+      models.push(model);
+      for (const c of configurations) {
+        equipments.push({ id: equipmentId++, name: c, model_id: model.id, brand_id: brand.id, segment_id: segment });
+      }
     }
   }
   return { brands, models, equipments };
