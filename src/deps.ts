@@ -5,7 +5,7 @@ import type { IO } from "./base/io.js";
 import { FieldNames } from "./catalog/names.js";
 import type { Catalogs } from "./catalog/service.js";
 import { type Paths, resolvePaths } from "./config/paths.js";
-import { catalogsFor, clientFor } from "./config/services.js";
+import { catalogMembers, clientFor, onFirstUse } from "./config/services.js";
 import { type GlobalFlags, resolveSettings, type Settings } from "./config/settings.js";
 import { ConfigStore } from "./config/store.js";
 import { requireUserOf, resolveTarget, type Target } from "./config/target.js";
@@ -93,8 +93,6 @@ export function createDeps(
   let store: ConfigStore | undefined;
   let settings: Settings | undefined;
   let targetP: Promise<Target> | undefined;
-  let clientP: Promise<ApiClient> | undefined;
-  let catalogs: Catalogs | undefined;
   let names: FieldNames | undefined;
 
   const deps: OwnedDeps = {
@@ -122,36 +120,28 @@ export function createDeps(
       });
       return targetP;
     },
-    client: () => {
-      clientP ??= (async () => {
-        const target = await deps.target();
-        const s = deps.settings();
-        if (overrides.client) return overrides.client(target, s);
-        return clientFor(
-          target,
-          {
-            timeoutMs: s.timeoutMs,
-            trace: flags.verbose ? (line) => io.stderr.write(`${color.dim(line)}\n`) : undefined,
-            userAgent: "rentctl/0.1",
-            // --raw: each body exactly as received (meta included) is the result; nothing is rendered.
-            onBody: flags.raw ? (text) => io.stdout.write(text.endsWith("\n") ? text : `${text}\n`) : undefined,
-          },
-          (fn) => exitHooks.push(fn),
-        );
-      })();
-      return clientP;
-    },
-    locale: () => deps.catalogs().locale(),
-    catalogs: () => {
-      catalogs ??= catalogsFor({
-        client: () => deps.client(),
-        dataDir: paths.dataDir,
-        scope: () => catalogScope(deps.settings()),
-        locale: () => deps.settings().locale,
-        now: () => deps.now(),
-      });
-      return catalogs;
-    },
+    client: onFirstUse(async () => {
+      const target = await deps.target();
+      const s = deps.settings();
+      if (overrides.client) return overrides.client(target, s);
+      return clientFor(
+        target,
+        {
+          timeoutMs: s.timeoutMs,
+          trace: flags.verbose ? (line) => io.stderr.write(`${color.dim(line)}\n`) : undefined,
+          userAgent: "rentctl/0.1",
+          // --raw: each body exactly as received (meta included) is the result; nothing is rendered.
+          onBody: flags.raw ? (text) => io.stdout.write(text.endsWith("\n") ? text : `${text}\n`) : undefined,
+        },
+        (fn) => exitHooks.push(fn),
+      );
+    }),
+    ...catalogMembers(() => deps.client(), {
+      dataDir: paths.dataDir,
+      scope: () => catalogScope(deps.settings()),
+      locale: () => deps.settings().locale,
+      now: () => deps.now(),
+    }),
     out: flags.raw
       ? silentOutput()
       : createOutput(

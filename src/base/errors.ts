@@ -135,13 +135,13 @@ export class ConflictError extends RentctlError {
   override readonly kind: string = "conflict";
 }
 
-/** `vehicle diff`: the plan has changes (exit 8, so CI can gate on drift); the plan itself is the output. */
 /** `lint`: findings at or above `--fail-on` (the findings themselves are the output). */
 export class FindingsError extends RentctlError {
   override readonly exitCode: number = EXIT.findings;
   override readonly kind: string = "findings";
 }
 
+/** `vehicle diff`: the plan has changes (exit 8, so CI can gate on drift); the plan itself is the output. */
 export class DriftError extends RentctlError {
   override readonly exitCode: number = EXIT.drift;
   override readonly kind: string = "drift";

@@ -82,8 +82,7 @@ export async function applySavedAccountPlan(
   opts: AccountApplyRun,
 ): Promise<AccountApplyResult> {
   const sp = await import("../plans/saved-plan.js");
-  const { planAccount, accountFingerprints, touchedRecords } = await import("../plans/account-plan.js");
-  const { accountPlanJson } = await import("../plans/account-print.js");
+  const { replanSaved } = await import("../plans/account-replan.js");
   await sp.checkPlanTarget(deps, saved);
   const o = { ...opts, prune: saved.input.prune, exact: saved.input.exact };
   const source = await sp.savedInput(deps, saved);
@@ -101,17 +100,7 @@ export async function applySavedAccountPlan(
         deps,
         job,
         saved.input.label,
-        async () => {
-          const plan = await planAccount(deps, source, { ...o, fingerprints: true });
-          const json = accountPlanJson(plan);
-          sp.checkStale(saved, {
-            plan: json,
-            fingerprints: accountFingerprints(plan),
-            touched: touchedRecords(saved.plan),
-            ...(job.resumed ? { stillPlanned: touchedRecords(json) } : {}),
-          });
-          return plan;
-        },
+        () => replanSaved(deps, source, saved, o, job.resumed),
         o,
       );
     } finally {

@@ -1,5 +1,5 @@
 import { allCommands, type CompletionModel, type OptionSpec, type ValueSource } from "./model.js";
-import { COMPLETE_COMMAND, header } from "./text.js";
+import { COMPLETE_COMMAND, functionName, header, scriptLines } from "./text.js";
 
 /**
  * The bash script: the command tree as `case` tables (subcommands, flags,
@@ -55,10 +55,9 @@ function arms(entries: Array<[pattern: string, code: string]>, indent: string): 
 
 export function bashScript(model: CompletionModel): string {
   const p = model.program;
-  const fn = `_${p.replace(/[^A-Za-z0-9_]/g, "_")}`;
+  const fn = functionName(p, "_");
   const commands = allCommands(model.root);
-  const out: string[] = [];
-  const line = (s = "") => out.push(s);
+  const { line, text } = scriptLines();
 
   line(`# bash completion for ${p}`);
   for (const h of header(p, "bash")) line(`# ${h}`);
@@ -190,7 +189,7 @@ export function bashScript(model: CompletionModel): string {
       .replaceAll("__COMPLETE__", COMPLETE_COMMAND),
   );
   line(`complete -F ${fn} ${p}`);
-  return `${out.join("\n")}\n`;
+  return text();
 }
 
 /** The engine, with `%{` standing for `${` (String.raw would read it as an interpolation). */

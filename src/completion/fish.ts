@@ -1,5 +1,5 @@
 import { allCommands, type CompletionModel, type OptionSpec, type ValueSource } from "./model.js";
-import { COMPLETE_COMMAND, header } from "./text.js";
+import { COMPLETE_COMMAND, functionName, header, scriptLines } from "./text.js";
 
 /**
  * The fish script: `complete` lines conditioned on the command path at the
@@ -20,10 +20,9 @@ function flagsOf(o: OptionSpec): string[] {
 
 export function fishScript(model: CompletionModel): string {
   const p = model.program;
-  const fn = `__${p.replace(/[^A-Za-z0-9_]/g, "_")}`;
+  const fn = functionName(p, "__");
   const commands = allCommands(model.root);
-  const out: string[] = [];
-  const line = (s = "") => out.push(s);
+  const { line, text } = scriptLines();
 
   /** `-a …` (with `-f`/`-F`) completing a value. */
   const valueArgs = (v: ValueSource): string => {
@@ -142,7 +141,7 @@ export function fishScript(model: CompletionModel): string {
       line(`complete -c ${p} -n ${q(cond)} ${valueArgs(a.values)}`);
     });
   }
-  return `${out.join("\n")}\n`;
+  return text();
 }
 
 const FISH_HELPERS = `# __FN___state: print the number of positional arguments, then the command

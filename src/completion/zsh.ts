@@ -1,5 +1,5 @@
 import type { CommandSpec, CompletionModel, OptionSpec, ValueSource } from "./model.js";
-import { COMPLETE_COMMAND, header } from "./text.js";
+import { COMPLETE_COMMAND, functionName, header } from "./text.js";
 
 /**
  * The zsh script: one `_arguments` function per command (the global flags
@@ -79,7 +79,7 @@ function optionSpecs(o: OptionSpec, actions: Actions): string[] {
 
 export function zshScript(model: CompletionModel): string {
   const p = model.program;
-  const fn = `_${p.replace(/[^A-Za-z0-9_]/g, "_")}`;
+  const fn = functionName(p, "_");
   const actions = new Actions(fn);
   const body: string[] = [];
   const line = (s = "") => body.push(s);

@@ -25,14 +25,17 @@ export async function clientFor(
   return client;
 }
 
-/** The catalog service of a context: cache in `dataDir` (none: memory only), names in its locale. */
-export function catalogsFor(ctx: {
+/** What a context's catalog service is built from. */
+export interface CatalogSources {
   client(): Promise<ApiClient>;
   dataDir: string | undefined;
   scope(): string;
   locale(): number | string;
   now(): number;
-}): Catalogs {
+}
+
+/** The catalog service of a context: cache in `dataDir` (none: memory only), names in its locale. */
+export function catalogsFor(ctx: CatalogSources): Catalogs {
   return new Catalogs({
     client: () => ctx.client(),
     dataDir: ctx.dataDir,
@@ -40,4 +43,22 @@ export function catalogsFor(ctx: {
     localeSetting: () => ctx.locale(),
     now: () => ctx.now(),
   });
+}
+
+/** `make`'s value, made on the first call and kept: a context builds its client and catalogs on first use. */
+export function onFirstUse<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
+
+/** A context's `catalogs` (the catalog service over its client, built on first use) and `locale` (theirs) members. */
+export function catalogMembers(
+  client: () => Promise<ApiClient>,
+  sources: Omit<CatalogSources, "client">,
+): { catalogs: () => Catalogs; locale: () => ReturnType<Catalogs["locale"]> } {
+  const catalogs = onFirstUse(() => catalogsFor({ client, ...sources }));
+  return { catalogs, locale: () => catalogs().locale() };
 }

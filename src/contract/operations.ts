@@ -1,5 +1,5 @@
 import { EXTRA_FIELDS } from "./extra-fields.js";
-import { type Operation, type ParamSpec, param } from "./types.js";
+import { type BodyEncoding, type Envelope, type HttpMethod, type Operation, type ParamSpec, param } from "./types.js";
 import { VEHICLE_FIELDS } from "./vehicle-fields.js";
 
 /**
@@ -28,11 +28,7 @@ const localeOpt = p("locale_id", "integer", false, "Response language (40 = Engl
   default: DEFAULT_LOCALE,
   catalog: "catalog.locales",
 });
-const localeReq = p("locale_id", "integer", true, "Response language (40 = English)", {
-  min: 1,
-  default: DEFAULT_LOCALE,
-  catalog: "catalog.locales",
-});
+const localeReq: ParamSpec = { ...localeOpt, required: true };
 const segmentOpt = p("segment_id", "integer", false, "Vehicle segment (1 = cars)", {
   min: 1,
   default: DEFAULT_SEGMENT,
@@ -68,6 +64,22 @@ function catalog(
     envelope,
     errors,
   };
+}
+
+/** The errors of an owner's operation that names one record by id: 404 when it is not the owner's (or gone). */
+const BY_ID_ERRORS = [400, 401, 404];
+
+/** An owner's operation (`access: auth`): a flexible envelope and errors 400 and 401 unless `more` says otherwise. */
+function owned(
+  id: string,
+  method: HttpMethod,
+  path: string,
+  summary: string,
+  params: ParamSpec[],
+  more: { body?: BodyEncoding; closed?: true; envelope?: Envelope; errors?: number[] } = {},
+): Operation {
+  const { envelope = "flexible", errors = [400, 401], ...encoding } = more;
+  return { id, method, path: `${API_PREFIX}/${path}`, access: "auth", summary, params, ...encoding, envelope, errors };
 }
 
 export const OPERATIONS: readonly Operation[] = [
@@ -124,145 +136,69 @@ export const OPERATIONS: readonly Operation[] = [
   catalog("payment_types", "payment-types", "vehicles/payment/types", "Payment types", [localeOpt]),
   catalog("extra_options", "extra-options", "vehicles/extras/options", "Extra option types", [localeReq]),
 
-  {
-    id: "vehicles.list",
-    method: "GET",
-    path: `${API_PREFIX}/vehicles/list`,
-    access: "auth",
-    summary: "List the owner's vehicles",
-    params: [userId, localeReq, limit, offset],
+  owned("vehicles.list", "GET", "vehicles/list", "List the owner's vehicles", [userId, localeReq, limit, offset], {
     envelope: "paginated",
-    errors: [400, 401],
-  },
-  {
-    id: "vehicles.get",
-    method: "GET",
-    path: `${API_PREFIX}/vehicles/list/id`,
-    access: "auth",
-    summary: "Get one vehicle",
-    params: [vehicleId, localeReq],
-    envelope: "flexible",
-    errors: [400, 401, 404],
-  },
-  {
-    id: "vehicles.create",
-    method: "POST",
-    path: `${API_PREFIX}/vehicles/create`,
-    access: "auth",
-    summary: "Create a vehicle",
-    params: [...VEHICLE_FIELDS],
+  }),
+  owned("vehicles.get", "GET", "vehicles/list/id", "Get one vehicle", [vehicleId, localeReq], { errors: BY_ID_ERRORS }),
+  owned("vehicles.create", "POST", "vehicles/create", "Create a vehicle", [...VEHICLE_FIELDS], {
     body: "form-or-multipart",
-    envelope: "flexible",
-    errors: [400, 401],
-  },
-  {
-    id: "vehicles.edit",
-    method: "POST",
-    path: `${API_PREFIX}/vehicles/edit`,
-    access: "auth",
-    summary: "Edit a vehicle (omitted fields may be cleared: send the full record)",
+  }),
+  owned(
+    "vehicles.edit",
+    "POST",
+    "vehicles/edit",
+    "Edit a vehicle (omitted fields may be cleared: send the full record)",
     // Spec gap: "the remaining fields: not shown". Decision: edit takes the create fields, none demanded beyond vehicle_id.
-    params: [
+    [
       vehicleId,
       ...VEHICLE_FIELDS.map((f) => ({
         ...f,
         required: f.name === "user_id" ? true : f.required === true ? false : f.required,
       })),
     ],
-    body: "form-or-multipart",
-    envelope: "flexible",
-    errors: [400, 401, 404],
-  },
-  {
-    id: "vehicles.remove",
-    method: "POST",
-    path: `${API_PREFIX}/vehicles/remove`,
-    access: "auth",
-    summary: "Remove a vehicle",
-    params: [userId, vehicleId],
+    { body: "form-or-multipart", errors: BY_ID_ERRORS },
+  ),
+  owned("vehicles.remove", "POST", "vehicles/remove", "Remove a vehicle", [userId, vehicleId], {
     body: "form",
     closed: true,
-    envelope: "flexible",
-    errors: [400, 401, 404],
-  },
-  {
-    id: "vehicles.upload",
-    method: "POST",
-    path: `${API_PREFIX}/vehicles/upload`,
-    access: "auth",
-    summary: "Upload 1-10 vehicle images; returns the created image ids",
-    params: [userId],
-    body: "multipart",
-    closed: true,
-    envelope: "flexible",
-    errors: [400, 401],
-  },
-  {
-    id: "extras.list",
-    method: "GET",
-    path: `${API_PREFIX}/vehicles/extras/list`,
-    access: "auth",
-    summary: "List the owner's extras",
-    params: [localeReq, limit, offset],
+    errors: BY_ID_ERRORS,
+  }),
+  owned(
+    "vehicles.upload",
+    "POST",
+    "vehicles/upload",
+    "Upload 1-10 vehicle images; returns the created image ids",
+    [userId],
+    {
+      body: "multipart",
+      closed: true,
+    },
+  ),
+  owned("extras.list", "GET", "vehicles/extras/list", "List the owner's extras", [localeReq, limit, offset], {
     envelope: "paginated",
-    errors: [400, 401],
-  },
-  {
-    id: "extras.get",
-    method: "GET",
-    path: `${API_PREFIX}/vehicles/extras/list/id`,
-    access: "auth",
-    summary: "Get one extra",
-    params: [extraId, localeReq],
-    envelope: "flexible",
-    errors: [400, 401, 404],
-  },
-  {
-    id: "extras.create",
-    method: "POST",
-    path: `${API_PREFIX}/vehicles/extras/create`,
-    access: "auth",
-    summary: "Create an extra",
-    params: [...EXTRA_FIELDS],
-    body: "form",
-    envelope: "flexible",
-    errors: [400, 401],
-  },
-  {
-    id: "extras.update",
-    method: "POST",
-    path: `${API_PREFIX}/vehicles/extras/update`,
-    access: "auth",
-    summary: "Update an extra (full replacement: send every member)",
-    params: [extraId, ...EXTRA_FIELDS],
-    body: "form",
-    envelope: "flexible",
-    errors: [400, 401, 404],
-  },
-  {
-    id: "extras.switch",
-    method: "POST",
-    path: `${API_PREFIX}/vehicles/extras/switch`,
-    access: "auth",
-    summary: "Toggle an extra on or off",
-    params: [extraId],
+  }),
+  owned("extras.get", "GET", "vehicles/extras/list/id", "Get one extra", [extraId, localeReq], {
+    errors: BY_ID_ERRORS,
+  }),
+  owned("extras.create", "POST", "vehicles/extras/create", "Create an extra", [...EXTRA_FIELDS], { body: "form" }),
+  owned(
+    "extras.update",
+    "POST",
+    "vehicles/extras/update",
+    "Update an extra (full replacement: send every member)",
+    [extraId, ...EXTRA_FIELDS],
+    { body: "form", errors: BY_ID_ERRORS },
+  ),
+  owned("extras.switch", "POST", "vehicles/extras/switch", "Toggle an extra on or off", [extraId], {
     body: "form",
     closed: true,
-    envelope: "flexible",
-    errors: [400, 401, 404],
-  },
-  {
-    id: "extras.delete",
-    method: "POST",
-    path: `${API_PREFIX}/vehicles/extras/delete`,
-    access: "auth",
-    summary: "Delete an extra",
-    params: [extraId],
+    errors: BY_ID_ERRORS,
+  }),
+  owned("extras.delete", "POST", "vehicles/extras/delete", "Delete an extra", [extraId], {
     body: "form",
     closed: true,
-    envelope: "flexible",
-    errors: [400, 401, 404],
-  },
+    errors: BY_ID_ERRORS,
+  }),
 ];
 
 /** Image upload limits: 1 to 10 file parts per request, part name `file` (repeated). */

@@ -1,13 +1,12 @@
-import type { EncodableRecord } from "../api/encode.js";
 import { NotFoundError } from "../api/errors.js";
 import { RentctlError } from "../base/errors.js";
 import { activeOf, EXTRA_MEMBER_ALIASES, memberOf } from "../contract/extra-fields.js";
-import { createdId, type JsonObject } from "../contract/records.js";
+import type { JsonObject } from "../contract/records.js";
 import type { CoreDeps } from "../deps.js";
 import { EXTRA, fetchRecord, serverMembers } from "../resources/safe-edit.js";
 import { sendWrite } from "./send.js";
 import { recordWrite } from "./undo.js";
-import type { RemoveOutcome, ReplaceOutcome, RowWrite } from "./vehicles.js";
+import { createRecorded, type RemoveOutcome, type ReplaceOutcome, type RowWrite } from "./vehicles.js";
 
 /**
  * The extra writes of bulk jobs (`account apply`, undo of an apply), as
@@ -39,14 +38,7 @@ export function movedMembers(record: JsonObject, expect: Record<string, unknown>
 
 /** Create an extra (option_id, price, currency_id, period, quantity); returns its id. */
 export async function createExtra(deps: CoreDeps, record: Record<string, number>, w: RowWrite): Promise<number> {
-  const full: EncodableRecord = { locale_id: await deps.locale(), ...record };
-  if (w.undo.kind === "batch") w.undo.batch.row("extra.create", 0, full as JsonObject);
-  await w.beforeWrite?.();
-  const res = await sendWrite(deps, "extras.create", full, { signal: w.signal });
-  const id = createdId(res.decoded.body, "extra");
-  if (id === undefined) throw new RentctlError("the server created the extra but sent no id");
-  await recordWrite(deps, w.undo, "extra.create", id, full as JsonObject);
-  return id;
+  return createRecorded(deps, "extra", { locale_id: await deps.locale(), ...record }, w);
 }
 
 /**

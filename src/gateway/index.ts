@@ -27,7 +27,6 @@ export {
 } from "./extras.js";
 export {
   createRecord,
-  guardedReplace,
   removeRecord,
   switchExtra,
   type UpdateOptions,

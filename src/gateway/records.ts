@@ -15,7 +15,6 @@ import {
   diffRecords,
   fetchRecord,
   inputOf,
-  printDiff,
   problemsError,
   serverMembers,
   show,
@@ -96,28 +95,6 @@ export async function replaceRecord(
   problems.push(...(res.kind === "vehicle" ? crossFieldProblems(record) : []));
   if (problems.length) throw problemsError(problems, `${res.noun} ${id}`);
   return sendGuarded(deps, res, id, { current, base, record, view: (r) => inputOf(res, r) }, opts);
-}
-
-/**
- * guardedReplace as a command of the CLI calls it: --dry-run from the global flags, the
- * difference printed on a dry run, "nothing to change" said, the target named before sending.
- * (For the verbs not yet over src/ops; an op calls replaceRecord and its front end renders.)
- */
-export async function guardedReplace(
-  deps: Deps,
-  res: Resource,
-  id: number,
-  change: Record<string, unknown> | ((base: WireRecord) => Record<string, unknown>),
-  opts: UpdateOptions = {},
-): Promise<UpdateResult> {
-  const r = await replaceRecord(deps, res, id, change, {
-    dryRun: Boolean(deps.flags.dryRun),
-    onSend: (t, what) => deps.msg.acting(t, what),
-    ...opts,
-  });
-  if (r.dryRun) await printDiff(deps, res, id, r.changes, r.dryRun.request);
-  else if (r.unchanged && !opts.quietUnchanged) deps.msg.info(`${res.noun} ${id}: nothing to change`);
-  return r;
 }
 
 /**

@@ -67,14 +67,24 @@ async function checked(deps: CoreDeps, values: Record<string, unknown>, what: st
  * it may have reached the server (the client's policy): a lost answer is the
  * job's to reconcile.
  */
-export async function createVehicle(deps: CoreDeps, record: EncodableRecord, w: RowWrite): Promise<number> {
+export function createVehicle(deps: CoreDeps, record: EncodableRecord, w: RowWrite): Promise<number> {
+  return createRecorded(deps, "vehicle", record, w);
+}
+
+/** Create one vehicle or extra, recorded for undo; returns its id (vehicle and extra creates alike). */
+export async function createRecorded(
+  deps: CoreDeps,
+  kind: "vehicle" | "extra",
+  record: EncodableRecord,
+  w: RowWrite,
+): Promise<number> {
   // An apply's undo must find a create whose answer never came: its identity is recorded first (id 0).
-  if (w.undo.kind === "batch") w.undo.batch.row("vehicle.create", 0, record as JsonObject);
+  if (w.undo.kind === "batch") w.undo.batch.row(`${kind}.create`, 0, record as JsonObject);
   await w.beforeWrite?.();
-  const res = await sendWrite(deps, "vehicles.create", record, { signal: w.signal });
-  const id = createdId(res.decoded.body, "vehicle");
-  if (id === undefined) throw new RentctlError("the server created the vehicle but sent no id");
-  await recordWrite(deps, w.undo, "vehicle.create", id, record as JsonObject);
+  const res = await sendWrite(deps, `${kind}s.create`, record, { signal: w.signal });
+  const id = createdId(res.decoded.body, kind);
+  if (id === undefined) throw new RentctlError(`the server created the ${kind} but sent no id`);
+  await recordWrite(deps, w.undo, `${kind}.create`, id, record as JsonObject);
   return id;
 }
 

@@ -3,13 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { ChalkInstance } from "chalk";
-import type { ApiClient } from "../api/client.js";
 import { LIBRARY_HINTS } from "../api/errors.js";
 import { UsageError } from "../base/errors.js";
 import type { IO } from "../base/io.js";
-import type { Catalogs } from "../catalog/service.js";
 import type { Paths } from "../config/paths.js";
-import { catalogsFor, clientFor } from "../config/services.js";
+import { catalogMembers, clientFor, onFirstUse } from "../config/services.js";
 import { ENVIRONMENTS, type Environment, type Settings } from "../config/settings.js";
 import type { ConfigStore } from "../config/store.js";
 import { resolveTarget, type Target } from "../config/target.js";
@@ -142,8 +140,6 @@ export function libraryContext(opts: LibraryOptions): LibraryContext {
   };
   const exitHooks: Array<() => Promise<void> | void> = [];
   let targetP: Promise<Target> | undefined;
-  let clientP: Promise<ApiClient> | undefined;
-  let catalogs: Catalogs | undefined;
   const deps: OwnedDeps = {
     io,
     env: opts.dataDir ? {} : { RENTCTL_SANDBOX_MEMORY: "1" },
@@ -160,34 +156,26 @@ export function libraryContext(opts: LibraryOptions): LibraryContext {
       targetP ??= resolveTarget({ settings, env: deps.env, paths, onExit: deps.onExit, warn: () => {} });
       return targetP;
     },
-    client: () => {
-      clientP ??= (async () => {
-        const target = await deps.target();
-        return clientFor(
-          target,
-          {
-            timeoutMs: settings.timeoutMs,
-            maxAttempts: attempts,
-            trace: opts.trace,
-            userAgent: "rentctl-library/0.1",
-            hints: LIBRARY_HINTS,
-          },
-          (fn) => exitHooks.push(fn),
-        );
-      })();
-      return clientP;
-    },
-    locale: () => deps.catalogs().locale(),
-    catalogs: () => {
-      catalogs ??= catalogsFor({
-        client: () => deps.client(),
-        dataDir: opts.dataDir,
-        scope: () => settings.baseUrl ?? "sandbox",
-        locale: () => settings.locale,
-        now: () => Date.now(),
-      });
-      return catalogs;
-    },
+    client: onFirstUse(async () => {
+      const target = await deps.target();
+      return clientFor(
+        target,
+        {
+          timeoutMs: settings.timeoutMs,
+          maxAttempts: attempts,
+          trace: opts.trace,
+          userAgent: "rentctl-library/0.1",
+          hints: LIBRARY_HINTS,
+        },
+        (fn) => exitHooks.push(fn),
+      );
+    }),
+    ...catalogMembers(() => deps.client(), {
+      dataDir: opts.dataDir,
+      scope: () => settings.baseUrl ?? "sandbox",
+      locale: () => settings.locale,
+      now: () => Date.now(),
+    }),
     out: silentOutput,
     msg: silentMessages,
     prompt: {

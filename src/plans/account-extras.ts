@@ -37,14 +37,18 @@ const SPEC = new Map(EXTRA_FIELDS.map((f) => [f.name, f]));
 /** The members compared and sent (besides the identity). */
 export const EXTRA_VALUE_FIELDS = ["price", "currency_id", "quantity"] as const;
 
-/** An extra of the account as the server lists it, under the contract's names. */
-export interface ExtraState {
-  id: number;
+/** What an extra says, in the account and in the file alike: its identity (option and period) and its values. */
+interface ExtraFacts {
   option_id: number;
   period: number;
   price?: number;
   currency_id?: number;
   quantity?: number;
+}
+
+/** An extra of the account as the server lists it, under the contract's names. */
+export interface ExtraState extends ExtraFacts {
+  id: number;
   /** undefined when the server's record shows no state. */
   active?: boolean;
   /** The option's name as the server gives it (`option_name`), if any. */
@@ -53,14 +57,9 @@ export interface ExtraState {
 }
 
 /** An extra row of the file, catalog names resolved. */
-export interface ExtraRow {
+export interface ExtraRow extends ExtraFacts {
   row: number;
   extra_id?: number;
-  option_id: number;
-  period: number;
-  price?: number;
-  currency_id?: number;
-  quantity?: number;
   active?: boolean;
 }
 

@@ -76,6 +76,14 @@ function lowerBound(a: readonly number[], x: number): number {
   return lo;
 }
 
+/** A row gone from its table and from its owner's index (nothing when there is no such row). */
+function removeRow(rows: Map<number, { owner: number }>, index: OwnerIndex, id: number): void {
+  const row = rows.get(id);
+  if (!row) return;
+  rows.delete(id);
+  index.remove(row.owner, id);
+}
+
 export class State {
   readonly vehicles = new Map<number, VehicleRow>();
   readonly extras = new Map<number, ExtraRow>();
@@ -99,9 +107,9 @@ export class State {
   protected load(snap: Snapshot): void {
     this.seq = snap.seq;
     this.next = { ...snap.next };
-    for (const row of snap.vehicles) this.putVehicle(row);
-    for (const row of snap.extras) this.putExtra(row);
-    for (const row of snap.images) this.putImage(row);
+    for (const row of snap.vehicles) this.put("vehicle", this.vehicles, row, this.vehicleIndex);
+    for (const row of snap.extras) this.put("extra", this.extras, row, this.extraIndex);
+    for (const row of snap.images) this.put("image", this.images, row);
   }
 
   /** The current state as a snapshot (rows are immutable, so this is a consistent copy). */
@@ -147,49 +155,22 @@ export class State {
   // ------------------------------------------------------------ changes
 
   protected apply(m: Mutation): void {
-    switch (m.op) {
-      case "vehicle.put":
-        this.putVehicle(m.row);
-        break;
-      case "vehicle.del": {
-        const row = this.vehicles.get(m.id);
-        if (row) {
-          this.vehicles.delete(m.id);
-          this.vehicleIndex.remove(row.owner, m.id);
-        }
-        break;
-      }
-      case "extra.put":
-        this.putExtra(m.row);
-        break;
-      case "extra.del": {
-        const row = this.extras.get(m.id);
-        if (row) {
-          this.extras.delete(m.id);
-          this.extraIndex.remove(row.owner, m.id);
-        }
-        break;
-      }
-      case "image.put":
-        this.putImage(m.row);
-        break;
-    }
+    if (m.op === "vehicle.put") this.put("vehicle", this.vehicles, m.row, this.vehicleIndex);
+    else if (m.op === "vehicle.del") removeRow(this.vehicles, this.vehicleIndex, m.id);
+    else if (m.op === "extra.put") this.put("extra", this.extras, m.row, this.extraIndex);
+    else if (m.op === "extra.del") removeRow(this.extras, this.extraIndex, m.id);
+    else if (m.op === "image.put") this.put("image", this.images, m.row);
   }
 
-  private putVehicle(row: VehicleRow): void {
-    this.vehicles.set(row.id, row);
-    this.vehicleIndex.add(row.owner, row.id);
-    if (row.id >= this.next.vehicle) this.next.vehicle = row.id + 1;
-  }
-
-  private putExtra(row: ExtraRow): void {
-    this.extras.set(row.id, row);
-    this.extraIndex.add(row.owner, row.id);
-    if (row.id >= this.next.extra) this.next.extra = row.id + 1;
-  }
-
-  private putImage(row: ImageRow): void {
-    this.images.set(row.id, row);
-    if (row.id >= this.next.image) this.next.image = row.id + 1;
+  /** A row put in its table (and its owner's index, where the table keeps one); fresh ids stay past it. */
+  private put<R extends { id: number; owner: number }>(
+    kind: keyof SandboxState["next"],
+    rows: Map<number, R>,
+    row: R,
+    index?: OwnerIndex,
+  ): void {
+    rows.set(row.id, row);
+    index?.add(row.owner, row.id);
+    if (row.id >= this.next[kind]) this.next[kind] = row.id + 1;
   }
 }

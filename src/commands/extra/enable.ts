@@ -4,21 +4,20 @@ import { arg } from "../flags.js";
 import { defineVerb } from "../verb.js";
 import { printExtraDryRun } from "./switch.js";
 
-export const enableVerb = defineVerb({
-  name: "enable",
-  description: "Turn an extra on (idempotent: reads its state, switches only when it is off)",
-  args: { id: arg.required("extra id or option name") },
-  examples: ["rentctl extra enable 3"],
-  run: (deps, args) => setActive(deps, args.id, true),
-});
+/** `extra enable ID` / `extra disable ID`: one verb each, the state they want the only difference. */
+function activeVerb(on: boolean) {
+  const [name, state, other] = on ? ["enable", "on", "off"] : ["disable", "off", "on"];
+  return defineVerb({
+    name,
+    description: `Turn an extra ${state} (idempotent: reads its state, switches only when it is ${other})`,
+    args: { id: arg.required("extra id or option name") },
+    examples: [`rentctl extra ${name} 3`],
+    run: (deps, args) => setActive(deps, args.id, on),
+  });
+}
 
-export const disableVerb = defineVerb({
-  name: "disable",
-  description: "Turn an extra off (idempotent: reads its state, switches only when it is on)",
-  args: { id: arg.required("extra id or option name") },
-  examples: ["rentctl extra disable 3"],
-  run: (deps, args) => setActive(deps, args.id, false),
-});
+export const enableVerb = activeVerb(true);
+export const disableVerb = activeVerb(false);
 
 /** `extra enable / disable ID`: the state wanted, whatever it was; `extra switch` stays the raw toggle. */
 export async function setActive(deps: Deps, rawId: string, on: boolean): Promise<void> {

@@ -116,28 +116,19 @@ export async function checkSavedAccountPlan(
   saved: SavedPlan,
   opts: { resumed?: boolean; listUnchanged?: boolean } = {},
 ): Promise<AccountPlan> {
-  const [sp, { planAccount, accountFingerprints, touchedRecords }, { accountPlanJson }] = await Promise.all([
+  const [sp, { replanSaved }] = await Promise.all([
     import("../../plans/saved-plan.js"),
-    import("../../plans/account-plan.js"),
-    import("../../plans/account-print.js"),
+    import("../../plans/account-replan.js"),
   ]);
   await sp.checkPlanTarget(ctx, saved);
   const source = await sp.savedInput(ctx, saved);
   try {
-    const plan = await planAccount(ctx, source, {
+    const planOpts = {
       prune: saved.input.prune,
       exact: saved.input.exact,
       ...(opts.listUnchanged !== undefined ? { listUnchanged: opts.listUnchanged } : {}),
-      fingerprints: true,
-    });
-    const json = accountPlanJson(plan);
-    sp.checkStale(saved, {
-      plan: json,
-      fingerprints: accountFingerprints(plan),
-      touched: touchedRecords(saved.plan),
-      ...(opts.resumed ? { stillPlanned: touchedRecords(json) } : {}),
-    });
-    return plan;
+    };
+    return await replanSaved(ctx, source, saved, planOpts, Boolean(opts.resumed));
   } finally {
     await source.cleanup();
   }

@@ -1,40 +1,24 @@
-import {
-  type OpContext,
-  type OpOptions,
-  type ReplaceInput,
-  type ReplaceOutcome,
-  replaceOutcome,
-  sendingTo,
-  type WriteProgress,
-} from "../context.js";
+import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
+import { clientFilledNames } from "../../contract/types.js";
+import { EXTRA } from "../../resources/resource.js";
+import type { OpContext, OpOptions, ReplaceInput, ReplaceOutcome, WriteProgress } from "../context.js";
+import { replaceOne } from "../replace.js";
 
 /** A change to one extra: the members by wire name (or the server's own names). */
 export type UpdateExtraInput = ReplaceInput;
 
 export type UpdateExtraResult = ReplaceOutcome;
 
+const EXTRA_CLIENT_FILLED = clientFilledNames(EXTRA_FIELDS);
+
 /**
  * The guarded full replacement of an extra (the API replaces the whole extra): the members not
  * given are kept, every required member must still be there, the record re-read before sending.
  */
-export async function updateExtra(
+export function updateExtra(
   ctx: OpContext,
   input: UpdateExtraInput,
   opts: OpOptions<WriteProgress> = {},
 ): Promise<UpdateExtraResult> {
-  const [{ replaceRecord }, { EXTRA }, { clientFilledNames }, { EXTRA_FIELDS }] = await Promise.all([
-    import("../../gateway/records.js"),
-    import("../../resources/resource.js"),
-    import("../../contract/types.js"),
-    import("../../contract/extra-fields.js"),
-  ]);
-  const filled = clientFilledNames(EXTRA_FIELDS);
-  const changes = Object.fromEntries(Object.entries(input.changes).filter(([k]) => !filled.has(k)));
-  const r = await replaceRecord(ctx, EXTRA, input.id, changes, {
-    replace: input.replace,
-    requireAll: true,
-    dryRun: input.dryRun,
-    onSend: sendingTo(opts),
-  });
-  return replaceOutcome(input.id, r);
+  return replaceOne(ctx, EXTRA, input, opts, { clientFilled: EXTRA_CLIENT_FILLED, requireAll: true });
 }

@@ -1,8 +1,11 @@
+import { AuthError } from "../../api/errors.js";
 import { counted } from "../../api/paginate.js";
 import { UsageError } from "../../base/errors.js";
 import type { Deps } from "../../deps.js";
 import type { History, HistoryEntry } from "../../gateway/history.js";
-import type { Change } from "../../resources/safe-edit.js";
+import { createOne, replaceRecord } from "../../gateway/records.js";
+import { UNDOING } from "../../gateway/undo.js";
+import { type Change, EXTRA, inputOf, serverMembers, VEHICLE } from "../../resources/safe-edit.js";
 import { type DryRun, type OpOptions, sendingTo, type WriteProgress } from "../context.js";
 import type { UndoApplyDryRunStep } from "./apply.js";
 import { CLI_UNDO_HINTS, type UndoHints } from "./hints.js";
@@ -178,22 +181,16 @@ export async function undo(
   return undoOne(ctx, history, entry, { dryRun, hints, opts });
 }
 
+/** How an undo runs: check only or send, the hints of the front end, its progress and trace. */
+interface UndoRun {
+  dryRun: boolean;
+  hints: UndoHints;
+  opts: OpOptions<UndoProgress> & { trace?: (line: string) => void };
+}
+
 /** Undo of an edit (the previous record sent again), a removal or a delete (created again, with a new id). */
-async function undoOne(
-  ctx: Deps,
-  history: History,
-  entry: HistoryEntry,
-  {
-    dryRun,
-    hints,
-    opts,
-  }: { dryRun: boolean; hints: UndoHints; opts: OpOptions<UndoProgress> & { trace?: (line: string) => void } },
-): Promise<UndoResult> {
-  const [{ replaceRecord, createOne }, { EXTRA, inputOf, serverMembers, VEHICLE }, { UNDOING }] = await Promise.all([
-    import("../../gateway/records.js"),
-    import("../../resources/safe-edit.js"),
-    import("../../gateway/undo.js"),
-  ]);
+async function undoOne(ctx: Deps, history: History, entry: HistoryEntry, run: UndoRun): Promise<UndoResult> {
+  const { dryRun, hints, opts } = run;
   const { op } = entry;
   const res = entry.action.startsWith("vehicle") ? VEHICLE : EXTRA;
   const noun = res.kind;
@@ -334,11 +331,6 @@ async function reattach(
   const reattached: number[] = [];
   const notReattached: Array<{ id: number; error: string }> = [];
   if (!users.length) return { reattached, notReattached };
-  const [{ replaceRecord }, { VEHICLE }, { UNDOING }] = await Promise.all([
-    import("../../gateway/records.js"),
-    import("../../resources/safe-edit.js"),
-    import("../../gateway/undo.js"),
-  ]);
   for (const vid of users) {
     try {
       const r = await replaceRecord(
@@ -368,22 +360,8 @@ async function reattach(
  * a new id). A vehicle that cannot be restored is reported and the rest go on;
  * the op then throws PartialFailureError (its `undo` member carries the result).
  */
-async function undoMany(
-  ctx: Deps,
-  history: History,
-  entry: HistoryEntry,
-  {
-    dryRun,
-    hints,
-    opts,
-  }: { dryRun: boolean; hints: UndoHints; opts: OpOptions<UndoProgress> & { trace?: (line: string) => void } },
-): Promise<UndoResult> {
-  const [{ createOne, replaceRecord }, { inputOf, VEHICLE }, { UNDOING }, { AuthError }] = await Promise.all([
-    import("../../gateway/records.js"),
-    import("../../resources/safe-edit.js"),
-    import("../../gateway/undo.js"),
-    import("../../api/errors.js"),
-  ]);
+async function undoMany(ctx: Deps, history: History, entry: HistoryEntry, run: UndoRun): Promise<UndoResult> {
+  const { dryRun, hints, opts } = run;
   const onSend = sendingTo(opts);
   const items: UndoItem[] = [];
   let failed = 0;

@@ -1,12 +1,8 @@
-import {
-  type OpContext,
-  type OpOptions,
-  type ReplaceInput,
-  type ReplaceOutcome,
-  replaceOutcome,
-  sendingTo,
-  type WriteProgress,
-} from "../context.js";
+import { VEHICLE_CLIENT_FILLED } from "../../contract/vehicle-fields.js";
+import { VEHICLE } from "../../resources/resource.js";
+import type { OpContext, OpOptions, ReplaceInput, ReplaceOutcome, WriteProgress } from "../context.js";
+import { replaceOne } from "../replace.js";
+import { refuseTakenRegistration } from "./registration.js";
 
 /** A change to one vehicle. */
 export interface EditVehicleInput extends ReplaceInput {
@@ -21,23 +17,13 @@ export type EditVehicleResult = ReplaceOutcome;
  * rule, then read, change, check, read again and refuse (ConflictError) if it moved, record for
  * undo, send the whole record.
  */
-export async function editVehicle(
+export function editVehicle(
   ctx: OpContext,
   input: EditVehicleInput,
   opts: OpOptions<WriteProgress> = {},
 ): Promise<EditVehicleResult> {
-  const [{ replaceRecord }, { VEHICLE }, { VEHICLE_CLIENT_FILLED }, { refuseTakenRegistration }] = await Promise.all([
-    import("../../gateway/records.js"),
-    import("../../resources/resource.js"),
-    import("../../contract/vehicle-fields.js"),
-    import("./registration.js"),
-  ]);
-  const changes = Object.fromEntries(Object.entries(input.changes).filter(([k]) => !VEHICLE_CLIENT_FILLED.has(k)));
-  if (!input.allowDuplicate) await refuseTakenRegistration(ctx, changes, [input.id]);
-  const r = await replaceRecord(ctx, VEHICLE, input.id, changes, {
-    replace: input.replace,
-    dryRun: input.dryRun,
-    onSend: sendingTo(opts),
+  return replaceOne(ctx, VEHICLE, input, opts, {
+    clientFilled: VEHICLE_CLIENT_FILLED,
+    check: input.allowDuplicate ? undefined : (changes) => refuseTakenRegistration(ctx, changes, [input.id]),
   });
-  return replaceOutcome(input.id, r);
 }
