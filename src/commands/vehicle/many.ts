@@ -30,7 +30,14 @@ const bulkOpts = (verb: string, opts: ManyOptions, intent: unknown): BulkChangeO
   confirm: isSelection(opts),
 });
 
-export type EditOptions = ManyOptions & InputSources & { add?: string[]; remove?: string[]; allowDuplicate?: boolean };
+export type EditOptions = ManyOptions &
+  InputSources & {
+    add?: string[];
+    remove?: string[];
+    allowDuplicate?: boolean;
+    /** One vehicle named (no --where): its result is printed as any one-vehicle edit's, `{id, changes, undo}`. */
+    single?: boolean;
+  };
 
 /** `vehicle edit ID... | --where EXPR` with absolute and relative values, and list members added / removed. */
 export async function edit(deps: Deps, opts: EditOptions): Promise<void> {
@@ -50,7 +57,7 @@ export async function edit(deps: Deps, opts: EditOptions): Promise<void> {
     },
     deps.flags.dryRun ? { showResolved: (line) => deps.msg.info(deps.color.dim(line)) } : {},
   );
-  await runBulkChange(deps, plan, bulkOpts("edit", opts, intent));
+  await runBulkChange(deps, plan, { ...bulkOpts("edit", opts, intent), single: opts.single });
 }
 
 /** `vehicle activate|deactivate ID... | --where EXPR`. */
@@ -110,6 +117,11 @@ export interface BulkChangeOptions {
   restart?: boolean;
   /** Ask (TTY) or require --yes: always for a selection or several vehicles; a single named vehicle need not. */
   confirm?: boolean;
+  /**
+   * One vehicle named: with a structured -o its result is the one-vehicle edit's record
+   * (`{id, changes: [{field, before, after}], undo}`, as `vehicle edit ID` with absolute values), not a row list.
+   */
+  single?: boolean;
 }
 
 export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOptions): Promise<void> {
@@ -140,10 +152,18 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
     return;
   }
   const { applyVehiclePlan } = await import("../../ops/vehicle/edit-many.js");
-  await applyVehiclePlan(
+  const single = opts.single && plan.change.length === 1 && plan.remove.length === 0 ? plan.change[0] : undefined;
+  const r = await applyVehiclePlan(
     deps,
     plan,
-    { verb: opts.verb, intent: opts.intent, concurrency: opts.concurrency, report: opts.report, restart: opts.restart },
+    {
+      verb: opts.verb,
+      intent: opts.intent,
+      concurrency: opts.concurrency,
+      report: opts.report,
+      restart: opts.restart,
+      ...(single ? { stdoutReport: false } : {}),
+    },
     {
       confirm: async (n) => {
         if (opts.confirm !== false || n > 1)
@@ -155,4 +175,10 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
       },
     },
   );
+  if (single && !deps.flags.quiet && deps.settings().output !== "table")
+    await deps.out.record({
+      id: single.vehicle_id,
+      changes: Object.entries(single.fields).map(([field, c]) => ({ field, before: c.from, after: c.to })),
+      undo: r.undoOp ?? null,
+    });
 }

@@ -1,0 +1,48 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { json, runMain, tempHome } from "../helpers/cli.js";
+
+/**
+ * One vehicle edit prints one result shape, whatever the value form: an
+ * absolute value and a relative one (`+20%`, run on the bulk engine) both
+ * print `{id, changes: [{field, before, after}], undo}` with -o json.
+ */
+
+let home: ReturnType<typeof tempHome> | undefined;
+afterEach(() => {
+  home?.cleanup();
+  home = undefined;
+});
+
+interface EditResult {
+  id: number;
+  changes: Array<{ field: string; before: unknown; after: unknown }>;
+  undo: string | null;
+}
+
+async function edit(...args: string[]) {
+  home ??= tempHome();
+  // the sandbox's data in the temp home: each edit sees the one before, and is recorded for undo
+  const r = await runMain(["--env", "sandbox", "vehicle", "edit", "1", ...args, "-o", "json", "--yes"], home.env);
+  expect(r.code, r.stderr).toBe(0);
+  return json<EditResult>(r.stdout);
+}
+
+describe("vehicle edit ID -o json: one shape", () => {
+  it("absolute and relative values give {id, changes, undo}", async () => {
+    const absolute = await edit("--price-per-day", "50");
+    const relative = await edit("--price-per-day", "+20%");
+    expect(Object.keys(relative).sort()).toEqual(Object.keys(absolute).sort());
+    expect(absolute).toMatchObject({ id: 1, changes: [{ field: "price_per_day", before: 45, after: 50 }] });
+    expect(relative).toMatchObject({ id: 1, changes: [{ field: "price_per_day", before: 50, after: 60 }] });
+    expect(typeof absolute.undo).toBe("string");
+    expect(typeof relative.undo).toBe("string");
+    expect(relative.undo).not.toBe(absolute.undo);
+  });
+
+  it("--add on one vehicle (also planned per vehicle) gives the same shape", async () => {
+    const r = await edit("--add", "benefits=3");
+    expect(r.id).toBe(1);
+    expect(r.changes.map((c) => c.field)).toEqual(["vehicle_benefits_id"]);
+    expect(Array.isArray(r)).toBe(false);
+  });
+});
