@@ -366,7 +366,8 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
   summary.earlierEnded = job.log.endedWithFailures !== undefined;
   if (spec.doneEarlier !== undefined) summary.fromRowLog = Math.max(summary.fromRowLog, spec.doneEarlier);
   summary.elapsedMs = Date.now() - started;
-  deps.io.stderr.write(`${summaryLine(summary, spec.order)}\n`);
+  // a note for a person (silent with -q: the ids on stdout and the exit code say it)
+  deps.msg.info(summaryLine(summary, spec.order));
   return summary;
 }
 

@@ -131,6 +131,11 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
   const target = await deps.target();
   const owner = await requireUser(deps);
   // The plan: the result of a dry run (stdout), a preview otherwise (stderr).
+  if (dry) {
+    const { quietDryRun } = await import("../../resources/safe-edit.js");
+    const ids = [...plan.change.map((c) => c.vehicle_id), ...plan.remove.map((r) => r.vehicle_id)];
+    if (await quietDryRun(deps, ids)) return;
+  }
   const planOut = dry ? deps.io.stdout : deps.io.stderr;
   const c = dry ? deps.outColor : deps.color;
   if (deps.settings().output === "json" && dry) {
