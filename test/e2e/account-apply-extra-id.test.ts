@@ -1,32 +1,24 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { json, runMain, tempHome } from "../helpers/cli.js";
+import { json, sandboxCli } from "../helpers/cli.js";
 
 /** `account apply -o json`: an extra's row names its id `extra_id` (vehicle_id null), a vehicle's `vehicle_id`. */
 
-let home: ReturnType<typeof tempHome> | undefined;
-afterEach(() => {
-  home?.cleanup();
-  home = undefined;
-});
+const { cli, dir, cleanup } = sandboxCli();
+afterEach(cleanup);
 
 describe("account apply per-row results", () => {
   it("extras rows carry extra_id, vehicle rows vehicle_id, in json and in a csv --report", async () => {
-    home = tempHome();
-    const env = home.env;
-    const file = join(home.dir, "account.yaml");
-    expect((await runMain(["--env", "sandbox", "account", "export", file], env)).code).toBe(0);
+    const file = join(dir(), "account.yaml");
+    expect((await cli("account", "export", file)).code).toBe(0);
     // one extra's price and one vehicle's price changed
     const text = readFileSync(file, "utf8")
       .replace(/price: 5\n/, "price: 6\n")
       .replace(/price_per_day: 45\n/, "price_per_day: 46\n");
     writeFileSync(file, text);
-    const report = join(home.dir, "report.csv");
-    const r = await runMain(
-      ["--env", "sandbox", "account", "apply", "-f", file, "--yes", "-o", "json", "--report", report],
-      env,
-    );
+    const report = join(dir(), "report.csv");
+    const r = await cli("account", "apply", "-f", file, "--yes", "-o", "json", "--report", report);
     expect(r.code, r.stderr).toBe(0);
     const rows = json<Array<Record<string, unknown>>>(r.stdout);
     const extra = rows.find((x) => String(x.identity).startsWith("extra "));

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { json, runMain, tempHome } from "../helpers/cli.js";
+import { json, sandboxCli } from "../helpers/cli.js";
 
 /**
  * Commands that act on several ids, with -o json: stdout one array of
@@ -8,16 +8,8 @@ import { json, runMain, tempHome } from "../helpers/cli.js";
  * (exit 7 when some failed). Table output keeps its lines for a person.
  */
 
-let home: ReturnType<typeof tempHome> | undefined;
-afterEach(() => {
-  home?.cleanup();
-  home = undefined;
-});
-
-async function cli(...args: string[]) {
-  home ??= tempHome();
-  return runMain(["--env", "sandbox", ...args], home.env);
-}
+const { cli, cleanup } = sandboxCli();
+afterEach(cleanup);
 
 type Row = { id: number; ok: boolean; status: string; error?: string } & Record<string, unknown>;
 

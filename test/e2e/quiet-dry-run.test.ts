@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runMain, tempHome } from "../helpers/cli.js";
+import { sandboxCli } from "../helpers/cli.js";
 
 /**
  * -q (cli.md: print only identifiers of affected resources, one per line)
@@ -10,16 +10,8 @@ import { runMain, tempHome } from "../helpers/cli.js";
  * code says the rest.
  */
 
-let home: ReturnType<typeof tempHome> | undefined;
-afterEach(() => {
-  home?.cleanup();
-  home = undefined;
-});
-
-async function cli(...args: string[]) {
-  home ??= tempHome();
-  return runMain(["--env", "sandbox", ...args], home.env);
-}
+const { cli, dir, cleanup } = sandboxCli();
+afterEach(cleanup);
 
 describe("-q on dry runs", () => {
   it.each([
@@ -56,8 +48,7 @@ describe("-q on a bulk change and on account diff", () => {
   });
 
   it("account diff -q: nothing printed, exit 8 with changes and 0 without", async () => {
-    home = tempHome();
-    const file = join(home.dir, "account.yaml");
+    const file = join(dir(), "account.yaml");
     expect((await cli("account", "export", file)).code).toBe(0);
     const same = await cli("account", "diff", "-f", file, "-q");
     expect([same.code, same.stdout, same.stderr]).toEqual([0, "", ""]);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { json, runMain, tempHome } from "../helpers/cli.js";
+import { json, sandboxCli } from "../helpers/cli.js";
 
 /**
  * One vehicle edit prints one result shape, whatever the value form: an
@@ -7,11 +7,8 @@ import { json, runMain, tempHome } from "../helpers/cli.js";
  * print `{id, changes: [{field, before, after}], undo}` with -o json.
  */
 
-let home: ReturnType<typeof tempHome> | undefined;
-afterEach(() => {
-  home?.cleanup();
-  home = undefined;
-});
+const { cli, cleanup } = sandboxCli();
+afterEach(cleanup);
 
 interface EditResult {
   id: number;
@@ -20,9 +17,8 @@ interface EditResult {
 }
 
 async function edit(...args: string[]) {
-  home ??= tempHome();
   // the sandbox's data in the temp home: each edit sees the one before, and is recorded for undo
-  const r = await runMain(["--env", "sandbox", "vehicle", "edit", "1", ...args, "-o", "json", "--yes"], home.env);
+  const r = await cli("vehicle", "edit", "1", ...args, "-o", "json", "--yes");
   expect(r.code, r.stderr).toBe(0);
   return json<EditResult>(r.stdout);
 }
