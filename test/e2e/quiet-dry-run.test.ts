@@ -24,6 +24,8 @@ describe("-q on dry runs", () => {
     [["vehicle", "calendar", "1", "--block", "2030-01-01..2030-01-02"], "1\n"],
     [["extra", "delete", "1"], "1\n"],
     [["extra", "switch", "2"], "2\n"],
+    [["vehicle", "create", "--from-file", "examples/vehicle.yaml"], ""],
+    [["image", "upload", "examples/images/corolla-front.png"], ""],
   ])("%j --dry-run -q: the ids only, stderr empty", async (args, ids) => {
     const r = await cli(...args, "--dry-run", "-q");
     expect(r.code, r.stderr).toBe(0);
