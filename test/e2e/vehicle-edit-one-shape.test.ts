@@ -41,4 +41,23 @@ describe("vehicle edit ID -o json: one shape", () => {
     expect(r.changes.map((c) => c.field)).toEqual(["vehicle_benefits_id"]);
     expect(Array.isArray(r)).toBe(false);
   });
+
+  it("--dry-run: absolute and relative give {dry_run, id, changes, request}, with -o json", async () => {
+    const absolute = json<Record<string, unknown>>(
+      (await cli("vehicle", "edit", "1", "--price-per-day", "50", "--dry-run", "-o", "json")).stdout,
+    );
+    const relative = json<Record<string, unknown>>(
+      (await cli("vehicle", "edit", "1", "--price-per-day", "+20%", "--dry-run", "-o", "json")).stdout,
+    );
+    expect(Object.keys(relative)).toEqual(Object.keys(absolute));
+    expect(relative).toMatchObject({
+      dry_run: true,
+      id: 1,
+      changes: [{ field: "price_per_day", before: 45, after: 54 }],
+    });
+    const req = (r: Record<string, unknown>) => r.request as { url: string; body: string };
+    expect(req(relative).url).toBe(req(absolute).url);
+    expect(req(relative).body).toMatch(/(^|&)vehicle_id=1(&|$)/);
+    expect(req(relative).body).toMatch(/(^|&)price_per_day=54(&|$)/);
+  });
 });

@@ -1,7 +1,10 @@
+import type { EncodableRecord } from "../../api/encode.js";
+import type { JsonObject } from "../../contract/records.js";
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { requireUser } from "../../deps.js";
-import type { Plan } from "../../plans/plan.js";
+import type { Plan, PlanChange } from "../../plans/plan.js";
+import type { Change } from "../../resources/safe-edit.js";
 import { confirmDestructive } from "../confirm.js";
 import { gatherInput, type InputSources } from "../input.js";
 import { isSelection, opSelection, type SelectOptions, selectedVehicles } from "./select.js";
@@ -136,6 +139,23 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
     const ids = [...plan.change.map((c) => c.vehicle_id), ...plan.remove.map((r) => r.vehicle_id)];
     if (await quietDryRun(deps, ids)) return;
   }
+  const single = opts.single && plan.change.length === 1 && plan.remove.length === 0 ? plan.change[0] : undefined;
+  if (dry && single && deps.settings().output !== "table") {
+    // one vehicle named, a structured -o: its dry run is any one-vehicle edit's record (the field changes and the
+    // request); a table keeps the plan's lines, which show a list's members added and removed (+2 -1)
+    const [{ printDiff, VEHICLE }, { describeRequest }] = await Promise.all([
+      import("../../resources/safe-edit.js"),
+      import("../../api/dry-run.js"),
+    ]);
+    const params = { vehicle_id: single.vehicle_id, user_id: owner, locale_id: await deps.locale(), ...single.after };
+    return printDiff(
+      deps,
+      VEHICLE,
+      single.vehicle_id,
+      changesOf(single),
+      describeRequest(target, "vehicles.edit", params as EncodableRecord),
+    );
+  }
   const planOut = dry ? deps.io.stdout : deps.io.stderr;
   const c = dry ? deps.outColor : deps.color;
   if (deps.settings().output === "json" && dry) {
@@ -157,7 +177,6 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
     return;
   }
   const { applyVehiclePlan } = await import("../../ops/vehicle/edit-many.js");
-  const single = opts.single && plan.change.length === 1 && plan.remove.length === 0 ? plan.change[0] : undefined;
   const r = await applyVehiclePlan(
     deps,
     plan,
@@ -183,7 +202,12 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
   if (single && !deps.flags.quiet && deps.settings().output !== "table")
     await deps.out.record({
       id: single.vehicle_id,
-      changes: Object.entries(single.fields).map(([field, c]) => ({ field, before: c.from, after: c.to })),
+      changes: changesOf(single) as unknown as JsonObject[],
       undo: r.undoOp ?? null,
     });
+}
+
+/** A planned vehicle change as the one-vehicle edit shows it: `[{field, before, after}]`. */
+function changesOf(ch: PlanChange): Change[] {
+  return Object.entries(ch.fields).map(([field, c]) => ({ field, before: c.from, after: c.to }));
 }
