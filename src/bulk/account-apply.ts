@@ -8,6 +8,7 @@ import type { PlanChange, PlanCreate, PlanRemove } from "../plans/plan.js";
 import type { SavedPlan } from "../plans/saved-plan.js";
 import { CREATE_ROW, EXTRA_ROW, extraCreateKey, fileRow } from "./converge.js";
 import type { BulkJobHandle } from "./job.js";
+import { ACCOUNT_REPORT_COLUMNS } from "./report.js";
 import type { RowRecord } from "./row-log.js";
 import type { BulkRow, RowResult } from "./runner.js";
 
@@ -280,7 +281,9 @@ export async function applyAccountPlan(
     onProgress: opts.onProgress,
     doneEarlier: [...job.log.previous.values()].filter((r) => r.state === "done").length,
     skipDone: false,
-    shown: (r) => ({ ...r, row: fileRow(r.row) }),
+    // an extra's row names its id extra_id (its row numbers live apart: EXTRA_ROW up, or below -EXTRA_ROW)
+    shown: (r) => ({ ...r, row: fileRow(r.row), ...(Math.abs(r.row) >= EXTRA_ROW ? { extra: true } : {}) }),
+    reportColumns: ACCOUNT_REPORT_COLUMNS,
     identityCheck:
       opts.dedupe === false
         ? undefined

@@ -10,7 +10,14 @@ import { checkTargetDir } from "../files/write.js";
 import { Interrupter, interruptOnCtrlC } from "./control.js";
 import { CreatedSet } from "./identity-check.js";
 import { createProgress } from "./progress.js";
-import { bulkExitError, type ReportSink, reportToFile, reportToStream, summaryLine } from "./report.js";
+import {
+  bulkExitError,
+  type ReportColumns,
+  type ReportSink,
+  reportToFile,
+  reportToStream,
+  summaryLine,
+} from "./report.js";
 import { bootId, inFlightOf, RowLog, type RowLogKey, type RowRecord, readPrevious } from "./row-log.js";
 import {
   type BulkRow,
@@ -100,6 +107,8 @@ export interface BulkJobRun<T> {
    * before it that are still in flight. Progress callbacks still hear each row as it finishes.
    */
   inFileOrder?: boolean;
+  /** The report's columns (default REPORT_COLUMNS; account apply's rows add extra_id). */
+  reportColumns?: ReportColumns;
   /** Results known before any row is sent (rows found invalid, skipped with --skip-invalid): reported first, counted as failed. */
   known?: RowResult[];
   /**
@@ -306,8 +315,8 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
   const output = deps.settings().output;
   const sinks: ReportSink[] = [];
   if (!quiet && output !== "table" && spec.stdoutReport !== false)
-    sinks.push(await reportToStream(deps.io.stdout as Writable, formatFor("-", output)));
-  if (spec.report) sinks.push(await reportToFile(spec.report));
+    sinks.push(await reportToStream(deps.io.stdout as Writable, formatFor("-", output), spec.reportColumns));
+  if (spec.report) sinks.push(await reportToFile(spec.report, spec.reportColumns));
   const emit = async (r: RowResult) => {
     const shown = spec.shown ? spec.shown(r) : r;
     for (const s of sinks) await s.add(shown);
@@ -365,7 +374,8 @@ async function runRows<T>(deps: Deps, job: BulkJobHandle, spec: BulkJobRun<T>): 
   summary.earlierEnded = job.log.endedWithFailures !== undefined;
   if (spec.doneEarlier !== undefined) summary.fromRowLog = Math.max(summary.fromRowLog, spec.doneEarlier);
   summary.elapsedMs = Date.now() - started;
-  deps.io.stderr.write(`${summaryLine(summary, spec.order)}\n`);
+  // a note for a person (silent with -q: the ids on stdout and the exit code say it)
+  deps.msg.info(summaryLine(summary, spec.order));
   return summary;
 }
 

@@ -10,13 +10,31 @@ import type { BulkSummary, RowResult } from "./runner.js";
 /** The columns of a per-row report, in every format. */
 export const REPORT_COLUMNS = ["row", "identity", "status", "vehicle_id", "error", "images"] as const;
 
-/** A row's result in the report; `images`: the ids uploaded for the row (kept by a failed create, reused by a rerun). */
-export function reportRecord(r: RowResult): Record<string, unknown> {
+/** The columns of a report whose rows are vehicles and extras (`account apply`): an extra's id is its `extra_id`. */
+export const ACCOUNT_REPORT_COLUMNS = [
+  "row",
+  "identity",
+  "status",
+  "vehicle_id",
+  "extra_id",
+  "error",
+  "images",
+] as const;
+
+export type ReportColumns = typeof REPORT_COLUMNS | typeof ACCOUNT_REPORT_COLUMNS;
+
+/**
+ * A row's result in the report; `images`: the ids uploaded for the row (kept by a failed create, reused by a rerun).
+ * With the account columns every row has `vehicle_id` and `extra_id`, the one that is not its kind null.
+ */
+export function reportRecord(r: RowResult, columns: ReportColumns = REPORT_COLUMNS): Record<string, unknown> {
+  const id = r.id ?? null;
   return {
     row: r.row,
     identity: r.key,
     status: r.status,
-    vehicle_id: r.id ?? null,
+    vehicle_id: r.extra ? null : id,
+    ...(columns === ACCOUNT_REPORT_COLUMNS ? { extra_id: r.extra ? id : null } : {}),
     error: r.error ?? null,
     images: r.images?.length ? r.images : null,
   };
@@ -28,16 +46,20 @@ export interface ReportSink {
   close(): Promise<void>;
 }
 
-export async function reportToStream(out: Writable, format: FleetFormat): Promise<ReportSink> {
-  const w: RecordWriter = await createRecordWriter(format, out, REPORT_COLUMNS);
-  return { add: (r) => w.write(reportRecord(r)), close: () => w.end() };
+export async function reportToStream(
+  out: Writable,
+  format: FleetFormat,
+  columns: ReportColumns = REPORT_COLUMNS,
+): Promise<ReportSink> {
+  const w: RecordWriter = await createRecordWriter(format, out, columns);
+  return { add: (r) => w.write(reportRecord(r, columns)), close: () => w.end() };
 }
 
-export async function reportToFile(path: string): Promise<ReportSink> {
+export async function reportToFile(path: string, columns: ReportColumns = REPORT_COLUMNS): Promise<ReportSink> {
   const format = formatFor(path, undefined, undefined, "--report");
   const tmp = tempFor(path);
   const out = createWriteStream(tmp, { mode: 0o644 });
-  const sink = await reportToStream(out, format);
+  const sink = await reportToStream(out, format, columns);
   return {
     add: sink.add,
     close: async () => {

@@ -33,6 +33,8 @@ export interface RowResult extends TaskOutcome {
   via?: "row-log" | "reconciled" | "resent";
   /** Image ids uploaded for the row (this run or, reused, an earlier one): listed when its write failed. */
   images?: number[];
+  /** The row is an extra's (account apply): reports name its id `extra_id`, not `vehicle_id`. */
+  extra?: boolean;
 }
 
 export interface TaskContext {

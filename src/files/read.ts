@@ -102,7 +102,7 @@ async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow
     return;
   }
   if (format === "csv") {
-    const { parse } = await import("csv-parse");
+    const [{ parse }, { unguardCell }] = await Promise.all([import("csv-parse"), import("../output/csv.js")]);
     const delimiter = await csvDelimiter(path);
     const parser = parse({
       columns: (h: string[]) => {
@@ -120,7 +120,8 @@ async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow
       max_record_size: MAX_ROW_BYTES,
       // an unquoted cell is trimmed (`AB-1, 50` as people type it); a quoted one is kept as written
       // (the export quotes a value with whitespace at either end, so it reads back the same)
-      cast: (value, ctx) => (ctx.header || ctx.quoting ? value : value.trim()),
+      // and the formula guard the csv writer puts before `=`, `+`, `-`, `@` (src/output/csv.ts) comes off
+      cast: (value, ctx) => (ctx.header ? value : unguardCell(ctx.quoting ? value : value.trim())),
     });
     pipeline(createReadStream(path), new Utf8Check("csv"), parser).catch(() => {
       // the parser is destroyed with the error: the loop below reports it

@@ -7,7 +7,7 @@ import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { CoreDeps, Deps } from "../deps.js";
 import { requireUser } from "../deps.js";
 import type { Resource } from "./resource.js";
-import { problemsError } from "./safe-edit.js";
+import { problemsError, quietDryRun } from "./safe-edit.js";
 
 /** Fill the owner and locale, check every contract rule; throws with every problem listed by field. */
 export async function prepareVehicle(deps: CoreDeps, values: Record<string, unknown>): Promise<EncodableRecord> {
@@ -59,6 +59,7 @@ export async function printCreated(deps: Deps, noun: string, result: CreateResul
 
 /** A create's dry run as the CLI shows it: the request on stdout, what was not done on stderr. */
 export async function printCreateDryRun(deps: Deps, res: Resource, request: JsonObject): Promise<void> {
+  if (await quietDryRun(deps, [])) return;
   const target = await deps.target();
   await deps.out.record(request);
   const who = target.userId !== undefined ? ` as owner ${target.userId}` : "";

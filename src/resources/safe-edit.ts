@@ -121,6 +121,17 @@ export function show(v: unknown): string {
   return Array.isArray(v) ? `[${v.join(", ")}]` : String(v);
 }
 
+/**
+ * A dry run with -q (cli.md: print only identifiers of affected resources): the ids it would
+ * change, one a line, and nothing else on either stream (no request, plan or summary; a create,
+ * which has no id yet, prints nothing). Returns whether -q was given (the dry run is then told).
+ */
+export async function quietDryRun(deps: Deps, ids: readonly number[]): Promise<boolean> {
+  if (!deps.flags.quiet) return false;
+  if (ids.length) await deps.out.ids([...ids]);
+  return true;
+}
+
 export async function printDiff(
   deps: Deps,
   res: Resource,
@@ -128,6 +139,7 @@ export async function printDiff(
   diff: Change[],
   request: JsonObject,
 ): Promise<void> {
+  if (await quietDryRun(deps, diff.length ? [id] : [])) return;
   const format = deps.settings().output;
   if (format === "table") {
     const c = deps.outColor;

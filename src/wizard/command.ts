@@ -47,7 +47,7 @@ export async function run(
   else if (!opts.fromFile) {
     const draft = await readDraft(draftPath);
     if (draft) {
-      const n = answerCount(draft.answers);
+      const n = answerCount(draft.answers, draft.imageFiles);
       const yes = await p.confirm({
         message: `Resume the draft from ${draftTime(draft.savedAt)} (${n} answer${n === 1 ? "" : "s"})?`,
         default: true,
@@ -63,7 +63,8 @@ export async function run(
   let kept = 0;
   const keep = async (state: WizardState) => {
     try {
-      if (await saveDraft(draftPath, target, state, new Date(deps.now()))) kept = answerCount(state.answers);
+      if (await saveDraft(draftPath, target, state, new Date(deps.now())))
+        kept = answerCount(state.answers, state.imageFiles);
     } catch (e) {
       deps.msg.warn(`cannot keep the answers as a draft: ${fsReason(e)}`);
     }

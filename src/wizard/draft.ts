@@ -41,9 +41,13 @@ export function draftFile(dataDir: string, target: Pick<Target, "env" | "baseUrl
   return join(dataDir, "drafts", `vehicle-${env}-${target.userId ?? "none"}.json`);
 }
 
-/** How many answers a state holds (what the resume question counts). */
-export function answerCount(answers: Record<string, unknown>): number {
-  return Object.entries(answers).filter(([k, v]) => k !== "user_id" && !isEmpty(v)).length;
+/**
+ * How many answers a draft keeps: the field values and the image files chosen (each one an
+ * answer to its own question, kept beside the fields). The resume question and the Ctrl-C
+ * message both count with this, so they say the same number.
+ */
+export function answerCount(answers: Record<string, unknown>, imageFiles: readonly string[] = []): number {
+  return Object.entries(answers).filter(([k, v]) => k !== "user_id" && !isEmpty(v)).length + imageFiles.length;
 }
 
 export async function readDraft(file: string): Promise<Draft | undefined> {
@@ -80,7 +84,7 @@ export async function saveDraft(
   now: Date,
 ): Promise<boolean> {
   const answers = Object.fromEntries(Object.entries(state.answers).filter(([k, v]) => k !== "user_id" && !isEmpty(v)));
-  if (Object.keys(answers).length === 0) return false;
+  if (answerCount(answers, state.imageFiles) === 0) return false;
   const draft: Draft = {
     version: VERSION,
     savedAt: now.toISOString(),

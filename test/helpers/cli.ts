@@ -34,6 +34,30 @@ export function tempHome(): { dir: string; env: NodeJS.ProcessEnv; cleanup: () =
   };
 }
 
+/**
+ * `rentctl --env sandbox ...` in-process on the embedded sandbox, its data in a temp home made on
+ * first use (each call sees the calls before); `cleanup` in the test file's afterEach.
+ */
+export function sandboxCli(): {
+  cli: (...args: string[]) => Promise<CliResult>;
+  dir: () => string;
+  cleanup: () => void;
+} {
+  let home: ReturnType<typeof tempHome> | undefined;
+  const at = () => {
+    home ??= tempHome();
+    return home;
+  };
+  return {
+    cli: (...args) => runMain(["--env", "sandbox", ...args], at().env),
+    dir: () => at().dir,
+    cleanup: () => {
+      home?.cleanup();
+      home = undefined;
+    },
+  };
+}
+
 /** Spawn the built CLI (dist/ must exist: `npm test` builds first). */
 export function runBuilt(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
   if (!existsSync(join(ROOT, "dist", "rentctl.cjs")))

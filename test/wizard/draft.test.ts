@@ -156,6 +156,39 @@ describe("vehicle wizard: the draft", () => {
     expect(existsSync(draftOf(f))).toBe(false);
   });
 
+  it("the Ctrl-C message and the resume question count every answer kept, image files included", async () => {
+    const f = setup();
+    const file = join(f.dir, "car.json");
+    writeFileSync(file, JSON.stringify(COMPLETE_RECORD));
+    const image = join(f.dir, "front.png");
+    writeFileSync(image, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+    const answers = Object.keys(COMPLETE_RECORD).length;
+    // the review, then the images section: one file given, Ctrl-C at the next one
+    const err = await run(
+      f.deps,
+      { fromFile: file },
+      scripted([
+        ["What now?", "edit"],
+        ["Which section?", "images"],
+        ["Add image files", true],
+        ["Image file 1", image],
+        ["Image file 2", CTRL_C],
+      ]).prompts,
+    ).catch((e) => e);
+    expect(err).toBeInstanceOf(InterruptedError);
+    const draft = readDraft(f);
+    expect(draft.imageFiles).toEqual([image]);
+    expect(Object.keys(draft.answers)).toHaveLength(answers);
+    // the image file is an answer the draft keeps: counted, not one short
+    expect(f.stderr()).toMatch(new RegExp(`\\n${answers + 1} answers kept as a draft`));
+    const s = scripted([
+      [new RegExp(`^Resume the draft from .* \\(${answers + 1} answers\\)\\?$`), true],
+      ["What now?", CTRL_C],
+    ]);
+    await run(f.deps, {}, s.prompts).catch(() => {});
+    expect(s.remaining()).toEqual([]);
+  });
+
   it("one draft per environment and owner", () => {
     const dir = "/data";
     const a = draftFile(dir, { env: "sandbox", baseUrl: "", userId: 1001 });

@@ -66,6 +66,9 @@ export async function planAccountSource(deps: Deps, opts: AccountDiffOptions): P
 
 /** Print a plan on stdout: text (table), markdown, or the machine plan (-o json / yaml). */
 export async function printAccountPlan(deps: Deps, plan: AccountPlan, markdown?: boolean): Promise<void> {
+  // -q: the exit code says it (diff: 8 when there are changes), as `git diff --quiet`; a plan mixes
+  // extras and vehicles, whose ids one list of identifiers could not tell apart
+  if (deps.flags.quiet) return;
   const { accountPlanJson, accountPlanLines, accountPlanMarkdown } = await import("../../plans/account-print.js");
   const table = deps.settings().output === "table";
   const label = markdown || table ? await planLabels(deps, plan.vehicles) : undefined;

@@ -1,3 +1,4 @@
+import { EXIT, RentctlError } from "../../base/errors.js";
 import { maskKey } from "../../config/settings.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
@@ -28,12 +29,23 @@ export async function run(deps: Deps, opts: { verify?: boolean }): Promise<void>
     output: s.output,
     sources: Object.fromEntries(Object.entries(s.sources).map(([k, v]) => [snake(k), v ?? null])),
   };
+  // A failed check is reported with what was found (stdout), then ends the command with its own
+  // exit code: 4 the key was refused, 6 the server could not be reached (key_valid null: not known).
+  let failed: RentctlError | undefined;
   if (opts.verify !== false && target.apiKey && target.userId !== undefined) {
     const { verifyKey } = await import("./verify.js");
-    await verifyKey(deps, target.baseUrl, target.apiKey, target.userId, s.timeoutMs);
-    status.key_valid = true;
-  }
+    try {
+      await verifyKey(deps, target.baseUrl, target.apiKey, target.userId, s.timeoutMs);
+      status.key_valid = true;
+    } catch (e) {
+      if (!(e instanceof RentctlError)) throw e;
+      failed = e;
+      status.key_valid = e.exitCode === EXIT.auth ? false : null;
+      status.key_error = e.message;
+    }
+  } else if (opts.verify !== false && !target.apiKey) status.key_valid = false;
   await deps.out.record(status);
+  if (failed) throw failed;
   // like `gh auth status`: CI can gate on it; what was found is printed first
   if (!target.apiKey) {
     const { AuthError } = await import("../../api/errors.js");

@@ -48,6 +48,6 @@ export async function remove(deps: Deps, rawId: string, opts: { force?: boolean 
   );
   if (r.dryRun) return printExtraDryRun(deps, r.dryRun.request, "delete", id);
   const { printResults } = await import("../per-id.js");
-  await printResults(deps, [{ id, deleted: true, undo: r.undoOp ?? null }]);
+  await printResults(deps, [{ id, status: "deleted", deleted: true, undo: r.undoOp ?? null }]);
   deps.msg.success(`extra ${id} deleted${r.undoOp ? ` · undo with: rentctl undo ${r.undoOp}` : ""}`);
 }

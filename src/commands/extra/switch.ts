@@ -1,5 +1,6 @@
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { quietDryRun } from "../../resources/safe-edit.js";
 import { arg } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
@@ -12,6 +13,7 @@ export const verb = defineVerb({
 
 /** A dry run of a one-extra write: the request on stdout, and on stderr the environment and owner it would act on. */
 export async function printExtraDryRun(deps: Deps, request: JsonObject, verb: string, id: number): Promise<void> {
+  if (await quietDryRun(deps, [id])) return;
   const target = await deps.target();
   await deps.out.record(request);
   const who = target.userId !== undefined ? ` as owner ${target.userId}` : "";

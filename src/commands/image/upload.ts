@@ -48,7 +48,9 @@ export async function uploadImages(deps: Deps, files: string[], o: { anyType?: b
         },
       },
     );
-    if (r.dryRun) for (const request of r.dryRun.requests) await deps.out.record(request);
+    // -q: a dry run prints the ids it would change, and uploads have none yet
+    if (r.dryRun && !(await (await import("../../resources/safe-edit.js")).quietDryRun(deps, [])))
+      for (const request of r.dryRun.requests) await deps.out.record(request);
     return r.ids;
   } finally {
     if (shown) deps.io.stderr.write("\r\x1b[K");

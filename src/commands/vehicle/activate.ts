@@ -33,15 +33,21 @@ export async function setActivity(deps: Deps, rawIds: string[], active: boolean)
     import("../../resources/resource.js"),
     import("../../ops/vehicle/activate.js"),
   ]);
-  await runEach(deps, ids, `${active ? "activate" : "deactivate"}`, async (id) => {
+  await runEach(deps, ids, `${active ? "activate" : "deactivate"}`, async (id, say) => {
     const r = await setVehicleActivity(
       deps,
       { id, active, dryRun: deps.flags.dryRun },
-      { onProgress: (p) => deps.msg.acting(p.target, p.what) },
+      { onProgress: (p) => say.acting(p.target, p.what) },
     );
     if (r.dryRun) await printDiff(deps, VEHICLE, id, r.changes, r.dryRun.request);
-    else if (r.changed) deps.msg.success(`vehicle ${id} ${active ? "activated" : "deactivated"}`);
-    else deps.msg.info(`vehicle ${id} is already ${active ? "active" : "inactive"}`);
-    return { id, vehicle_activity: r.vehicle_activity, changed: r.changed, undo: r.undoOp ?? null };
+    else if (r.changed) say.success(`vehicle ${id} ${active ? "activated" : "deactivated"}`);
+    else say.info(`vehicle ${id} is already ${active ? "active" : "inactive"}`);
+    return {
+      id,
+      status: r.changed ? (active ? "activated" : "deactivated") : "unchanged",
+      vehicle_activity: r.vehicle_activity,
+      changed: r.changed,
+      undo: r.undoOp ?? null,
+    };
   });
 }

@@ -52,7 +52,8 @@ export const verb = defineVerb({
       if (opts.replace)
         throw new UsageError("--replace takes one vehicle id (and no relative values, --add or --remove)");
       const { edit: editMany } = await import("./many.js");
-      return editMany(deps, { ...opts, ids: args.ids, ...src, add: opts.add, remove: opts.remove });
+      const single = opts.where.length === 0 && !opts.all && args.ids.length === 1;
+      return editMany(deps, { ...opts, ids: args.ids, ...src, add: opts.add, remove: opts.remove, single });
     }
     return edit(deps, args.ids[0]!, { ...src, replace: opts.replace, allowDuplicate: opts.allowDuplicate });
   },

@@ -1,7 +1,10 @@
+import type { EncodableRecord } from "../../api/encode.js";
+import type { JsonObject } from "../../contract/records.js";
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { requireUser } from "../../deps.js";
-import type { Plan } from "../../plans/plan.js";
+import type { Plan, PlanChange } from "../../plans/plan.js";
+import type { Change } from "../../resources/safe-edit.js";
 import { confirmDestructive } from "../confirm.js";
 import { gatherInput, type InputSources } from "../input.js";
 import { isSelection, opSelection, type SelectOptions, selectedVehicles } from "./select.js";
@@ -30,7 +33,14 @@ const bulkOpts = (verb: string, opts: ManyOptions, intent: unknown): BulkChangeO
   confirm: isSelection(opts),
 });
 
-export type EditOptions = ManyOptions & InputSources & { add?: string[]; remove?: string[]; allowDuplicate?: boolean };
+export type EditOptions = ManyOptions &
+  InputSources & {
+    add?: string[];
+    remove?: string[];
+    allowDuplicate?: boolean;
+    /** One vehicle named (no --where): its result is printed as any one-vehicle edit's, `{id, changes, undo}`. */
+    single?: boolean;
+  };
 
 /** `vehicle edit ID... | --where EXPR` with absolute and relative values, and list members added / removed. */
 export async function edit(deps: Deps, opts: EditOptions): Promise<void> {
@@ -50,7 +60,7 @@ export async function edit(deps: Deps, opts: EditOptions): Promise<void> {
     },
     deps.flags.dryRun ? { showResolved: (line) => deps.msg.info(deps.color.dim(line)) } : {},
   );
-  await runBulkChange(deps, plan, bulkOpts("edit", opts, intent));
+  await runBulkChange(deps, plan, { ...bulkOpts("edit", opts, intent), single: opts.single });
 }
 
 /** `vehicle activate|deactivate ID... | --where EXPR`. */
@@ -110,6 +120,11 @@ export interface BulkChangeOptions {
   restart?: boolean;
   /** Ask (TTY) or require --yes: always for a selection or several vehicles; a single named vehicle need not. */
   confirm?: boolean;
+  /**
+   * One vehicle named: with a structured -o its result is the one-vehicle edit's record
+   * (`{id, changes: [{field, before, after}], undo}`, as `vehicle edit ID` with absolute values), not a row list.
+   */
+  single?: boolean;
 }
 
 export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOptions): Promise<void> {
@@ -119,6 +134,28 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
   const target = await deps.target();
   const owner = await requireUser(deps);
   // The plan: the result of a dry run (stdout), a preview otherwise (stderr).
+  if (dry) {
+    const { quietDryRun } = await import("../../resources/safe-edit.js");
+    const ids = [...plan.change.map((c) => c.vehicle_id), ...plan.remove.map((r) => r.vehicle_id)];
+    if (await quietDryRun(deps, ids)) return;
+  }
+  const single = opts.single && plan.change.length === 1 && plan.remove.length === 0 ? plan.change[0] : undefined;
+  if (dry && single && deps.settings().output !== "table") {
+    // one vehicle named, a structured -o: its dry run is any one-vehicle edit's record (the field changes and the
+    // request); a table keeps the plan's lines, which show a list's members added and removed (+2 -1)
+    const [{ printDiff, VEHICLE }, { describeRequest }] = await Promise.all([
+      import("../../resources/safe-edit.js"),
+      import("../../api/dry-run.js"),
+    ]);
+    const params = { vehicle_id: single.vehicle_id, user_id: owner, locale_id: await deps.locale(), ...single.after };
+    return printDiff(
+      deps,
+      VEHICLE,
+      single.vehicle_id,
+      changesOf(single),
+      describeRequest(target, "vehicles.edit", params as EncodableRecord),
+    );
+  }
   const planOut = dry ? deps.io.stdout : deps.io.stderr;
   const c = dry ? deps.outColor : deps.color;
   if (deps.settings().output === "json" && dry) {
@@ -140,10 +177,17 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
     return;
   }
   const { applyVehiclePlan } = await import("../../ops/vehicle/edit-many.js");
-  await applyVehiclePlan(
+  const r = await applyVehiclePlan(
     deps,
     plan,
-    { verb: opts.verb, intent: opts.intent, concurrency: opts.concurrency, report: opts.report, restart: opts.restart },
+    {
+      verb: opts.verb,
+      intent: opts.intent,
+      concurrency: opts.concurrency,
+      report: opts.report,
+      restart: opts.restart,
+      ...(single ? { stdoutReport: false } : {}),
+    },
     {
       confirm: async (n) => {
         if (opts.confirm !== false || n > 1)
@@ -155,4 +199,15 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
       },
     },
   );
+  if (single && !deps.flags.quiet && deps.settings().output !== "table")
+    await deps.out.record({
+      id: single.vehicle_id,
+      changes: changesOf(single) as unknown as JsonObject[],
+      undo: r.undoOp ?? null,
+    });
+}
+
+/** A planned vehicle change as the one-vehicle edit shows it: `[{field, before, after}]`. */
+function changesOf(ch: PlanChange): Change[] {
+  return Object.entries(ch.fields).map(([field, c]) => ({ field, before: c.from, after: c.to }));
 }

@@ -32,6 +32,8 @@ export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
   const target = await deps.target();
   const what = ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles (${ids.join(", ")})`;
   if (deps.flags.dryRun) {
+    const { quietDryRun } = await import("../../resources/safe-edit.js");
+    if (await quietDryRun(deps, ids)) return;
     for (const id of ids) {
       const r = await removeVehicle(deps, { id, dryRun: true });
       if (r.dryRun) await deps.out.record(r.dryRun.request);
@@ -48,9 +50,9 @@ export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
   );
   const { runEach } = await import("../per-id.js");
   deps.msg.acting(target, `removing ${ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles`}`);
-  await runEach(deps, ids, "remove", async (id) => {
+  await runEach(deps, ids, "remove", async (id, say) => {
     const { undoOp } = await removeVehicle(deps, { id });
-    deps.msg.success(`vehicle ${id} removed${undoOp ? ` · undo with: rentctl undo ${undoOp}` : ""}`);
-    return { id, removed: true, undo: undoOp ?? null };
+    say.success(`vehicle ${id} removed${undoOp ? ` · undo with: rentctl undo ${undoOp}` : ""}`);
+    return { id, status: "removed", removed: true, undo: undoOp ?? null };
   });
 }

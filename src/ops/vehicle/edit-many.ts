@@ -156,6 +156,8 @@ export interface ApplyVehiclePlanInput {
   report?: string;
   /** Ignore the row log of an interrupted run of the same change. */
   restart?: boolean;
+  /** Per-vehicle rows on stdout with a structured -o (default true; false: the caller prints its own result). */
+  stdoutReport?: boolean;
 }
 
 /** One vehicle's outcome as the run learns it. */
@@ -265,6 +267,7 @@ export async function applyVehiclePlan(
       },
       quietIds: ["changed", "removed"],
       report: input.report,
+      ...(input.stdoutReport === false ? { stdoutReport: false } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(onProgress
         ? {
