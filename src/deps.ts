@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import type { ChalkInstance } from "chalk";
 import type { ApiClient } from "./api/client.js";
+import { listAllExtras } from "./api/extras-list.js";
 import type { IO } from "./base/io.js";
 import { FieldNames } from "./catalog/names.js";
 import type { Catalogs } from "./catalog/service.js";
@@ -192,7 +193,6 @@ export async function requireUser(deps: Pick<Deps, "target">): Promise<number> {
 
 /** The account's extras (the one listing), for names of `vehicle_extras` (read once per run, only by a view that shows them). */
 async function accountExtras(deps: Deps): Promise<JsonObject[]> {
-  const { listAllExtras } = await import("./api/extras-list.js");
   return listAllExtras(await deps.client(), await deps.locale());
 }
 

@@ -7,8 +7,9 @@ import type { Deps } from "../deps.js";
 import { requireUser } from "../deps.js";
 import { formatFor } from "../files/format.js";
 import { checkTargetDir } from "../files/write.js";
+import { removeDuplicate } from "../gateway/vehicles.js";
 import { Interrupter, interruptOnCtrlC } from "./control.js";
-import { CreatedSet } from "./identity-check.js";
+import { CreatedSet, removeDuplicates } from "./identity-check.js";
 import { createProgress } from "./progress.js";
 import { bulkExitError, type ReportSink, reportToFile, reportToStream, summaryLine } from "./report.js";
 import { bootId, inFlightOf, RowLog, type RowLogKey, type RowRecord, readPrevious } from "./row-log.js";
@@ -436,10 +437,6 @@ async function identityCheck(
   emit: (r: RowResult) => Promise<void>,
   remove?: (id: number) => Promise<"removed" | "gone">,
 ): Promise<void> {
-  const [{ removeDuplicates }, { removeDuplicate }] = await Promise.all([
-    import("./identity-check.js"),
-    import("../gateway/vehicles.js"),
-  ]);
   let found: Awaited<ReturnType<typeof removeDuplicates>>;
   try {
     found = await removeDuplicates(deps, created, remove ?? ((id) => removeDuplicate(deps, id)));

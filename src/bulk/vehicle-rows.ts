@@ -1,6 +1,8 @@
 import type { Deps } from "../deps.js";
 import type { RowWrite } from "../gateway/index.js";
+import * as gateway from "../gateway/index.js";
 import type { PlanChange, PlanRemove } from "../plans/plan.js";
+import { currentInput } from "../plans/plan.js";
 import type { TaskContext, TaskOutcome } from "./runner.js";
 
 /**
@@ -21,7 +23,6 @@ export function conflictOutcome(moved: string[], gone = false): TaskOutcome {
 }
 
 async function uploadsOf(deps: Deps, files: string[], ctx: TaskContext): Promise<number[]> {
-  const gateway = await import("../gateway/index.js");
   return ctx.uploadOnce(files, (f) => gateway.uploadImages(deps, f, ctx.signal));
 }
 
@@ -33,7 +34,6 @@ export async function sendCreate(
   ctx: TaskContext,
   w: RowWrite,
 ): Promise<TaskOutcome> {
-  const gateway = await import("../gateway/index.js");
   const out = { ...record };
   if (files?.length) {
     const given = Array.isArray(out.vehicle_images) ? (out.vehicle_images as number[]) : [];
@@ -51,7 +51,6 @@ export async function sendChange(
   ctx: TaskContext,
   w: RowWrite,
 ): Promise<TaskOutcome> {
-  const gateway = await import("../gateway/index.js");
   const r = await gateway.replacePlanned(
     deps,
     ch.vehicle_id,
@@ -69,7 +68,6 @@ export async function sendChange(
 
 /** A planned removal, refused when the vehicle moved since the plan. */
 export async function sendRemove(deps: Deps, rm: PlanRemove, w: RowWrite): Promise<TaskOutcome> {
-  const [gateway, { currentInput }] = await Promise.all([import("../gateway/index.js"), import("../plans/plan.js")]);
   const r = await gateway.removePlanned(deps, rm.vehicle_id, { expect: currentInput(rm.record) }, w);
   return r.status === "conflict" ? conflictOutcome(r.moved) : { status: "removed", id: rm.vehicle_id };
 }

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { InputError } from "../base/errors.js";
 import { readDocument, WHOLE_FILE_BYTES } from "./doc-stream.js";
@@ -194,7 +194,6 @@ async function* streamedRows(path: string, format: "json" | "yaml"): AsyncGenera
  * so this cannot misread a file that reads as comma-separated.
  */
 export async function csvDelimiter(path: string): Promise<string> {
-  const { open } = await import("node:fs/promises");
   let head = "";
   try {
     const fh = await open(path, "r");

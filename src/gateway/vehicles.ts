@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { CancelSignal } from "../api/cancel.js";
 import type { EncodableRecord, FilePart } from "../api/encode.js";
+import { contentTypeFor } from "../api/encode.js";
 import { NotFoundError } from "../api/errors.js";
 import { InputError, RentctlError } from "../base/errors.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../contract/operations.js";
@@ -80,7 +81,6 @@ export async function createVehicle(deps: CoreDeps, record: EncodableRecord, w: 
 
 /** Upload image files in batches of at most 10; returns the new image ids in file order. */
 export async function uploadImages(deps: CoreDeps, files: string[], signal?: CancelSignal): Promise<number[]> {
-  const { contentTypeFor } = await import("../api/encode.js");
   const ids: number[] = [];
   for (let i = 0; i < files.length; i += UPLOAD_MAX_FILES) {
     const parts: FilePart[] = [];

@@ -1,5 +1,11 @@
 import { UsageError } from "../base/errors.js";
+import { fold, nearest } from "../base/nearest.js";
+import { itemId, itemNames } from "../catalog/items.js";
+import { IdentityIndex, identityOf } from "../contract/identity.js";
+import { recordId } from "../contract/records.js";
 import type { NameResolver } from "../files/resolver.js";
+import { extraState, OPTION_CATALOG } from "../plans/account-extras.js";
+import { listExtras, listVehicles } from "../resources/list.js";
 import type { OpContext } from "./context.js";
 
 /**
@@ -55,7 +61,6 @@ const HANDLE_NAME: Record<string, string> = { vehicle: "registration number", ex
 
 /** "did you mean" over names that hold spaces and dashes (registrations, option names). */
 async function near(name: string, candidates: Iterable<string>): Promise<string[]> {
-  const { nearest, fold } = await import("../base/nearest.js");
   const key = (s: string) => fold(s).replaceAll("-", "_");
   const byKey = new Map<string, string>();
   for (const c of candidates) if (!byKey.has(key(c))) byKey.set(key(c), c);
@@ -81,11 +86,6 @@ export async function vehicleIds(ctx: OpContext, raws: readonly Handle[]): Promi
     }
   }
   if (wanted.length === 0) return unique(ids as number[]);
-  const [{ IdentityIndex, identityOf }, { listVehicles }, { recordId }] = await Promise.all([
-    import("../contract/identity.js"),
-    import("../resources/list.js"),
-    import("../contract/records.js"),
-  ]);
   const index = new IdentityIndex<number>();
   for (const [i, w] of wanted.entries()) {
     // invisible characters alone (a zero-width space) name no registration number
@@ -171,7 +171,6 @@ function extraName(given: string): ExtraName {
 
 /** The one extra a name means among the account's; exit 2 naming the nearest, or listing several. */
 async function matchExtra(extras: readonly NamedExtra[], w: ExtraName): Promise<number> {
-  const { fold } = await import("../base/nearest.js");
   const named = extras.filter((e) => e.names.some((n) => fold(n) === fold(w.name)));
   const hits = w.period === undefined ? named : named.filter((e) => e.period === w.period);
   if (hits.length === 0)
@@ -248,11 +247,6 @@ interface NamedExtra {
 
 /** The account's extras with their options' names (one listing, one catalog read). */
 async function accountExtras(ctx: OpContext): Promise<NamedExtra[]> {
-  const [{ listExtras }, { extraState, OPTION_CATALOG }, { itemId, itemNames }] = await Promise.all([
-    import("../resources/list.js"),
-    import("../plans/account-extras.js"),
-    import("../catalog/items.js"),
-  ]);
   const listing = await listExtras(ctx, { warn: (m) => ctx.msg.warn(m) });
   const options = new Map<number, string[]>();
   try {

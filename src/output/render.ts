@@ -17,6 +17,7 @@ function contractFieldNames(columns: Column[] | undefined): string[] {
 import type { IO } from "../base/io.js";
 import { loadCsv } from "./csv.js";
 import { type Column, getPath, type Namer, pickFields, type RenderOptions } from "./fields.js";
+import type { TableStream } from "./table.js";
 import { loadYaml } from "./yaml.js";
 
 export { type Column, getPath, pickFields, type RenderOptions };
@@ -187,7 +188,7 @@ export function createListWriter(opts: RenderOptions): ListWriter {
   let started = false;
   let fields: string[] | undefined;
   let columns: Column[] | undefined;
-  let table: import("./table.js").TableStream | undefined;
+  let table: TableStream | undefined;
   const named = namedCells(opts.names);
   const start = (items: JsonObject[]) => {
     started = true;

@@ -1,8 +1,10 @@
+import { AuthError } from "../../api/errors.js";
 import { maskKey } from "../../config/settings.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
+import { verifyKey } from "./verify.js";
 
 export const verb = defineVerb({
   name: "status",
@@ -29,14 +31,12 @@ export async function run(deps: Deps, opts: { verify?: boolean }): Promise<void>
     sources: Object.fromEntries(Object.entries(s.sources).map(([k, v]) => [snake(k), v ?? null])),
   };
   if (opts.verify !== false && target.apiKey && target.userId !== undefined) {
-    const { verifyKey } = await import("./verify.js");
     await verifyKey(deps, target.baseUrl, target.apiKey, target.userId, s.timeoutMs);
     status.key_valid = true;
   }
   await deps.out.record(status);
   // like `gh auth status`: CI can gate on it; what was found is printed first
   if (!target.apiKey) {
-    const { AuthError } = await import("../../api/errors.js");
     throw new AuthError(
       `no API key for ${s.profileName ? `profile ${s.profileName}` : `the ${target.env} environment`}`,
       {

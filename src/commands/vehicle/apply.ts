@@ -1,10 +1,24 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { PartialFailureError, UsageError } from "../../base/errors.js";
+import { bulkJobKey, openBulkJob } from "../../bulk/job.js";
+import { hashFile, RowLog } from "../../bulk/row-log.js";
 import type { BulkRow } from "../../bulk/runner.js";
+import * as vehicleRows from "../../bulk/vehicle-rows.js";
 import { identityOf } from "../../contract/identity.js";
 import type { Deps } from "../../deps.js";
+import { formatFor } from "../../files/format.js";
+import { openSource } from "../../files/source.js";
+import * as gateway from "../../gateway/index.js";
 import type { UndoScope } from "../../gateway/undo.js";
+import { existingExtrasRefs } from "../../plans/account-plan.js";
 import type { PlanChange, PlanCreate, PlanRemove } from "../../plans/plan.js";
+import { massRemovalError, massRemovalRefusal, planIsEmpty } from "../../plans/plan.js";
+import { planJson, planLines, planSummary } from "../../plans/plan-print.js";
+import type { SavedPlan } from "../../plans/saved-plan.js";
+import * as sp from "../../plans/saved-plan.js";
+import * as sync from "../../plans/sync.js";
+import { confirmDestructive } from "../confirm.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 import { applyRunFlags, DEFAULT_CONCURRENCY } from "./concurrency.js";
@@ -59,10 +73,9 @@ export async function run(deps: Deps, opts: ApplyOptions): Promise<void> {
   const workers = opts.concurrency ?? DEFAULT_CONCURRENCY;
   if (opts.plan) {
     if (opts.file) throw new UsageError("give -f FILE or --plan PLAN, not both (a saved plan holds its input)");
-    const saved = await import("../../plans/saved-plan.js");
-    const plan = await saved.readSavedPlan(opts.plan, "vehicle");
-    await saved.checkPlanTarget(deps, plan);
-    const source = await saved.savedInput(deps, plan);
+    const plan = await sp.readSavedPlan(opts.plan, "vehicle");
+    await sp.checkPlanTarget(deps, plan);
+    const source = await sp.savedInput(deps, plan);
     try {
       await runApply(deps, source, { ...opts, prune: plan.input.prune, exact: plan.input.exact }, workers, plan);
     } finally {
@@ -71,8 +84,6 @@ export async function run(deps: Deps, opts: ApplyOptions): Promise<void> {
     return;
   }
   if (!opts.file) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format) or --plan PLAN");
-  const { formatFor } = await import("../../files/format.js");
-  const { openSource } = await import("../../files/source.js");
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
   try {
     await runApply(deps, source, opts, workers);
@@ -83,22 +94,16 @@ export async function run(deps: Deps, opts: ApplyOptions): Promise<void> {
 
 async function runApply(
   deps: Deps,
-  source: Awaited<ReturnType<typeof import("../../files/source.js").openSource>>,
+  source: Awaited<ReturnType<typeof openSource>>,
   opts: ApplyOptions,
   workers: number,
-  saved?: import("../../plans/saved-plan.js").SavedPlan,
+  saved?: SavedPlan,
 ): Promise<void> {
   const started = Date.now();
   const target = await deps.target();
-  const sync = await import("../../plans/sync.js");
-  const { planIsEmpty, massRemovalRefusal } = await import("../../plans/plan.js");
-  const { planJson, planLines, planSummary } = await import("../../plans/plan-print.js");
-  const { openBulkJob, bulkJobKey } = await import("../../bulk/job.js");
-  const { RowLog, hashFile } = await import("../../bulk/row-log.js");
   const dryRun = Boolean(deps.flags.dryRun);
 
   // The job's key: the same file and options find an interrupted run's rows.
-  const { createHash } = await import("node:crypto");
   const fileHash = await hashFile(source.path);
   const contentHash = createHash("sha256")
     .update(`${fileHash}|prune=${Boolean(opts.prune)}|exact=${Boolean(opts.exact)}`)
@@ -112,7 +117,6 @@ async function runApply(
   early?.catch(() => {});
 
   // The file first: an invalid file is exit 2 before anything is written.
-  const { existingExtrasRefs } = await import("../../plans/account-plan.js");
   const rows = await sync.readFleet(deps, source, undefined, existingExtrasRefs(deps));
   const planFrom = async () => {
     const account = await (early ?? sync.listAccount(deps));
@@ -120,7 +124,6 @@ async function runApply(
     const planned = await sync.planFleet(deps, source.label, rows, account, { ...opts, keepExtras: true });
     if (saved) {
       // A saved plan runs only as it was reviewed: the records it touches unchanged, the plan made now the same.
-      const sp = await import("../../plans/saved-plan.js");
       const now = planJson(planned.plan);
       sp.checkStale(saved, {
         plan: now,
@@ -165,7 +168,7 @@ async function runApply(
     await job.settle();
     const { planned, refusal } = await planFrom();
     const { plan } = planned;
-    if (refusal) throw (await import("../../plans/plan.js")).massRemovalError(refusal);
+    if (refusal) throw massRemovalError(refusal);
     for (const line of planLines(plan, { color: planColors(deps.color), verbose: Boolean(deps.flags.verbose) }))
       deps.io.stderr.write(`${line}\n`);
     if (planIsEmpty(plan)) {
@@ -173,11 +176,9 @@ async function runApply(
       await job.finish();
       return;
     }
-    const { confirmDestructive } = await import("../confirm.js");
     await confirmDestructive(deps, `Apply this plan on ${target.env}?`, "apply the plan");
 
     // Undo: one batch entry, each row's previous record under it (written by the gateway as the row is sent).
-    const gateway = await import("../../gateway/index.js");
     const batch = await gateway.openBatch(deps, "vehicle.apply", {
       file: source.label,
       create: plan.create.length,
@@ -196,7 +197,6 @@ async function runApply(
     async function* planned_(): AsyncGenerator<BulkRow<Step>> {
       yield* steps;
     }
-    const vehicleRows = await import("../../bulk/vehicle-rows.js");
 
     await job.run<Step>({
       rows: planned_(),

@@ -1,9 +1,22 @@
 import { DriftError, UsageError } from "../../base/errors.js";
+import { FieldNames } from "../../catalog/names.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { formatFor } from "../../files/format.js";
+import { readRows } from "../../files/read.js";
 import type { FleetSource } from "../../files/source.js";
+import { openSource } from "../../files/source.js";
+import { checkTargetDir } from "../../files/write.js";
+import { emptyExtraPlan } from "../../plans/account-extras.js";
+import { existingExtrasRefs } from "../../plans/account-plan.js";
+import { accountPlanMarkdown } from "../../plans/account-print.js";
+import { planIsEmpty } from "../../plans/plan.js";
 import type { PlanColors, PlanPrintOptions } from "../../plans/plan-print.js";
+import { planJson, planLines } from "../../plans/plan-print.js";
+import * as saved from "../../plans/saved-plan.js";
+import { inputText } from "../../plans/saved-plan.js";
 import type { SyncOptions, SyncPlan } from "../../plans/sync.js";
+import { accountStream, mapRows, planAgainstListing } from "../../plans/sync.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
@@ -70,17 +83,12 @@ export async function planFromFile(
   text?: string;
 }> {
   if (!opts.file) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format)");
-  const { formatFor } = await import("../../files/format.js");
-  const { openSource } = await import("../../files/source.js");
-  const { mapRows, planAgainstListing, accountStream } = await import("../../plans/sync.js");
-  const { readRows } = await import("../../files/read.js");
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
   const fingerprints: Record<string, string> = {};
   try {
     // The account is listed while the file is read (a file error still wins: rows come first).
     const listing = accountStream(deps, opts.out ? fingerprints : undefined);
-    const { existingExtrasRefs } = await import("../../plans/account-plan.js");
-    const text = opts.out ? await (await import("../../plans/saved-plan.js")).inputText(source) : undefined;
+    const text = opts.out ? await inputText(source) : undefined;
     const sync = await planAgainstListing(
       deps,
       source.label,
@@ -109,7 +117,6 @@ export async function planFromFile(
  */
 export async function planLabels(deps: Deps, sync: SyncPlan): Promise<PlanPrintOptions["label"]> {
   if (!sync.named) return undefined;
-  const { FieldNames } = await import("../../catalog/names.js");
   const names = new FieldNames(deps.catalogs());
   const found = new Map<string, string | undefined>();
   const look = async (field: string, v: unknown, record: JsonObject) => {
@@ -137,17 +144,11 @@ export function planColors(c: Deps["outColor"]): PlanColors {
  * yaml); exit 0 when there is nothing to do, 8 when there is.
  */
 export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
-  if (opts.out) await (await import("../../files/write.js")).checkTargetDir(opts.out, "--out");
+  if (opts.out) await checkTargetDir(opts.out, "--out");
   const { sync, fingerprints, source, text } = await planFromFile(deps, opts);
-  const { planIsEmpty } = await import("../../plans/plan.js");
-  const { planJson, planLines } = await import("../../plans/plan-print.js");
   const format = deps.settings().output;
   const label = opts.markdown || format === "table" ? await planLabels(deps, sync) : undefined;
   if (opts.markdown) {
-    const [{ accountPlanMarkdown }, { emptyExtraPlan }] = await Promise.all([
-      import("../../plans/account-print.js"),
-      import("../../plans/account-extras.js"),
-    ]);
     deps.io.stdout.write(
       accountPlanMarkdown(
         {
@@ -166,7 +167,6 @@ export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
       deps.io.stdout.write(`${line}\n`);
   } else await deps.out.record(planJson(sync.plan));
   if (opts.out) {
-    const saved = await import("../../plans/saved-plan.js");
     await saved.writeSavedPlan(deps, opts.out, {
       kind: "vehicle",
       source,

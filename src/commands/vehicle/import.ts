@@ -1,11 +1,22 @@
 import type { Writable } from "node:stream";
 import { InputError } from "../../base/errors.js";
+import { checkReportPath, openBulkJob } from "../../bulk/job.js";
+import { bulkExitError, reportToFile, reportToStream } from "../../bulk/report.js";
+import { hashFile } from "../../bulk/row-log.js";
 import type { BulkRow, RowResult } from "../../bulk/runner.js";
 import { IdentityIndex, identityOf } from "../../contract/identity.js";
 import { recordId } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import * as depsModule from "../../deps.js";
+import * as adapters from "../../files/adapters.js";
+import * as formatModule from "../../files/format.js";
+import * as resolverModule from "../../files/resolver.js";
 import type { CheckedRow, FleetSource } from "../../files/source.js";
+import * as sourceModule from "../../files/source.js";
 import type { UndoScope } from "../../gateway/undo.js";
+import { OWN_ENTRY, openBatch } from "../../gateway/undo.js";
+import * as gateway from "../../gateway/vehicles.js";
+import { withExtraHandles } from "../../ops/handles.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 import { concurrencyFlag, DEFAULT_CONCURRENCY, noDedupeFlag } from "./concurrency.js";
@@ -35,14 +46,7 @@ export const verb = defineVerb({
 
 /** What an import runs on (loaded only when it runs: the noun's tree stays light). */
 const load = async () => {
-  const [deps, adapters, format, resolver, source] = await Promise.all([
-    import("../../deps.js"),
-    import("../../files/adapters.js"),
-    import("../../files/format.js"),
-    import("../../files/resolver.js"),
-    import("../../files/source.js"),
-  ]);
-  return { ...deps, ...adapters, ...format, ...resolver, ...source };
+  return { ...depsModule, ...adapters, ...formatModule, ...resolverModule, ...sourceModule };
 };
 type Loaded = Awaited<ReturnType<typeof load>>;
 
@@ -90,7 +94,6 @@ async function runImport(
   // The owner first: without one nothing else is worth reading.
   await m.requireUser(deps);
   // vehicle_extras by option name too, as wherever an extra is taken (src/ops/handles.ts)
-  const { withExtraHandles } = await import("../../ops/handles.js");
   const resolver = withExtraHandles(deps, m.createNameResolver(await m.catalogPort(deps)));
 
   // The account, listed once while the file is checked (again only to
@@ -171,11 +174,6 @@ async function runImport(
       formatFor: m.formatFor,
     });
 
-  const [{ openBulkJob }, { hashFile }, gateway] = await Promise.all([
-    import("../../bulk/job.js"),
-    import("../../bulk/row-log.js"),
-    import("../../gateway/vehicles.js"),
-  ]);
   const job = await openBulkJob(deps, {
     job: "vehicle.import",
     contentHash: await hashFile(source.path),
@@ -188,7 +186,6 @@ async function runImport(
     // The same import ran meanwhile (this one waited for it): the account listed before is out of date.
     if (job.waited) account = await listAccount();
     // Undo: one batch entry, each created vehicle under it (`rentctl undo OP` removes them).
-    const { openBatch, OWN_ENTRY } = await import("../../gateway/undo.js");
     const batch = await openBatch(deps, "vehicle.import", { file: source.label, create: count, log: job.log.file });
     const undo: UndoScope = batch ? { kind: "batch", batch } : OWN_ENTRY;
     await job.run<CheckedRow>({
@@ -255,8 +252,7 @@ async function dryRun(
     formatFor: Loaded["formatFor"];
   },
 ): Promise<void> {
-  const { reportToStream, reportToFile, bulkExitError } = await import("../../bulk/report.js");
-  if (d.report) await (await import("../../bulk/job.js")).checkReportPath(d.report);
+  if (d.report) await checkReportPath(d.report);
   const quiet = Boolean(deps.flags.quiet);
   const sinks = [];
   if (!quiet && d.output !== "table")

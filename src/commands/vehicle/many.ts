@@ -1,7 +1,10 @@
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { requireUser } from "../../deps.js";
+import { applyVehiclePlan, planEditMany } from "../../ops/vehicle/edit-many.js";
 import type { Plan } from "../../plans/plan.js";
+import { planEdit } from "../../plans/plan.js";
+import { planJson, planLines, planSummary } from "../../plans/plan-print.js";
 import { confirmDestructive } from "../confirm.js";
 import { gatherInput, type InputSources } from "../input.js";
 import { isSelection, opSelection, type SelectOptions, selectedVehicles } from "./select.js";
@@ -36,7 +39,6 @@ export type EditOptions = ManyOptions & InputSources & { add?: string[]; remove?
 export async function edit(deps: Deps, opts: EditOptions): Promise<void> {
   // the values as given (file, --set, field flags); only the field flags take relative values
   const values = await gatherInput(deps, VEHICLE_FIELDS, opts, { noun: "edit" });
-  const { planEditMany } = await import("../../ops/vehicle/edit-many.js");
   const { plan, intent } = await planEditMany(
     deps,
     {
@@ -56,7 +58,6 @@ export async function edit(deps: Deps, opts: EditOptions): Promise<void> {
 /** `vehicle activate|deactivate ID... | --where EXPR`. */
 export async function setActivity(deps: Deps, active: boolean, opts: ManyOptions): Promise<void> {
   const records = await selectedVehicles(deps, opts);
-  const { planEdit } = await import("../../plans/plan.js");
   const plan = planEdit(records, () => ({ vehicle_activity: active ? 1 : 0 }));
   await runBulkChange(deps, plan, bulkOpts(active ? "activate" : "deactivate", opts, {}));
 }
@@ -113,7 +114,6 @@ export interface BulkChangeOptions {
 }
 
 export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOptions): Promise<void> {
-  const { planLines, planSummary } = await import("../../plans/plan-print.js");
   const count = plan.change.length + plan.remove.length;
   const dry = Boolean(deps.flags.dryRun);
   const target = await deps.target();
@@ -122,7 +122,6 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
   const planOut = dry ? deps.io.stdout : deps.io.stderr;
   const c = dry ? deps.outColor : deps.color;
   if (deps.settings().output === "json" && dry) {
-    const { planJson } = await import("../../plans/plan-print.js");
     await deps.out.record(planJson(plan));
   } else if (!deps.flags.quiet || dry) {
     for (const line of planLines(plan, { color: c, verbose: Boolean(deps.flags.verbose) })) planOut.write(`${line}\n`);
@@ -139,7 +138,6 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
     deps.msg.info(`nothing to ${opts.verb}: ${planSummary(plan)}`);
     return;
   }
-  const { applyVehiclePlan } = await import("../../ops/vehicle/edit-many.js");
   await applyVehiclePlan(
     deps,
     plan,

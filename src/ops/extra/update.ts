@@ -1,3 +1,7 @@
+import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
+import { clientFilledNames } from "../../contract/types.js";
+import { replaceRecord } from "../../gateway/records.js";
+import { EXTRA } from "../../resources/resource.js";
 import {
   type OpContext,
   type OpOptions,
@@ -22,12 +26,6 @@ export async function updateExtra(
   input: UpdateExtraInput,
   opts: OpOptions<WriteProgress> = {},
 ): Promise<UpdateExtraResult> {
-  const [{ replaceRecord }, { EXTRA }, { clientFilledNames }, { EXTRA_FIELDS }] = await Promise.all([
-    import("../../gateway/records.js"),
-    import("../../resources/resource.js"),
-    import("../../contract/types.js"),
-    import("../../contract/extra-fields.js"),
-  ]);
   const filled = clientFilledNames(EXTRA_FIELDS);
   const changes = Object.fromEntries(Object.entries(input.changes).filter(([k]) => !filled.has(k)));
   const r = await replaceRecord(ctx, EXTRA, input.id, changes, {

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import type * as yamlModule from "yaml";
 import type { FleetFormat } from "../../files/format.js";
 
 /**
@@ -30,9 +31,9 @@ export async function positionsOf(path: string, format: FleetFormat): Promise<Lo
  * The `yaml` package, for its node positions (js-yaml, which reads the files, gives none for keys).
  * Its ES module namespace, or the CommonJS default a bundle may hand back.
  */
-async function yamlLibrary(): Promise<typeof import("yaml")> {
+async function yamlLibrary(): Promise<typeof yamlModule> {
   const m = await import("yaml");
-  return "LineCounter" in m ? m : (m as unknown as { default: typeof import("yaml") }).default;
+  return "LineCounter" in m ? m : (m as unknown as { default: typeof yamlModule }).default;
 }
 
 async function yamlPositions(text: string): Promise<Locate | undefined> {

@@ -1,3 +1,6 @@
+import { VEHICLE_CLIENT_FILLED } from "../../contract/vehicle-fields.js";
+import { replaceRecord } from "../../gateway/records.js";
+import { VEHICLE } from "../../resources/resource.js";
 import {
   type OpContext,
   type OpOptions,
@@ -7,6 +10,7 @@ import {
   sendingTo,
   type WriteProgress,
 } from "../context.js";
+import { refuseTakenRegistration } from "./registration.js";
 
 /** A change to one vehicle. */
 export interface EditVehicleInput extends ReplaceInput {
@@ -26,12 +30,6 @@ export async function editVehicle(
   input: EditVehicleInput,
   opts: OpOptions<WriteProgress> = {},
 ): Promise<EditVehicleResult> {
-  const [{ replaceRecord }, { VEHICLE }, { VEHICLE_CLIENT_FILLED }, { refuseTakenRegistration }] = await Promise.all([
-    import("../../gateway/records.js"),
-    import("../../resources/resource.js"),
-    import("../../contract/vehicle-fields.js"),
-    import("./registration.js"),
-  ]);
   const changes = Object.fromEntries(Object.entries(input.changes).filter(([k]) => !VEHICLE_CLIENT_FILLED.has(k)));
   if (!input.allowDuplicate) await refuseTakenRegistration(ctx, changes, [input.id]);
   const r = await replaceRecord(ctx, VEHICLE, input.id, changes, {
