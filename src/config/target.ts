@@ -115,6 +115,11 @@ async function keychainKey(env: NodeJS.ProcessEnv, profile: string): Promise<str
   return key;
 }
 
+/** The owner id of the target of deps (a Deps, CoreDeps), or a clear error. */
+export async function requireUser(deps: { target(): Promise<Target> }): Promise<number> {
+  return requireUserOf(await deps.target());
+}
+
 /** The owner id for account operations, or a clear error. */
 export function requireUserOf(t: Target): number {
   if (t.userId === undefined) {

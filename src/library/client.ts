@@ -61,8 +61,8 @@ export type {
 
 export interface ClientOptions extends LibraryOptions {}
 
+import { requireUser } from "../config/target.js";
 import { normalizeRecord } from "../contract/records.js";
-import { requireUser } from "../deps.js";
 import { formatFor } from "../files/format.js";
 import { applyAccountPlan } from "../ops/account/apply.js";
 import { planAccountDocument } from "../ops/account/plan.js";

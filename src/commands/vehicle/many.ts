@@ -1,6 +1,6 @@
+import { requireUser } from "../../config/target.js";
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
-import { requireUser } from "../../deps.js";
 import { applyVehiclePlan, planEditMany } from "../../ops/vehicle/edit-many.js";
 import type { Plan } from "../../plans/plan.js";
 import { planEdit } from "../../plans/plan.js";

@@ -1,5 +1,5 @@
+import { requireUser } from "../../config/target.js";
 import type { Deps } from "../../deps.js";
-import { requireUser } from "../../deps.js";
 import { vehicleIds } from "../../ops/handles.js";
 import { removeVehicle } from "../../ops/vehicle/remove.js";
 import { confirmDestructive } from "../confirm.js";

@@ -1,5 +1,5 @@
+import { requireUser } from "../../config/target.js";
 import type { JsonObject } from "../../contract/records.js";
-import { requireUser } from "../../deps.js";
 import type { SelectionTerms } from "../../plans/where.js";
 import { parseSort, sortComparator } from "../../plans/where.js";
 import type { OpContext, OpOptions } from "../context.js";

@@ -1,5 +1,5 @@
 import { describeRequest } from "../../api/dry-run.js";
-import { requireUser } from "../../deps.js";
+import { requireUser } from "../../config/target.js";
 import { removeRecord } from "../../gateway/records.js";
 import { VEHICLE } from "../../resources/resource.js";
 import { type DryRun, type OpContext, type OpOptions, sendingTo, type WriteProgress } from "../context.js";
