@@ -10,8 +10,6 @@ import type { GlobalFlags } from "./config/settings.js";
 import type { ContextOverrides, OwnedDeps } from "./deps.js";
 import { createDeps } from "./deps.js";
 
-// Everything else loads inside main(), so `rentctl --version` reads almost nothing.
-
 export interface MainOptions {
   io?: IO;
   env?: NodeJS.ProcessEnv;

@@ -18,6 +18,7 @@ export async function createProgress(
   label: string,
 ): Promise<Progress> {
   if (!enabled || total === 0) return NONE;
+  // A seam: cli-progress loads only for a bar on a terminal.
   // CommonJS: under the esbuild bundle only `default` is there.
   const mod = (await import("cli-progress")) as typeof cliProgressModule & {
     default?: typeof cliProgressModule;

@@ -52,7 +52,10 @@ function argTerm(a: ArgDecl): string {
   return a.required ? `<${name}>` : `[${name}]`;
 }
 
-/** Only the layers above the commands can do these; verbs reach them through their host. */
+/**
+ * Only the layers above the commands can do these; verbs reach them through their host.
+ * A seam: the wizard (with @inquirer/prompts) loads when it runs.
+ */
 const wizard: VerbHost["wizard"] = async (deps, opts) => (await import("../wizard/command.js")).run(deps, opts);
 
 /** A verb as a commander command; its action reads the typed flags and runs the verb. */

@@ -81,6 +81,7 @@ export class ConfigStore {
    * `auth login` beside them) each keep their change.
    */
   async write(mutate: (data: ConfigData) => void): Promise<void> {
+    // a seam: conf (with ajv, ~100 ms to load) only for a write of the config
     const { default: Conf } = await import("conf");
     const release = lockSync(this.file, { what: "the config file" });
     try {

@@ -153,8 +153,9 @@ export async function embeddedSandboxUrl(
   return sb.url;
 }
 
+// A seam: the embedded sandbox's server loads when it starts, never on a call to an API.
 async function startEmbedded(dataFile: string | null, env: NodeJS.ProcessEnv, warn: (text: string) => void) {
-  const [{ startSandbox }] = await Promise.all([import("../sandbox/server.js")]);
+  const { startSandbox } = await import("../sandbox/server.js");
   try {
     return await startSandbox({
       host: "127.0.0.1",

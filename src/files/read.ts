@@ -102,6 +102,7 @@ async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow
     return;
   }
   if (format === "csv") {
+    // a seam: the csv reader (csv-parse) loads only for a csv file
     const { parse } = await import("csv-parse");
     const delimiter = await csvDelimiter(path);
     const parser = parse({

@@ -3,15 +3,39 @@ import type { EncodableRecord } from "../api/encode.js";
 import { MalformedResponseError } from "../api/errors.js";
 import { InputError, InterruptedError, UsageError } from "../base/errors.js";
 import type { AccountApplyResult } from "../bulk/account-apply.js";
+import { requireUser } from "../config/target.js";
 import { EXTRA_EDITABLE_FIELDS, EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { JsonObject } from "../contract/records.js";
+import { normalizeRecord } from "../contract/records.js";
 import { VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { OwnedDeps } from "../deps.js";
+import { formatFor } from "../files/format.js";
+import { applyAccountPlan } from "../ops/account/apply.js";
+import { planAccountDocument } from "../ops/account/plan.js";
+import { createExtra } from "../ops/extra/create.js";
+import { deleteExtra } from "../ops/extra/delete.js";
+import { setExtraActive } from "../ops/extra/enable.js";
+import { switchExtra } from "../ops/extra/switch.js";
+import { updateExtra } from "../ops/extra/update.js";
+import { extraId, extraMembers, vehicleId, vehicleIds } from "../ops/handles.js";
+import { uploadImages } from "../ops/image/upload.js";
+import { loadConfig } from "../ops/lint/config.js";
 import type { Finding, LintResult } from "../ops/lint/lint.js";
+import { lintAccount } from "../ops/lint/lint.js";
 import type { HistoryRow } from "../ops/undo/history.js";
+import { undoHistory } from "../ops/undo/history.js";
 import type { Recreated, UndoItem, UndoResult } from "../ops/undo/undo.js";
+import { LIBRARY_UNDO_HINTS, undo } from "../ops/undo/undo.js";
+import { createVehicle } from "../ops/vehicle/create.js";
+import { editVehicle } from "../ops/vehicle/edit.js";
+import { applyVehiclePlan, planEditMany } from "../ops/vehicle/edit-many.js";
+import { removeVehicle } from "../ops/vehicle/remove.js";
+import { accountPlanMarkdown } from "../plans/account-print.js";
 import type { SavedPlan } from "../plans/saved-plan.js";
+import * as sp from "../plans/saved-plan.js";
+import { listExtras, listVehicles } from "../resources/list.js";
 import type { Change } from "../resources/safe-edit.js";
+import { EXTRA, fetchRecord, VEHICLE } from "../resources/safe-edit.js";
 import { type LibraryOptions, libraryContext } from "./context.js";
 import {
   CATALOG_OPERATION_IDS,
@@ -61,31 +85,7 @@ export type {
 
 export interface ClientOptions extends LibraryOptions {}
 
-import { requireUser } from "../config/target.js";
-import { normalizeRecord } from "../contract/records.js";
-import { formatFor } from "../files/format.js";
-import { applyAccountPlan } from "../ops/account/apply.js";
-import { planAccountDocument } from "../ops/account/plan.js";
-import { createExtra } from "../ops/extra/create.js";
-import { deleteExtra } from "../ops/extra/delete.js";
-import { setExtraActive } from "../ops/extra/enable.js";
-import { switchExtra } from "../ops/extra/switch.js";
-import { updateExtra } from "../ops/extra/update.js";
-import { extraId, extraMembers, vehicleId, vehicleIds } from "../ops/handles.js";
 import type { ImageFile } from "../ops/image/upload.js";
-import { uploadImages } from "../ops/image/upload.js";
-import { loadConfig } from "../ops/lint/config.js";
-import { lintAccount } from "../ops/lint/lint.js";
-import { undoHistory } from "../ops/undo/history.js";
-import { LIBRARY_UNDO_HINTS, undo } from "../ops/undo/undo.js";
-import { createVehicle } from "../ops/vehicle/create.js";
-import { editVehicle } from "../ops/vehicle/edit.js";
-import { applyVehiclePlan, planEditMany } from "../ops/vehicle/edit-many.js";
-import { removeVehicle } from "../ops/vehicle/remove.js";
-import { accountPlanMarkdown } from "../plans/account-print.js";
-import * as sp from "../plans/saved-plan.js";
-import { listExtras, listVehicles } from "../resources/list.js";
-import { EXTRA, fetchRecord, VEHICLE } from "../resources/safe-edit.js";
 
 export type { ImageFile };
 

@@ -12,7 +12,7 @@ import { accountDocument } from "../ops/account/export.js";
 import { planAccountDocument } from "../ops/account/plan.js";
 import { CATALOG_NAMES, searchCatalog } from "../ops/catalog/search.js";
 import { getExtra } from "../ops/extra/get.js";
-import { listExtras as listExtrasFromList2 } from "../ops/extra/list.js";
+import { listExtras as listExtrasFromExtraList } from "../ops/extra/list.js";
 import { extraId, vehicleId, vehicleIds } from "../ops/handles.js";
 import { lintAccount } from "../ops/lint/lint.js";
 import { RULE_IDS, severityRank } from "../ops/lint/rules.js";
@@ -236,7 +236,7 @@ export const TOOLS: Tool[] = [
     annotations: READ,
     run: async ({ deps }) => {
       const t = toolDeps(deps);
-      const extras = await withNames(deps, await collect(await listExtrasFromList2(t.deps, { all: true })));
+      const extras = await withNames(deps, await collect(await listExtrasFromExtraList(t.deps, { all: true })));
       return { data: { extras }, summary: withNotes(plural(extras.length, "extra"), t.notes()) };
     },
   },

@@ -3,6 +3,7 @@ import { nearest } from "../base/nearest.js";
 import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { Json, JsonObject } from "../contract/records.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
+import type { TableStream } from "./table.js";
 
 /**
  * The contract fields of the resource a listing shows, told by its columns: a vehicle's list
@@ -17,7 +18,6 @@ function contractFieldNames(columns: Column[] | undefined): string[] {
 import type { IO } from "../base/io.js";
 import { loadCsv } from "./csv.js";
 import { type Column, getPath, type Namer, pickFields, type RenderOptions } from "./fields.js";
-import type { TableStream } from "./table.js";
 import { loadYaml } from "./yaml.js";
 
 export { type Column, getPath, pickFields, type RenderOptions };
@@ -234,6 +234,7 @@ export function createListWriter(opts: RenderOptions): ListWriter {
           if (!table) {
             // A column a table leaves out (csv keeps it), unless --fields asked for it.
             if (!fields) columns = columns!.filter((c) => c.table !== false);
+            // a seam: table output (cli-table3, string-width) loads only for a table
             table = (await import("./table.js")).tableStream(columns!, opts);
           }
           text = table.rows(await named(items, columns!));
@@ -285,6 +286,7 @@ export async function renderRecord(record: Json, opts: RenderOptions): Promise<v
     const { row } = await loadCsv();
     return write(io, row(keys) + row(keys.map((k) => value[k])));
   }
+  // a seam: table output (cli-table3, string-width) loads only for a table
   const { renderKeyValue } = await import("./table.js");
   return write(io, renderKeyValue(value, opts));
 }

@@ -5,7 +5,6 @@
  * object met twice is written twice (no anchors), an undefined member is
  * left out.
  */
-
 import type * as jsYamlModule from "js-yaml";
 import type { DumpOptions } from "js-yaml";
 

@@ -1,4 +1,4 @@
-import type { createHash as createHashFromNodeCrypto } from "node:crypto";
+import type { createHash as createHashFromCrypto } from "node:crypto";
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { InputError, StalePlanError, UsageError } from "../base/errors.js";
@@ -64,7 +64,7 @@ export interface SavedPlan {
  * node:crypto when a plan is saved or checked, not when this module loads:
  * every diff and apply imports it, and crypto takes ~13 ms to load.
  */
-const createHash: typeof createHashFromNodeCrypto = (...args) =>
+const createHash: typeof createHashFromCrypto = (...args) =>
   process.getBuiltinModule("node:crypto").createHash(...args);
 
 export function fingerprint(members: Record<string, unknown>): string {

@@ -2,6 +2,7 @@ import type { EncodableRecord } from "../api/encode.js";
 import { listAllExtras } from "../api/extras-list.js";
 import { walkPages } from "../api/paginate.js";
 import { requireUser } from "../config/target.js";
+import { IdentityIndex, identityOf } from "../contract/identity.js";
 import { WALK_PAGE_SIZE } from "../contract/operations.js";
 import { type JsonObject, normalizeRecord, recordId } from "../contract/records.js";
 import type { CoreDeps, Deps } from "../deps.js";
@@ -10,7 +11,6 @@ import type { CoreDeps, Deps } from "../deps.js";
 export type ListDeps = Pick<Deps, "client" | "target" | "locale">;
 
 import { RentctlError } from "../base/errors.js";
-import { IdentityIndex, identityOf } from "../contract/identity.js";
 
 /** Pages a whole-account walk requests ahead (the server prepares one while the client reads another). */
 const LIST_READ_AHEAD = 2;

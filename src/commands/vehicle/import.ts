@@ -44,7 +44,7 @@ export const verb = defineVerb({
   run: (deps, args, opts) => run(deps, args.file, opts),
 });
 
-/** What an import runs on (loaded only when it runs: the noun's tree stays light). */
+/** What an import runs on. */
 const load = async () => {
   return { ...depsModule, ...adapters, ...formatModule, ...resolverModule, ...sourceModule };
 };

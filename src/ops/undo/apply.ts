@@ -8,7 +8,7 @@ import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import type { HistoryEntry } from "../../gateway/history.js";
 import { History } from "../../gateway/history.js";
-import * as indexModule from "../../gateway/index.js";
+import * as gatewayModule from "../../gateway/index.js";
 import type { RowWrite } from "../../gateway/vehicles.js";
 import { currentInput } from "../../plans/plan.js";
 import { findByIdentity, listExtras, listVehicles } from "../../resources/list.js";
@@ -228,10 +228,10 @@ export async function undoApply(
             ? undefined
             : { status: "removed" };
         if (e.action === "vehicle.create")
-          return (await indexModule.currentVehicle(deps, e.id)) ? undefined : { status: "removed", id: e.id };
+          return (await gatewayModule.currentVehicle(deps, e.id)) ? undefined : { status: "removed", id: e.id };
         if (e.action === "vehicle.edit") {
-          const now = await indexModule.currentVehicle(deps, e.id);
-          return now && indexModule.movedFields(now.input, mapExtras(currentInput(e.before))).length === 0
+          const now = await gatewayModule.currentVehicle(deps, e.id);
+          return now && gatewayModule.movedFields(now.input, mapExtras(currentInput(e.before))).length === 0
             ? { status: "restored", id: e.id }
             : undefined;
         }
@@ -239,7 +239,7 @@ export async function undoApply(
         return ids.length ? { status: "recreated", id: Math.max(...ids) } : undefined;
       },
       send: async ({ item: e }, ctx) => {
-        const w = { undo: indexModule.UNDOING, beforeWrite: ctx.beforeWrite, signal: ctx.signal };
+        const w = { undo: gatewayModule.UNDOING, beforeWrite: ctx.beforeWrite, signal: ctx.signal };
         if (isPendingExtra(e)) {
           // The create's answer was lost: the extra of its option, period and price, if the create landed at all.
           const id = await lostExtra(e);
@@ -249,12 +249,12 @@ export async function undoApply(
             return { status: "already" };
           }
           knownExtras.add(id);
-          const r = await indexModule.removeExtraPlanned(deps, id, {}, w);
+          const r = await gatewayModule.removeExtraPlanned(deps, id, {}, w);
           deps.msg.info(`${what}: found as extra ${id} by option, period and price; deleted`);
           return r.status === "removed" ? { status: "removed", id } : { status: "already", id };
         }
         if (e.action.startsWith("extra.")) {
-          const r = await undoExtra(deps, indexModule, e, w, Boolean(opts.force));
+          const r = await undoExtra(deps, gatewayModule, e, w, Boolean(opts.force));
           if (r.status === "conflict") {
             conflicts.push({ field: `extra ${e.id}`, message: r.error ?? "changed since the apply" });
           }
@@ -268,12 +268,12 @@ export async function undoApply(
           // Its id, or (the answer lost) the vehicle of its identity, if the create landed at all.
           const id = isPending(e) ? found(e) : e.id;
           if (id === undefined) return { status: "already" };
-          const r = await indexModule.removePlanned(deps, id, { expect: expect(e.before) }, w);
+          const r = await gatewayModule.removePlanned(deps, id, { expect: expect(e.before) }, w);
           if (r.status === "conflict") return conflict(e, r.moved);
           return { status: r.status === "gone" ? "already" : "removed", id };
         }
         if (e.action === "vehicle.edit") {
-          const r = await indexModule.replacePlanned(
+          const r = await gatewayModule.replacePlanned(
             deps,
             e.id,
             { before: expect(e.after), after: mapExtras(currentInput(e.before)) },
@@ -284,7 +284,7 @@ export async function undoApply(
         }
         const id = found(e);
         if (id !== undefined) return { status: "already", id }; // already re-created: adopted, not sent
-        const made = await indexModule.recreateVehicle(deps, mapExtras(e.before as JsonObject), w);
+        const made = await gatewayModule.recreateVehicle(deps, mapExtras(e.before as JsonObject), w);
         recreated.push({ from: e.id, id: made });
         return { status: "recreated", id: made };
       },
@@ -336,7 +336,7 @@ export async function undoApply(
  */
 async function undoExtra(
   deps: Deps,
-  gateway: typeof indexModule,
+  gateway: typeof gatewayModule,
   e: HistoryEntry,
   w: RowWrite,
   force: boolean,
