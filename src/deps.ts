@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import type { ChalkInstance } from "chalk";
 import type { ApiClient } from "./api/client.js";
+import { listAllExtras } from "./api/extras-list.js";
 import type { IO } from "./base/io.js";
 import { FieldNames } from "./catalog/names.js";
 import type { Catalogs } from "./catalog/service.js";
@@ -8,7 +9,7 @@ import { type Paths, resolvePaths } from "./config/paths.js";
 import { catalogMembers, clientFor, onFirstUse } from "./config/services.js";
 import { type GlobalFlags, resolveSettings, type Settings } from "./config/settings.js";
 import { ConfigStore } from "./config/store.js";
-import { requireUserOf, resolveTarget, type Target } from "./config/target.js";
+import { requireUser, resolveTarget, type Target } from "./config/target.js";
 import type { JsonObject } from "./contract/records.js";
 import { colorEnabled, makeChalk } from "./output/color.js";
 import type { Messages } from "./output/messages.js";
@@ -20,6 +21,9 @@ import { resultWidth } from "./output/terminal.js";
 import { inquirerPrompter, type Prompter } from "./prompt.js";
 
 export type { Messages, Output, Prompter, Target };
+// Declared beside the target it reads (src/config/target.ts), so that ops, the gateway and the library reach
+// it without this module's output and prompts.
+export { requireUser };
 
 /** Everything a command may use. Built lazily: a command that needs no key never builds a client. */
 export interface Deps {
@@ -175,14 +179,8 @@ function catalogScope(s: Settings): string {
   return s.baseUrl ?? (s.env === "sandbox" ? "sandbox" : String(s.env));
 }
 
-/** The owner id for account operations, or a clear error. */
-export async function requireUser(deps: Pick<Deps, "target">): Promise<number> {
-  return requireUserOf(await deps.target());
-}
-
 /** The account's extras (the one listing), for names of `vehicle_extras` (read once per run, only by a view that shows them). */
 async function accountExtras(deps: Deps): Promise<JsonObject[]> {
-  const { listAllExtras } = await import("./api/extras-list.js");
   return listAllExtras(await deps.client(), await deps.locale());
 }
 

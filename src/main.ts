@@ -1,10 +1,14 @@
 import { EXIT } from "./base/errors.js";
 import type { IO } from "./base/io.js";
+import { processIO } from "./base/io.js";
+import { VERSION } from "./base/version.js";
+import { helpAsFlag } from "./cli/nouns.js";
+import { reportError } from "./cli/report-error.js";
+import { runProgram } from "./cli/run.js";
 import type { CliContext } from "./cli/shared.js";
 import type { GlobalFlags } from "./config/settings.js";
 import type { ContextOverrides, OwnedDeps } from "./deps.js";
-
-// Everything else loads inside main(), so `rentctl --version` reads almost nothing.
+import { createDeps } from "./deps.js";
 
 export interface MainOptions {
   io?: IO;
@@ -18,7 +22,6 @@ export interface MainOptions {
  * is reported (src/cli/report-error.ts) and mapped to its code.
  */
 export async function main(given: string[], opts: MainOptions = {}): Promise<number> {
-  const [{ processIO }, { helpAsFlag }] = await Promise.all([import("./base/io.js"), import("./cli/nouns.js")]);
   const argv = helpAsFlag(given);
   const io = opts.io ?? processIO();
   const env = opts.env ?? process.env;
@@ -26,17 +29,14 @@ export async function main(given: string[], opts: MainOptions = {}): Promise<num
   const ctx: CliContext = {
     // config, output and the rest load only when a command runs (not for help)
     async makeDeps(flags: GlobalFlags) {
-      const { createDeps } = await import("./deps.js");
       const deps = createDeps(io, env, flags, opts.overrides);
       created.push(deps);
       return deps;
     },
   };
   try {
-    const { runProgram } = await import("./cli/run.js");
     return await runProgram(ctx, argv, io, env);
   } catch (err) {
-    const { reportError } = await import("./cli/report-error.js");
     return await reportError(err, { io, env, argv, deps: created.at(-1) });
   } finally {
     for (const d of created) await d.runExitHooks().catch(() => {});
@@ -48,7 +48,6 @@ export async function run(): Promise<void> {
   const argv = process.argv.slice(2);
   // Scripts ask for the version often: answer it before loading the command tree.
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
-    const { VERSION } = await import("./base/version.js");
     process.stdout.write(`${VERSION}\n`);
     return;
   }

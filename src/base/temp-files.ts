@@ -1,4 +1,5 @@
 import { readdirSync, statSync, unlinkSync } from "node:fs";
+import { open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -84,7 +85,6 @@ export function removeStale(target: string, now = Date.now()): void {
  * rules above), fsync'd, then renamed over the target. Mode 0600 unless given.
  */
 export async function writeFileAtomic(path: string, text: string, mode = 0o600): Promise<void> {
-  const { open, rename, unlink } = await import("node:fs/promises");
   const tmp = tempFor(path);
   const fh = await open(tmp, "w", mode);
   try {

@@ -1,16 +1,28 @@
+import { createHash } from "node:crypto";
 import { InputError, PartialFailureError } from "../base/errors.js";
 import { identityOf } from "../contract/identity.js";
 import type { Deps } from "../deps.js";
+import { catalogPort } from "../files/adapters.js";
+import * as gateway from "../gateway/index.js";
 import type { UndoScope } from "../gateway/undo.js";
 import type { ExtraCreate, ExtraDelete, ExtraSwitch, ExtraUpdate } from "../plans/account-extras.js";
+import { extraState } from "../plans/account-extras.js";
 import type { AccountPlan } from "../plans/account-plan.js";
+import { accountPlanIsEmpty, extraLabeller, isPlaceholder, PLACEHOLDER_BASE } from "../plans/account-plan.js";
+import * as print from "../plans/account-print.js";
+import { replanSaved } from "../plans/account-replan.js";
 import type { PlanChange, PlanCreate, PlanRemove } from "../plans/plan.js";
+import { massRemovalError, massRemovalRefusal } from "../plans/plan.js";
 import type { SavedPlan } from "../plans/saved-plan.js";
+import * as sp from "../plans/saved-plan.js";
+import * as converge from "./converge.js";
 import { CREATE_ROW, EXTRA_ROW, extraCreateKey, fileRow } from "./converge.js";
 import type { BulkJobHandle } from "./job.js";
+import { openBulkJob } from "./job.js";
 import { ACCOUNT_REPORT_COLUMNS } from "./report.js";
 import type { RowRecord } from "./row-log.js";
 import type { BulkRow, RowResult } from "./runner.js";
+import * as vehicleRows from "./vehicle-rows.js";
 
 /**
  * The account apply, the one code path of `rentctl account apply` (-f FILE
@@ -65,7 +77,6 @@ const WROTE = ["created", "updated", "changed", "removed", "switched", "deleted"
 
 /** The job's key: the same input and options find an interrupted run's rows (from -f or from a saved plan alike). */
 export async function accountJobHash(fileHash: string, opts: { prune?: boolean; exact?: boolean }): Promise<string> {
-  const { createHash } = await import("node:crypto");
   return createHash("sha256")
     .update(`${fileHash}|prune=${Boolean(opts.prune)}|exact=${Boolean(opts.exact)}`)
     .digest("hex");
@@ -82,13 +93,10 @@ export async function applySavedAccountPlan(
   saved: SavedPlan,
   opts: AccountApplyRun,
 ): Promise<AccountApplyResult> {
-  const sp = await import("../plans/saved-plan.js");
-  const { replanSaved } = await import("../plans/account-replan.js");
   await sp.checkPlanTarget(deps, saved);
   const o = { ...opts, prune: saved.input.prune, exact: saved.input.exact };
   const source = await sp.savedInput(deps, saved);
   try {
-    const { openBulkJob } = await import("./job.js");
     const job = await openBulkJob(deps, {
       job: "account.apply",
       contentHash: await accountJobHash(saved.input.sha256, o),
@@ -144,12 +152,6 @@ export async function runAccountJob(
 /** ./converge.ts resumeIdentityCheck on a resumed job; its removals are one undo op of their own. */
 async function rerunIdentityCheck(deps: Deps, job: BulkJobHandle, label: string): Promise<RowResult[]> {
   if (!job.resumed) return [];
-  const [converge, gateway, { extraLabeller }, { catalogPort }] = await Promise.all([
-    import("./converge.js"),
-    import("../gateway/index.js"),
-    import("../plans/account-plan.js"),
-    import("../files/adapters.js"),
-  ]);
   const { results } = await converge.resumeIdentityCheck(
     deps,
     job.log,
@@ -177,17 +179,6 @@ export async function applyAccountPlan(
   const workers = opts.concurrency;
   const started = opts.started;
   const target = await deps.target();
-  const [
-    { massRemovalError, massRemovalRefusal },
-    { accountPlanIsEmpty, isPlaceholder, PLACEHOLDER_BASE },
-    print,
-    { extraState },
-  ] = await Promise.all([
-    import("../plans/plan.js"),
-    import("../plans/account-plan.js"),
-    import("../plans/account-print.js"),
-    import("../plans/account-extras.js"),
-  ]);
   const v = plan.vehicles.plan;
   const e = plan.extras;
   const refusal = massRemovalRefusal({
@@ -213,7 +204,6 @@ export async function applyAccountPlan(
     }
   } else await opts.confirm?.(`Apply this plan on ${target.env}?`);
 
-  const gateway = await import("../gateway/index.js");
   const batch = empty
     ? undefined
     : await gateway.openBatch(deps, "vehicle.apply", {
@@ -264,7 +254,6 @@ export async function applyAccountPlan(
     }
     return { ...record, vehicle_extras: out };
   };
-  const [vehicleRows, converge] = await Promise.all([import("./vehicle-rows.js"), import("./converge.js")]);
   const conflict = vehicleRows.conflictOutcome;
   const summary = await job.run<Step>({
     rows: rows(),

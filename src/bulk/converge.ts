@@ -3,9 +3,13 @@ import { InterruptedError, PartialFailureError } from "../base/errors.js";
 import { IdentityIndex, identityOf, regKey } from "../contract/identity.js";
 import { type JsonObject, recordId } from "../contract/records.js";
 import type { Deps } from "../deps.js";
+import * as gateway from "../gateway/index.js";
 import type { UndoScope } from "../gateway/undo.js";
 import type { RowWrite } from "../gateway/vehicles.js";
 import type { ExtraState, ExtraTwin } from "../plans/account-extras.js";
+import { extraKey, extraState, extraTwins } from "../plans/account-extras.js";
+import { currentInput } from "../plans/plan.js";
+import { listExtras, scanVehicles } from "../resources/list.js";
 import type { RowLog, RowRecord } from "./row-log.js";
 import type { RowResult } from "./runner.js";
 
@@ -50,10 +54,6 @@ const isCreateKey = (key: string) => key.startsWith("extra ") && key.endsWith(",
 const SCAN_ATTEMPTS = 5;
 
 async function accountExtras(deps: Deps): Promise<ExtraState[]> {
-  const [{ listExtras }, { extraState }] = await Promise.all([
-    import("../resources/list.js"),
-    import("../plans/account-extras.js"),
-  ]);
   const out: ExtraState[] = [];
   for (const r of await listExtras(deps, {})) {
     const s = extraState(r);
@@ -64,13 +64,11 @@ async function accountExtras(deps: Deps): Promise<ExtraState[]> {
 
 /** The extra `id` (just created by this run) when the account holds its option and period under a lower id. */
 export async function ownExtraTwin(deps: Deps, id: number): Promise<ExtraTwin | undefined> {
-  const { extraTwins } = await import("../plans/account-extras.js");
   return extraTwins(await accountExtras(deps), new Set([id])).find((t) => t.id === id);
 }
 
 /** Delete an extra copy (recorded for undo as `w` says); `gone` when someone removed it first. */
 export async function removeExtraCopy(deps: Deps, twin: ExtraTwin, w: RowWrite): Promise<"removed" | "gone"> {
-  const gateway = await import("../gateway/index.js");
   const r = await gateway.removeExtraPlanned(
     deps,
     twin.id,
@@ -139,11 +137,6 @@ export async function resumeIdentityCheck(
   if (!log.resumed) return { results };
   const c = createdBy(log);
   if (!c.vehicles.size && !c.extras.size && !c.extraKeys.size && !c.vehicleKeys.size) return { results };
-  const [{ extraTwins, extraKey }, gateway, { currentInput }] = await Promise.all([
-    import("../plans/account-extras.js"),
-    import("../gateway/index.js"),
-    import("../plans/plan.js"),
-  ]);
   const failed = (row: RowRecord, id: number, e: unknown) => {
     if (e instanceof AuthError || e instanceof InterruptedError) throw e;
     results.push({
@@ -173,7 +166,6 @@ export async function resumeIdentityCheck(
   // Vehicles: one steady walk, for the vehicles' twins and the vehicles that use an extra copy.
   const copyOf = new Map(twins.map((t) => [t.id, t.kept]));
   let walk: { copies: Array<{ id: number; kept: number; row: RowRecord }>; users: JsonObject[] } | undefined;
-  const { scanVehicles } = await import("../resources/list.js");
   for (let attempt = 1; attempt <= SCAN_ATTEMPTS && !walk; attempt++) {
     const byIdentity = new IdentityIndex<number>();
     const mine: Array<{ id: number; identity: ReturnType<typeof identityOf> }> = [];

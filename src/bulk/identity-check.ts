@@ -4,6 +4,7 @@ import type { Identity } from "../contract/identity.js";
 import { IdentityIndex, identityOf } from "../contract/identity.js";
 import { recordId } from "../contract/records.js";
 import type { Deps } from "../deps.js";
+import { scanVehicles } from "../resources/list.js";
 
 /**
  * The identity check that ends every create phase (import, apply, undo's
@@ -81,7 +82,6 @@ export async function removeDuplicates(
   created: CreatedSet,
   remove: (id: number) => Promise<"removed" | "gone">,
 ): Promise<Duplicate[]> {
-  const { scanVehicles } = await import("../resources/list.js");
   for (let attempt = 1; attempt <= SCAN_ATTEMPTS; attempt++) {
     /** created id -> the lowest id of another vehicle with its identity */
     const older = new Map<number, { v: CreatedVehicle; kept: number }>();

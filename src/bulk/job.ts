@@ -2,13 +2,14 @@ import { readFile } from "node:fs/promises";
 import type { Writable } from "node:stream";
 import { RentctlError } from "../base/errors.js";
 import { lock } from "../base/lock.js";
+import { requireUser } from "../config/target.js";
 import type { Identity } from "../contract/identity.js";
 import type { Deps } from "../deps.js";
-import { requireUser } from "../deps.js";
 import { formatFor } from "../files/format.js";
 import { checkTargetDir } from "../files/write.js";
+import { removeDuplicate } from "../gateway/vehicles.js";
 import { Interrupter, interruptOnCtrlC } from "./control.js";
-import { CreatedSet } from "./identity-check.js";
+import { CreatedSet, removeDuplicates } from "./identity-check.js";
 import { createProgress } from "./progress.js";
 import {
   bulkExitError,
@@ -533,10 +534,6 @@ async function identityCheck(
   emit: (r: RowResult) => Promise<void>,
   remove?: (id: number) => Promise<"removed" | "gone">,
 ): Promise<void> {
-  const [{ removeDuplicates }, { removeDuplicate }] = await Promise.all([
-    import("./identity-check.js"),
-    import("../gateway/vehicles.js"),
-  ]);
   let found: Awaited<ReturnType<typeof removeDuplicates>>;
   try {
     found = await removeDuplicates(deps, created, remove ?? ((id) => removeDuplicate(deps, id)));

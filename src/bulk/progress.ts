@@ -1,3 +1,4 @@
+import type * as cliProgressModule from "cli-progress";
 /**
  * The progress bar of a bulk job: on stderr, only when stderr is a TTY (and
  * not with --quiet); rows done / total, rate and ETA. Without a TTY it is a
@@ -17,9 +18,10 @@ export async function createProgress(
   label: string,
 ): Promise<Progress> {
   if (!enabled || total === 0) return NONE;
+  // A seam: cli-progress loads only for a bar on a terminal.
   // CommonJS: under the esbuild bundle only `default` is there.
-  const mod = (await import("cli-progress")) as typeof import("cli-progress") & {
-    default?: typeof import("cli-progress");
+  const mod = (await import("cli-progress")) as typeof cliProgressModule & {
+    default?: typeof cliProgressModule;
   };
   const { SingleBar } = typeof mod.SingleBar === "function" ? mod : mod.default!;
   const started = Date.now();

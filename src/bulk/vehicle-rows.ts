@@ -2,6 +2,7 @@ import type { Deps } from "../deps.js";
 import type { RowWrite } from "../gateway/index.js";
 import * as gateway from "../gateway/index.js";
 import type { PlanChange, PlanRemove } from "../plans/plan.js";
+import { currentInput } from "../plans/plan.js";
 import type { TaskContext, TaskOutcome } from "./runner.js";
 
 /**
@@ -67,7 +68,6 @@ export async function sendChange(
 
 /** A planned removal, refused when the vehicle moved since the plan. */
 export async function sendRemove(deps: Deps, rm: PlanRemove, w: RowWrite): Promise<TaskOutcome> {
-  const { currentInput } = await import("../plans/plan.js");
   const r = await gateway.removePlanned(deps, rm.vehicle_id, { expect: currentInput(rm.record) }, w);
   return r.status === "conflict" ? conflictOutcome(r.moved) : { status: "removed", id: rm.vehicle_id };
 }

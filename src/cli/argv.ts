@@ -1,3 +1,5 @@
+import { EXTRA_FIELDS } from "../contract/extra-fields.js";
+import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 /**
  * What argv means before commander reads it. `--json id,price_per_day` (as
  * gh) means `--json --fields id,price_per_day`; plain `--json` stays a
@@ -8,10 +10,6 @@
  */
 export async function normalizeArgv(argv: readonly string[]): Promise<string[]> {
   if (!argv.includes("--json") && !argv.some((a) => a.startsWith("--json="))) return [...argv];
-  const [{ VEHICLE_FIELDS }, { EXTRA_FIELDS }] = await Promise.all([
-    import("../contract/vehicle-fields.js"),
-    import("../contract/extra-fields.js"),
-  ]);
   const fieldNames = new Set(["id", ...VEHICLE_FIELDS.map((f) => f.name), ...EXTRA_FIELDS.map((f) => f.name)]);
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -52,7 +52,10 @@ function argTerm(a: ArgDecl): string {
   return a.required ? `<${name}>` : `[${name}]`;
 }
 
-/** Only the layers above the commands can do these; verbs reach them through their host. */
+/**
+ * Only the layers above the commands can do these; verbs reach them through their host.
+ * A seam: the wizard (with @inquirer/prompts) loads when it runs.
+ */
 const wizard: VerbHost["wizard"] = async (deps, opts) => (await import("../wizard/command.js")).run(deps, opts);
 
 /** A verb as a commander command; its action reads the typed flags and runs the verb. */
@@ -100,6 +103,40 @@ export function addVerbs(ctx: CliContext, parent: Command, members: ReadonlyArra
     else parent.addCommand(verbCommand(ctx, m), m.hidden ? { hidden: true } : undefined);
   }
   return parent;
+}
+
+/**
+ * A row of a noun's command table: the words its verbs answer to (each
+ * verb's name, then its aliases) and the module that declares them, imported
+ * only when one of those words runs (or for the noun's help).
+ */
+export interface VerbRow {
+  readonly words: readonly string[];
+  load(): Promise<Verb | readonly Verb[]>;
+}
+
+/**
+ * Add a noun's verbs from its command table: when `verb` (the word after the
+ * noun in argv) is in a row, only that row's module loads; otherwise every
+ * row's, in order (the noun's help, a mistyped verb, the whole tree). A row's
+ * words must be those of the verbs it loads (the whole tree, built for the
+ * help pages at build time and by tests, checks every row).
+ */
+export async function addVerbTable(
+  ctx: CliContext,
+  parent: Command,
+  rows: readonly VerbRow[],
+  verb: string | undefined,
+): Promise<Command> {
+  const row = verb === undefined ? undefined : rows.find((r) => r.words.includes(verb));
+  const chosen = row ? [row] : rows;
+  const loaded = await Promise.all(chosen.map(async (r) => [await r.load()].flat() as Verb[]));
+  chosen.forEach((r, i) => {
+    const words = (loaded[i] ?? []).flatMap((v) => [v.name, ...v.aliases]);
+    if (words.join(" ") !== r.words.join(" "))
+      throw new Error(`command table of ${parent.name()}: row [${r.words.join(" ")}] loads [${words.join(" ")}]`);
+  });
+  return addVerbs(ctx, parent, loaded.flat());
 }
 
 /** A noun: a group of verbs (`rentctl auth login|status|logout`); its description comes from src/cli/nouns.ts. */

@@ -1,20 +1,34 @@
-import type { Command } from "commander";
-import { verb as login } from "../commands/auth/login.js";
-import { verb as logout } from "../commands/auth/logout.js";
-import { verb as migrate } from "../commands/auth/migrate.js";
-import { verb as status } from "../commands/auth/status.js";
-import { verb as profileList } from "../commands/profile/list.js";
-import { verb as profileRemove } from "../commands/profile/remove.js";
-import { verb as profileSet } from "../commands/profile/set.js";
-import { verb as profileShow } from "../commands/profile/show.js";
-import { verb as profileUse } from "../commands/profile/use.js";
-import { nounCommand } from "./assemble.js";
+import { Command } from "commander";
+import { addVerbTable } from "./assemble.js";
 import type { CliContext } from "./shared.js";
 
-export function authCommand(ctx: CliContext): Command {
-  return nounCommand(ctx, "auth", [login, status, logout, migrate]);
+/** `rentctl auth`: its command table (each verb's module, src/commands/auth/<verb>.ts, loaded when it runs). */
+export function authCommand(ctx: CliContext, verb?: string): Promise<Command> {
+  return addVerbTable(
+    ctx,
+    new Command("auth"),
+    [
+      { words: ["login"], load: async () => (await import("../commands/auth/login.js")).verb },
+      { words: ["status"], load: async () => (await import("../commands/auth/status.js")).verb },
+      { words: ["logout"], load: async () => (await import("../commands/auth/logout.js")).verb },
+      { words: ["migrate"], load: async () => (await import("../commands/auth/migrate.js")).verb },
+    ],
+    verb,
+  );
 }
 
-export function profileCommand(ctx: CliContext): Command {
-  return nounCommand(ctx, "profile", [profileList, profileShow, profileUse, profileSet, profileRemove]);
+/** `rentctl profile`: its command table (src/commands/profile/<verb>.ts). */
+export function profileCommand(ctx: CliContext, verb?: string): Promise<Command> {
+  return addVerbTable(
+    ctx,
+    new Command("profile"),
+    [
+      { words: ["list"], load: async () => (await import("../commands/profile/list.js")).verb },
+      { words: ["show"], load: async () => (await import("../commands/profile/show.js")).verb },
+      { words: ["use"], load: async () => (await import("../commands/profile/use.js")).verb },
+      { words: ["set"], load: async () => (await import("../commands/profile/set.js")).verb },
+      { words: ["remove"], load: async () => (await import("../commands/profile/remove.js")).verb },
+    ],
+    verb,
+  );
 }

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { flag } from "../commands/flags.js";
 import { defineVerb } from "../commands/verb.js";
+import { serve } from "../mcp/server.js";
 import { verbCommand } from "./assemble.js";
 import type { CliContext } from "./shared.js";
 
@@ -38,7 +39,7 @@ RENTCTL_API_KEY, profile).
 Writes: plan_changes returns a plan and a token; apply_plan(token) runs exactly
 that plan (single use, expires, refused when stale).
 `,
-  run: async (deps, _args, opts) => (await import("../mcp/server.js")).serve(deps, opts),
+  run: async (deps, _args, opts) => serve(deps, opts),
 });
 
 export function mcpCommand(ctx: CliContext): Command {

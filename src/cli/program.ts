@@ -4,12 +4,19 @@ import { exitCodesLine } from "../base/errors.js";
 import { VERSION } from "../base/version.js";
 import { GLOBAL_FLAGS } from "../commands/globals.js";
 import { addFlags } from "./assemble.js";
-import { invokedNoun, NOUNS, type NounName } from "./nouns.js";
+import { invokedNoun, invokedVerb, NOUNS, type NounName } from "./nouns.js";
 import { applyHelpConfig, type CliContext, examples, hasExamples } from "./shared.js";
 
-type Builder = (ctx: CliContext) => Command;
+/** A noun's commands; given the verb argv names, a noun with a command table loads that verb's module alone. */
+type Builder = (ctx: CliContext, verb?: string) => Command | Promise<Command>;
 
-/** Each noun's builder, imported only when the noun is built (see ./nouns.ts for the list). */
+/**
+ * The command table: each noun's builder, imported only when the noun is
+ * built (see ./nouns.ts for the list); the nouns with many verbs import each
+ * verb's module when it runs (their tables: addVerbTable in ./assemble.ts).
+ * These, and the few seams the codemod of issue 42 (static-imports.mjs) keeps, are the
+ * only dynamic imports of src/: everything else is imported statically.
+ */
 const BUILDERS: Record<NounName, () => Promise<Builder>> = {
   auth: async () => (await import("./auth.js")).authCommand,
   profile: async () => (await import("./auth.js")).profileCommand,
@@ -53,9 +60,11 @@ export async function buildProgram(ctx: CliContext, argv?: readonly string[]): P
   const builders = await Promise.all(
     NOUNS.map((n) => (wanted === undefined || wanted === n.name ? BUILDERS[n.name]() : undefined)),
   );
+  const verb = wanted ? invokedVerb(argv ?? []) : undefined;
+  const built = await Promise.all(builders.map((build) => build?.(ctx, verb)));
   NOUNS.forEach((n, i) => {
-    const build = builders[i];
-    if (build) program.addCommand(build(ctx).description(n.summary));
+    const noun = built[i];
+    if (noun) program.addCommand(noun.description(n.summary));
     else {
       const light = new Command(n.name).description(n.summary);
       terms.set(light, n.term);

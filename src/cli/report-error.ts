@@ -1,6 +1,8 @@
 import { EXIT, exitCodeOf, RentctlError, StalePlanError } from "../base/errors.js";
 import type { IO } from "../base/io.js";
 import type { Deps } from "../deps.js";
+import { colorEnabled, makeChalk } from "../output/color.js";
+import { formatError } from "../output/error.js";
 import { argvWantsJson } from "./argv.js";
 
 export interface ReportContext {
@@ -38,7 +40,6 @@ function wantsJson(c: ReportContext): boolean {
  */
 export async function reportError(err: unknown, c: ReportContext): Promise<number> {
   const { io, env, deps } = c;
-  const { colorEnabled, makeChalk } = await import("../output/color.js");
   const code = exitCodeOf(err);
   if (code === EXIT.interrupted) {
     io.stderr.write("\n");
@@ -65,7 +66,6 @@ export async function reportError(err: unknown, c: ReportContext): Promise<numbe
     return code;
   }
   if (e) {
-    const { formatError } = await import("../output/error.js");
     io.stderr.write(formatError(e, color));
     return code;
   }

@@ -1,11 +1,18 @@
-import type { Command } from "commander";
-import { verb as info } from "../commands/sandbox/info.js";
-import { verb as repair } from "../commands/sandbox/repair.js";
-import { verb as reset } from "../commands/sandbox/reset.js";
-import { verb as serve } from "../commands/sandbox/serve.js";
-import { nounCommand } from "./assemble.js";
+import { Command } from "commander";
+import { addVerbTable } from "./assemble.js";
 import type { CliContext } from "./shared.js";
 
-export function sandboxCommand(ctx: CliContext): Command {
-  return nounCommand(ctx, "sandbox", [serve, reset, repair, info]);
+/** `rentctl sandbox`: its command table (src/commands/sandbox/<verb>.ts, each loaded when it runs). */
+export function sandboxCommand(ctx: CliContext, verb?: string): Promise<Command> {
+  return addVerbTable(
+    ctx,
+    new Command("sandbox"),
+    [
+      { words: ["serve"], load: async () => (await import("../commands/sandbox/serve.js")).verb },
+      { words: ["reset"], load: async () => (await import("../commands/sandbox/reset.js")).verb },
+      { words: ["repair"], load: async () => (await import("../commands/sandbox/repair.js")).verb },
+      { words: ["info"], load: async () => (await import("../commands/sandbox/info.js")).verb },
+    ],
+    verb,
+  );
 }

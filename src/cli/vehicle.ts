@@ -1,38 +1,37 @@
 import { Command } from "commander";
-import { activateVerb, deactivateVerb } from "../commands/vehicle/activate.js";
-import { verb as apply } from "../commands/vehicle/apply.js";
-import { verb as calendar } from "../commands/vehicle/calendar.js";
-import { verb as create } from "../commands/vehicle/create.js";
-import { verb as diff } from "../commands/vehicle/diff.js";
-import { verb as edit } from "../commands/vehicle/edit.js";
-import { verb as exportVerb } from "../commands/vehicle/export.js";
-import { verb as get } from "../commands/vehicle/get.js";
-import { verb as importVerb } from "../commands/vehicle/import.js";
-import { verb as list } from "../commands/vehicle/list.js";
-import { verb as remove } from "../commands/vehicle/remove.js";
-import { verb as schema } from "../commands/vehicle/schema.js";
-import { verb as wizard } from "../commands/vehicle/wizard.js";
-import { addVerbs } from "./assemble.js";
+import { addVerbTable } from "./assemble.js";
 import type { CliContext } from "./shared.js";
 
-/** `rentctl vehicle`: its verbs, in help order (each declared in src/commands/vehicle/<verb>.ts). */
-export function vehicleCommand(ctx: CliContext): Command {
+/**
+ * `rentctl vehicle`: its command table, in help order (each verb declared in
+ * src/commands/vehicle/<verb>.ts, its module loaded when the verb runs).
+ */
+export function vehicleCommand(ctx: CliContext, verb?: string): Promise<Command> {
   const cmd = new Command("vehicle").description("List, show, create, edit, remove and (de)activate vehicles");
-  addVerbs(ctx, cmd, [
-    list,
-    get,
-    create,
-    wizard,
-    edit,
-    remove,
-    activateVerb,
-    deactivateVerb,
-    calendar,
-    exportVerb,
-    importVerb,
-    diff,
-    apply,
-    schema,
-  ]);
-  return cmd;
+  return addVerbTable(
+    ctx,
+    cmd,
+    [
+      { words: ["list"], load: async () => (await import("../commands/vehicle/list.js")).verb },
+      { words: ["get", "show"], load: async () => (await import("../commands/vehicle/get.js")).verb },
+      { words: ["create"], load: async () => (await import("../commands/vehicle/create.js")).verb },
+      { words: ["wizard"], load: async () => (await import("../commands/vehicle/wizard.js")).verb },
+      { words: ["edit"], load: async () => (await import("../commands/vehicle/edit.js")).verb },
+      { words: ["remove", "delete", "rm"], load: async () => (await import("../commands/vehicle/remove.js")).verb },
+      {
+        words: ["activate", "deactivate"],
+        load: async () => {
+          const { activateVerb, deactivateVerb } = await import("../commands/vehicle/activate.js");
+          return [activateVerb, deactivateVerb];
+        },
+      },
+      { words: ["calendar"], load: async () => (await import("../commands/vehicle/calendar.js")).verb },
+      { words: ["export"], load: async () => (await import("../commands/vehicle/export.js")).verb },
+      { words: ["import"], load: async () => (await import("../commands/vehicle/import.js")).verb },
+      { words: ["diff"], load: async () => (await import("../commands/vehicle/diff.js")).verb },
+      { words: ["apply"], load: async () => (await import("../commands/vehicle/apply.js")).verb },
+      { words: ["schema"], load: async () => (await import("../commands/vehicle/schema.js")).verb },
+    ],
+    verb,
+  );
 }

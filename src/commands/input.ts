@@ -3,9 +3,18 @@ import { fsReason, InputError, UsageError } from "../base/errors.js";
 import { readAll } from "../base/io.js";
 import { recordToWire, relativeFormProblems } from "../contract/human.js";
 import { isObject, READ_ONLY_MEMBERS } from "../contract/records.js";
+import { localProblems } from "../contract/refs.js";
 import type { ParamSpec } from "../contract/types.js";
 import { specIndex } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
+import { catalogPort } from "../files/adapters.js";
+import { checkJson } from "../files/input-limits.js";
+import { createNameResolver, resolvableField, resolveRowNames } from "../files/resolver.js";
+import { parseYaml } from "../files/yaml.js";
+import { refuseClearedRequired, resolveCatalogNames } from "../ops/values.js";
+import { isRelative } from "../plans/relative.js";
+import { suggestFields } from "../plans/where.js";
+import { problemsError } from "../resources/safe-edit.js";
 
 /**
  * A record from its three sources, in order of precedence (later wins):
@@ -38,11 +47,10 @@ export async function readRecordFile(deps: Deps, file: string): Promise<Record<s
   try {
     if (/^\s*[[{]/.test(text)) {
       // the same guards as fleet files: no nesting deeper than 64, no member named twice
-      const { checkJson } = await import("../files/input-limits.js");
       parsed = (checkJson(text, () => `--from-file ${file === "-" ? "stdin" : file}`) ?? { value: JSON.parse(text) })
         .value;
     } else {
-      parsed = (await import("../files/yaml.js")).parseYaml(text);
+      parsed = parseYaml(text);
     }
   } catch (e) {
     if (e instanceof InputError) throw e;
@@ -127,7 +135,6 @@ export async function gatherInput(
   if (unknown.length) {
     // A typo must never be reported as a success: refused unless the user says the server knows the field.
     if (!sources.allowUnknown) {
-      const { suggestFields } = await import("../plans/where.js");
       throw new InputError(
         `${unknown.length} member${unknown.length === 1 ? " is" : "s are"} not a field of the v302 contract (nothing was sent)`,
         {
@@ -152,14 +159,8 @@ export async function gatherInput(
   // dates in either form (2026-12-24, 24.12.2026) become the contract's own
   recordToWire(values);
   // clearing a field the contract requires would leave a record the API rejects (or worse, keeps)
-  (await import("../ops/values.js")).refuseClearedRequired(bySpec, values);
+  refuseClearedRequired(bySpec, values);
   if (check) {
-    const [{ localProblems }, { resolvableField }, { problemsError }, { isRelative }] = await Promise.all([
-      import("../contract/refs.js"),
-      import("../files/resolver.js"),
-      import("../resources/safe-edit.js"),
-      import("../plans/relative.js"),
-    ]);
     // an edit's field flags take relative values (`--price-per-day -5`): checked where they are applied
     const flagged = new Set(Object.keys(sources.flags ?? {}).filter((k) => sources.flags?.[k] !== undefined));
     const problems = localProblems(values, specs, {
@@ -199,10 +200,6 @@ async function resolveFileNames(
   // only the contract's fields (other members are refused, or sent as given, below)
   const fields: Record<string, unknown> = {};
   for (const k in values) if (bySpec.has(k)) fields[k] = values[k];
-  const [{ createNameResolver, resolveRowNames }, { catalogPort }] = await Promise.all([
-    import("../files/resolver.js"),
-    import("../files/adapters.js"),
-  ]);
   const problems = await resolveRowNames(createNameResolver(await catalogPort(deps)), fields);
   if (problems.length)
     throw new InputError(
@@ -220,7 +217,6 @@ export async function resolveNamedRefs(
   specs: readonly ParamSpec[],
   values: Record<string, unknown>,
 ): Promise<void> {
-  const { resolveCatalogNames } = await import("../ops/values.js");
   await resolveCatalogNames(deps, specs, values, {
     ...(deps.flags.dryRun ? { show: (line: string) => deps.msg.info(deps.color.dim(line)) } : {}),
   });

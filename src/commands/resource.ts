@@ -1,4 +1,5 @@
 import type { JsonObject } from "../contract/records.js";
+import { EXTRA_SECTIONS, VEHICLE_SECTIONS } from "../contract/sections.js";
 import type { Deps } from "../deps.js";
 import type { CardSection } from "../output/card.js";
 
@@ -11,7 +12,6 @@ export async function printRecord(
   more?: CardSection[],
 ): Promise<void> {
   if (deps.flags.quiet) return deps.out.ids([id]);
-  const { EXTRA_SECTIONS, VEHICLE_SECTIONS } = await import("../contract/sections.js");
   const vehicle = noun === "vehicle";
   await deps.out.card(
     record,

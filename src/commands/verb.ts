@@ -21,9 +21,9 @@ import { readGlobalFlags } from "./globals.js";
  * (src/cli/assemble.ts) turns a verb into a commander command; help, the
  * completion scripts and the build-time help pages all read that command.
  *
- * The noun's whole tree is built when one of its verbs runs (and for help),
- * so a verb module's static imports stay light (contract tables, errors,
- * types, small helpers): anything heavy loads with `await import()` in run.
+ * The noun's command table (src/cli/<noun>.ts, addVerbTable) imports a
+ * verb's module only when that verb runs (or for the noun's help), so the
+ * module imports what it uses statically, like any other.
  */
 export interface VerbSpec<A extends Args, F extends Flags> {
   name: string;

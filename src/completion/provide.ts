@@ -4,6 +4,7 @@ import { CATALOG_OPERATIONS } from "../contract/operations.js";
 import type { JsonObject } from "../contract/records.js";
 import type { Operation } from "../contract/types.js";
 import type { Deps } from "../deps.js";
+import { DEMO_OWNERS } from "../sandbox/owners.js";
 
 /**
  * Dynamic completion values, printed by `rentctl completion __complete KIND
@@ -48,8 +49,7 @@ async function currentVehicles(deps: Deps) {
   try {
     const s = deps.settings();
     // the sandbox's default owner when none is set (as the target resolves it; no network here)
-    owner =
-      s.userId ?? (s.env === "sandbox" ? (await import("../sandbox/owners.js")).DEMO_OWNERS[0]?.userId : undefined);
+    owner = s.userId ?? (s.env === "sandbox" ? DEMO_OWNERS[0]?.userId : undefined);
   } catch {
     owner = undefined;
   }

@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type { Entry as EntryFromKeyring } from "@napi-rs/keyring";
 
 /**
  * Where API keys live at rest: the system keychain (macOS Keychain, Windows
@@ -76,7 +77,7 @@ export async function openKeychain(env: NodeJS.ProcessEnv): Promise<KeychainAcce
   const setting = env.RENTCTL_KEYCHAIN?.trim() ?? "";
   if (setting === "off") return { ok: false, reason: "the keychain is turned off (RENTCTL_KEYCHAIN=off)" };
   if (setting.startsWith("file:")) return { ok: true, keychain: fileKeychain(setting.slice(5)) };
-  let Entry: typeof import("@napi-rs/keyring").Entry;
+  let Entry: typeof EntryFromKeyring;
   try {
     ({ Entry } = await import("@napi-rs/keyring"));
   } catch (e) {

@@ -1,4 +1,5 @@
 import type { ApiClient, ClientOptions } from "../api/client.js";
+import { ApiClient as ApiClientFromClient } from "../api/client.js";
 import { Catalogs } from "../catalog/service.js";
 import type { Target } from "./target.js";
 
@@ -14,8 +15,7 @@ export async function clientFor(
   opts: Omit<ClientOptions, "baseUrl" | "apiKey" | "serverFailure">,
   onClose: (fn: () => Promise<void>) => void,
 ): Promise<ApiClient> {
-  const { ApiClient } = await import("../api/client.js");
-  const client = new ApiClient({
+  const client = new ApiClientFromClient({
     ...opts,
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,

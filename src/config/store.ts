@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type Conf2 from "conf";
 import { ConfigError } from "../base/errors.js";
 import { lockSync } from "../base/lock.js";
 import { CONFIG_SCHEMA, configProblem } from "./schema.js";
@@ -80,6 +81,7 @@ export class ConfigStore {
    * `auth login` beside them) each keep their change.
    */
   async write(mutate: (data: ConfigData) => void): Promise<void> {
+    // a seam: conf (with ajv, ~100 ms to load) only for a write of the config
     const { default: Conf } = await import("conf");
     const release = lockSync(this.file, { what: "the config file" });
     try {
@@ -92,7 +94,7 @@ export class ConfigStore {
     }
   }
 
-  #save(Conf: typeof import("conf").default, data: ConfigData): void {
+  #save(Conf: typeof Conf2, data: ConfigData): void {
     try {
       // created private (0700) when it does not exist yet; an existing directory keeps its mode
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });

@@ -1,6 +1,9 @@
 import { NotConfiguredError } from "../api/errors.js";
 import { RentctlError, UsageError } from "../base/errors.js";
+import { lockTimeoutMs } from "../base/lock.js";
+import { DEMO_OWNERS } from "../sandbox/owners.js";
 import { type Paths, sandboxDataFile } from "./paths.js";
+import { accountOf, openKeychain } from "./secrets.js";
 import type { Environment, Settings } from "./settings.js";
 
 /**
@@ -48,7 +51,6 @@ export async function resolveTarget({ settings, env, paths, onExit, warn }: Targ
   const profileKeySource: Target["keySource"] =
     s.apiKey === undefined ? undefined : s.sources.apiKey === "env" ? "env" : fromKeychain ? "keychain" : "file";
   if (s.env === "sandbox") {
-    const { DEMO_OWNERS } = await import("../sandbox/owners.js");
     const owner = DEMO_OWNERS.find((o: { userId: number }) => o.userId === s.userId) ?? DEMO_OWNERS[0]!;
     // The demo key only when the user asks for the sandbox now (--env sandbox or RENTCTL_ENV), never
     // behind a sandbox profile whose key was removed: `auth logout` must visibly log out.
@@ -95,7 +97,6 @@ export async function resolveTarget({ settings, env, paths, onExit, warn }: Targ
 
 /** A profile's key from the system keychain, or a clear error (exit 4) saying why it cannot be read. */
 async function keychainKey(env: NodeJS.ProcessEnv, profile: string): Promise<string> {
-  const { accountOf, openKeychain } = await import("./secrets.js");
   const access = await openKeychain(env);
   if (!access.ok)
     throw new NotConfiguredError(`the key of profile ${profile} is in the system keychain, which cannot be read here`, {
@@ -112,6 +113,11 @@ async function keychainKey(env: NodeJS.ProcessEnv, profile: string): Promise<str
       hint: `log in again: rentctl auth login --profile ${profile}`,
     });
   return key;
+}
+
+/** The owner id of the target of deps (a Deps, CoreDeps), or a clear error. */
+export async function requireUser(deps: { target(): Promise<Target> }): Promise<number> {
+  return requireUserOf(await deps.target());
 }
 
 /** The owner id for account operations, or a clear error. */
@@ -147,11 +153,9 @@ export async function embeddedSandboxUrl(
   return sb.url;
 }
 
+// A seam: the embedded sandbox's server loads when it starts, never on a call to an API.
 async function startEmbedded(dataFile: string | null, env: NodeJS.ProcessEnv, warn: (text: string) => void) {
-  const [{ startSandbox }, { lockTimeoutMs }] = await Promise.all([
-    import("../sandbox/server.js"),
-    import("../base/lock.js"),
-  ]);
+  const { startSandbox } = await import("../sandbox/server.js");
   try {
     return await startSandbox({
       host: "127.0.0.1",

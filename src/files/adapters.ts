@@ -5,6 +5,8 @@ import { matchByName } from "../catalog/match.js";
 import { type JsonObject, normalizeRecord } from "../contract/records.js";
 import type { WireRecord } from "../contract/validate.js";
 import type { CoreDeps, Deps } from "../deps.js";
+import { prepareVehicle } from "../resources/create.js";
+import { inputOf, VEHICLE } from "../resources/safe-edit.js";
 import type { RowProblem } from "./fields.js";
 import type { CatalogPort } from "./resolver.js";
 
@@ -20,7 +22,6 @@ export async function checkVehicle(
   deps: CoreDeps,
   values: Record<string, unknown>,
 ): Promise<{ record?: EncodableRecord; problems: RowProblem[] }> {
-  const { prepareVehicle } = await import("../resources/create.js");
   try {
     return { record: await prepareVehicle(deps, values), problems: [] };
   } catch (e) {
@@ -31,7 +32,6 @@ export async function checkVehicle(
 
 /** The input fields of a vehicle as the server returns it: the same mapping safe edit uses. */
 export async function vehicleInputMapper(): Promise<(record: JsonObject) => WireRecord> {
-  const { inputOf, VEHICLE } = await import("../resources/safe-edit.js");
   return (record) => inputOf(VEHICLE, normalizeRecord(record, "vehicle"));
 }
 

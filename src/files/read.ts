@@ -1,7 +1,8 @@
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { InputError } from "../base/errors.js";
+import { unguardCell } from "../output/csv.js";
 import { readDocument, WHOLE_FILE_BYTES } from "./doc-stream.js";
 import type { FleetFormat } from "./format.js";
 import { checkJson, decodeUtf8, MAX_ROW_BYTES, rowTooLarge, Utf8Check } from "./input-limits.js";
@@ -102,7 +103,8 @@ async function* rowsOf(path: string, format: FleetFormat): AsyncGenerator<RawRow
     return;
   }
   if (format === "csv") {
-    const [{ parse }, { unguardCell }] = await Promise.all([import("csv-parse"), import("../output/csv.js")]);
+    // a seam: the csv reader (csv-parse) loads only for a csv file
+    const { parse } = await import("csv-parse");
     const delimiter = await csvDelimiter(path);
     const parser = parse({
       columns: (h: string[]) => {
@@ -195,7 +197,6 @@ async function* streamedRows(path: string, format: "json" | "yaml"): AsyncGenera
  * so this cannot misread a file that reads as comma-separated.
  */
 export async function csvDelimiter(path: string): Promise<string> {
-  const { open } = await import("node:fs/promises");
   let head = "";
   try {
     const fh = await open(path, "r");

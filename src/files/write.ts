@@ -1,6 +1,10 @@
 import { once } from "node:events";
+import { stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { UsageError } from "../base/errors.js";
+import { loadCsv } from "../output/csv.js";
+import { loadYaml } from "../output/yaml.js";
 import type { FleetFormat } from "./format.js";
 
 /**
@@ -52,13 +56,13 @@ export async function createRecordWriter(
     };
   }
   if (format === "yaml") {
-    const { stringify } = await (await import("../output/yaml.js")).loadYaml();
+    const { stringify } = await loadYaml();
     return {
       write: (r) => put(out, stringify([r], { lineWidth: 0 })),
       end: async () => {},
     };
   }
-  const { row: csvRow } = await (await import("../output/csv.js")).loadCsv();
+  const { row: csvRow } = await loadCsv();
   let header = false;
   return {
     write: (r) => {
@@ -82,8 +86,6 @@ export async function createRecordWriter(
 export async function checkTargetDir(path: string, what: string): Promise<void> {
   if (path.trim() === "")
     throw new UsageError(`${what}: the file name is empty`, { hint: "give a file name, or - for stdout" });
-  const { stat } = await import("node:fs/promises");
-  const { dirname, resolve } = await import("node:path");
   const dir = dirname(resolve(path));
   const s = await stat(dir).catch(() => undefined);
   if (!s?.isDirectory())

@@ -4,10 +4,12 @@ import type { EncodableRecord } from "../api/encode.js";
 import { ApiError } from "../api/errors.js";
 import { ConflictError } from "../base/errors.js";
 import type { ActingTarget } from "../base/io.js";
+import { identityOf } from "../contract/identity.js";
 import { createdId, type JsonObject, unwrapRecord } from "../contract/records.js";
 import { crossFieldProblems, isEmpty, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
 import type { CoreDeps, Deps } from "../deps.js";
 import { type CreateResult, printCreateDryRun } from "../resources/create.js";
+import { findByIdentity } from "../resources/list.js";
 import { EXTRA, type Resource } from "../resources/resource.js";
 import {
   applyChanges,
@@ -267,7 +269,6 @@ async function explainLostCreate(
   record: EncodableRecord,
   opts: CreateOptions,
 ): Promise<void> {
-  const { identityOf } = await import("../contract/identity.js");
   const identity = identityOf(record as Record<string, unknown>);
   e.message = "the answer to the create was lost: the server may have created the vehicle";
   if (!identity) {
@@ -277,7 +278,6 @@ async function explainLostCreate(
   const reg = String(record.vehicle_reg_number);
   opts.trace?.(`checking whether vehicle ${reg} was created: listing the account`);
   try {
-    const { findByIdentity } = await import("../resources/list.js");
     const found = await findByIdentity(deps, record as Record<string, unknown>);
     if (found.length) {
       e.details = [

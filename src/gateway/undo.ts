@@ -1,6 +1,7 @@
 import type { JsonObject } from "../contract/records.js";
 import type { CoreDeps } from "../deps.js";
 import type { HistoryAction } from "./history.js";
+import { historyFor, historyTarget } from "./history.js";
 
 /**
  * How a write of the gateway is recorded in the undo history (src/gateway/history.ts).
@@ -41,7 +42,6 @@ export interface UndoBatch {
 async function historyOf(deps: CoreDeps) {
   if (deps.history === false) return undefined;
   const target = await deps.target();
-  const { historyFor, historyTarget } = await import("./history.js");
   const history = historyFor(deps.paths.dataDir, target);
   return history ? { history, where: historyTarget(target) } : undefined;
 }

@@ -2,12 +2,14 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { CancelSignal } from "../api/cancel.js";
 import type { EncodableRecord, FilePart } from "../api/encode.js";
+import { contentTypeFor } from "../api/encode.js";
 import { NotFoundError } from "../api/errors.js";
 import { InputError, RentctlError } from "../base/errors.js";
+import { requireUser } from "../config/target.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../contract/operations.js";
 import { createdId, type JsonObject, uploadedImageIds } from "../contract/records.js";
 import type { WireRecord } from "../contract/validate.js";
-import { type CoreDeps, requireUser } from "../deps.js";
+import type { CoreDeps } from "../deps.js";
 import { checkVehicle } from "../files/adapters.js";
 import { currentInput, PLAN_FIELDS, sameStored } from "../plans/plan.js";
 import { fetchRecord, VEHICLE } from "../resources/safe-edit.js";
@@ -90,7 +92,6 @@ export async function createRecorded(
 
 /** Upload image files in batches of at most 10; returns the new image ids in file order. */
 export async function uploadImages(deps: CoreDeps, files: string[], signal?: CancelSignal): Promise<number[]> {
-  const { contentTypeFor } = await import("../api/encode.js");
   const ids: number[] = [];
   for (let i = 0; i < files.length; i += UPLOAD_MAX_FILES) {
     const parts: FilePart[] = [];

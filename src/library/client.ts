@@ -3,15 +3,39 @@ import type { EncodableRecord } from "../api/encode.js";
 import { MalformedResponseError } from "../api/errors.js";
 import { InputError, InterruptedError, UsageError } from "../base/errors.js";
 import type { AccountApplyResult } from "../bulk/account-apply.js";
+import { requireUser } from "../config/target.js";
 import { EXTRA_EDITABLE_FIELDS, EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { JsonObject } from "../contract/records.js";
+import { normalizeRecord } from "../contract/records.js";
 import { VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { OwnedDeps } from "../deps.js";
+import { formatFor } from "../files/format.js";
+import { applyAccountPlan } from "../ops/account/apply.js";
+import { planAccountDocument } from "../ops/account/plan.js";
+import { createExtra } from "../ops/extra/create.js";
+import { deleteExtra } from "../ops/extra/delete.js";
+import { setExtraActive } from "../ops/extra/enable.js";
+import { switchExtra } from "../ops/extra/switch.js";
+import { updateExtra } from "../ops/extra/update.js";
+import { extraId, extraMembers, vehicleId, vehicleIds } from "../ops/handles.js";
+import { uploadImages } from "../ops/image/upload.js";
+import { loadConfig } from "../ops/lint/config.js";
 import type { Finding, LintResult } from "../ops/lint/lint.js";
+import { lintAccount } from "../ops/lint/lint.js";
 import type { HistoryRow } from "../ops/undo/history.js";
+import { undoHistory } from "../ops/undo/history.js";
 import type { Recreated, UndoItem, UndoResult } from "../ops/undo/undo.js";
+import { LIBRARY_UNDO_HINTS, undo } from "../ops/undo/undo.js";
+import { createVehicle } from "../ops/vehicle/create.js";
+import { editVehicle } from "../ops/vehicle/edit.js";
+import { applyVehiclePlan, planEditMany } from "../ops/vehicle/edit-many.js";
+import { removeVehicle } from "../ops/vehicle/remove.js";
+import { accountPlanMarkdown } from "../plans/account-print.js";
 import type { SavedPlan } from "../plans/saved-plan.js";
+import * as sp from "../plans/saved-plan.js";
+import { listExtras, listVehicles } from "../resources/list.js";
 import type { Change } from "../resources/safe-edit.js";
+import { EXTRA, fetchRecord, VEHICLE } from "../resources/safe-edit.js";
 import { type LibraryOptions, libraryContext } from "./context.js";
 import {
   CATALOG_OPERATION_IDS,
@@ -324,7 +348,6 @@ export function createClient(options: ClientOptions): RentctlClient {
       list: (opts = {}) => listPages(deps, opts),
       get: async (id, opts = {}) => (await read(deps, "vehicle", id, opts)) as Vehicle,
       create: async (input, opts) => {
-        const { createVehicle } = await import("../ops/vehicle/create.js");
         const values = checkedObject(input, "vehicles.create");
         onlyFields(values, VEHICLE_FIELDS, "vehicles.create");
         const r = await createVehicle(deps, {
@@ -334,7 +357,6 @@ export function createClient(options: ClientOptions): RentctlClient {
         return created<Vehicle>(r.dryRun ? undefined : r);
       },
       edit: async (id, change, opts) => {
-        const { editVehicle } = await import("../ops/vehicle/edit.js");
         const values = checkedObject(change, "vehicles.edit");
         onlyFields(values, VEHICLE_EDITABLE_FIELDS, "vehicles.edit");
         const r = await editVehicle(deps, {
@@ -346,32 +368,27 @@ export function createClient(options: ClientOptions): RentctlClient {
       },
       editMany: (selection, change, opts = {}) => editMany(deps, selection, change, opts),
       remove: async (id) => {
-        const { removeVehicle } = await import("../ops/vehicle/remove.js");
         const r = await removeVehicle(deps, { id: await vehicleHandle(deps, id) });
         return r.undoOp ? { undoOp: r.undoOp } : {};
       },
     },
     images: {
       upload: async (files, opts) => {
-        const { uploadImages } = await import("../ops/image/upload.js");
         return (await uploadImages(deps, { files, anyType: opts?.anyType })).ids;
       },
     },
     extras: {
       list: async (opts = {}) => {
-        const { listExtras } = await import("../resources/list.js");
         return (await calling(deps, opts, "extras.list", (d) => listExtras(d))) as Extra[];
       },
       get: async (id, opts = {}) => (await read(deps, "extra", id, opts)) as Extra,
       create: async (input) => {
-        const { createExtra } = await import("../ops/extra/create.js");
         const values = checkedObject(input, "extras.create");
         onlyFields(values, EXTRA_FIELDS, "extras.create");
         const r = await createExtra(deps, { values });
         return created<Extra>(r.dryRun ? undefined : r);
       },
       update: async (id, change) => {
-        const { updateExtra } = await import("../ops/extra/update.js");
         const values = checkedObject(change, "extras.update");
         onlyFields(values, EXTRA_EDITABLE_FIELDS, "extras.update");
         const r = await updateExtra(deps, { id: await extraHandle(deps, id), changes: values });
@@ -380,11 +397,9 @@ export function createClient(options: ClientOptions): RentctlClient {
       enable: (id) => setActive(deps, id, true),
       disable: (id) => setActive(deps, id, false),
       switch: async (id) => {
-        const { switchExtra } = await import("../ops/extra/switch.js");
         await switchExtra(deps, { id: await extraHandle(deps, id) });
       },
       remove: async (id) => {
-        const { deleteExtra } = await import("../ops/extra/delete.js");
         const r = await deleteExtra(deps, { id: await extraHandle(deps, id) });
         return { ...(r.undoOp ? { undoOp: r.undoOp } : {}), usedBy: r.usedBy.map((u) => u.id) };
       },
@@ -392,11 +407,6 @@ export function createClient(options: ClientOptions): RentctlClient {
     account,
     fleet: account,
     lint: async (opts = {}) => {
-      const [{ lintAccount }, { loadConfig }, { formatFor }] = await Promise.all([
-        import("../ops/lint/lint.js"),
-        import("../ops/lint/config.js"),
-        import("../files/format.js"),
-      ]);
       const config = await loadConfig({ file: opts.config });
       const file = opts.file ? { path: opts.file, format: formatFor(opts.file, opts.format) } : undefined;
       return lintAccount(deps, { file, config });
@@ -406,7 +416,6 @@ export function createClient(options: ClientOptions): RentctlClient {
         throw new UsageError(`undo takes an op of the undo history (a string), not ${JSON.stringify(op)}`);
       if (deps.history === false)
         throw new UsageError("this client keeps no undo history: create it with dataDir to undo its writes");
-      const { undo, LIBRARY_UNDO_HINTS } = await import("../ops/undo/undo.js");
       return undo(
         deps,
         { op, force: opts.force, dryRun: opts.dryRun },
@@ -417,7 +426,6 @@ export function createClient(options: ClientOptions): RentctlClient {
       if (opts.limit !== undefined && !(Number.isInteger(opts.limit) && opts.limit >= 1))
         throw new UsageError(`history's limit is a whole number from 1, not ${JSON.stringify(opts.limit)}`);
       if (deps.history === false) return [];
-      const { undoHistory } = await import("../ops/undo/history.js");
       return undoHistory(deps, { limit: opts.limit });
     },
     close: async () => {
@@ -483,11 +491,11 @@ export type VehicleHandle = number | string;
 export type ExtraHandle = number | string;
 
 async function vehicleHandle(deps: OwnedDeps, id: unknown): Promise<number> {
-  return (await import("../ops/handles.js")).vehicleId(deps, checkedHandle(id));
+  return vehicleId(deps, checkedHandle(id));
 }
 
 async function extraHandle(deps: OwnedDeps, id: unknown): Promise<number> {
-  return (await import("../ops/handles.js")).extraId(deps, checkedHandle(id));
+  return extraId(deps, checkedHandle(id));
 }
 
 function checkedHandle(id: unknown): VehicleHandle {
@@ -498,7 +506,6 @@ function checkedHandle(id: unknown): VehicleHandle {
 /** `vehicle_extras` by option name as well as by id, as the CLI's flags and files take them. */
 async function namedExtras(deps: OwnedDeps, values: Record<string, unknown>): Promise<Record<string, unknown>> {
   if (values.vehicle_extras === undefined || values.vehicle_extras === null) return values;
-  const { extraMembers } = await import("../ops/handles.js");
   return { ...values, vehicle_extras: await extraMembers(deps, values.vehicle_extras) };
 }
 
@@ -509,7 +516,6 @@ function checkedObject(v: unknown, what: string): Record<string, unknown> {
 }
 
 async function read(deps: OwnedDeps, kind: "vehicle" | "extra", id: unknown, opts: CallOptions): Promise<JsonObject> {
-  const { fetchRecord, VEHICLE, EXTRA } = await import("../resources/safe-edit.js");
   return calling(deps, opts, `${kind === "vehicle" ? "vehicles" : "extras"}.get`, async (d) => {
     const at = kind === "vehicle" ? await vehicleHandle(d, id) : await extraHandle(d, id);
     return fetchRecord(d, kind === "vehicle" ? VEHICLE : EXTRA, at);
@@ -583,7 +589,6 @@ function created<R>(r: { id?: number; record: JsonObject } | undefined): WriteRe
 }
 
 async function setActive(deps: OwnedDeps, id: unknown, on: boolean): Promise<{ switched: boolean }> {
-  const { setExtraActive } = await import("../ops/extra/enable.js");
   return { switched: (await setExtraActive(deps, { id: await extraHandle(deps, id), on })).switched };
 }
 
@@ -598,7 +603,6 @@ async function* listPages(library: OwnedDeps, opts: ListOptions): AsyncGenerator
 
 async function* listPagesOf(deps: OwnedDeps, opts: ListOptions): AsyncGenerator<Vehicle[]> {
   if (opts.all) {
-    const { listVehicles } = await import("../resources/list.js");
     // a listing that can be stopped asks for a page only when the caller wants it (none read ahead)
     for await (const page of listVehicles(deps, opts.signal ? { readAhead: 0 } : {})) {
       yield page as Vehicle[];
@@ -607,10 +611,6 @@ async function* listPagesOf(deps: OwnedDeps, opts: ListOptions): AsyncGenerator<
     }
     return;
   }
-  const [{ requireUser }, { normalizeRecord }] = await Promise.all([
-    import("../deps.js"),
-    import("../contract/records.js"),
-  ]);
   const client = await deps.client();
   const r = await client.call("vehicles.list", {
     user_id: await requireUser(deps),
@@ -623,10 +623,6 @@ async function* listPagesOf(deps: OwnedDeps, opts: ListOptions): AsyncGenerator<
 }
 
 async function plan(deps: OwnedDeps, input: string | AccountDocument, opts: PlanOptions): Promise<AccountPlan> {
-  const [{ planAccountDocument }, { accountPlanMarkdown }] = await Promise.all([
-    import("../ops/account/plan.js"),
-    import("../plans/account-print.js"),
-  ]);
   if (typeof input !== "string" && (typeof input !== "object" || input === null))
     throw new InputError("account.plan takes a file path or an account document");
   const r = await planAccountDocument(
@@ -656,14 +652,11 @@ async function editMany(
   change: VehicleManyChange,
   opts: EditManyOptions,
 ): Promise<EditManyResult> {
-  const { planEditMany, applyVehiclePlan } = await import("../ops/vehicle/edit-many.js");
   const values = checkedObject(change, "vehicles.editMany");
   onlyFields(values, VEHICLE_EDITABLE_FIELDS, "vehicles.editMany");
   const sel = checkedObject(selection, "vehicles.editMany selection") as VehicleSelectionInput;
   // vehicles by id or registration number, as everywhere a vehicle is taken (src/ops/handles.ts)
-  const ids = sel.ids?.length
-    ? await (await import("../ops/handles.js")).vehicleIds(deps, sel.ids.map(checkedHandle))
-    : [];
+  const ids = sel.ids?.length ? await vehicleIds(deps, sel.ids.map(checkedHandle)) : [];
   const { plan, intent } = await planEditMany(deps, {
     selection: { ids, where: sel.where ?? [], all: Boolean(sel.all) },
     values,
@@ -689,10 +682,6 @@ async function editMany(
 }
 
 async function apply(deps: OwnedDeps, p: AccountPlan | SavedPlan, opts: ApplyOptions): Promise<AccountApplyResult> {
-  const [sp, { applyAccountPlan }] = await Promise.all([
-    import("../plans/saved-plan.js"),
-    import("../ops/account/apply.js"),
-  ]);
   const saved = sp.checkSavedPlan("saved" in p ? p.saved : p, "account", "account.apply");
   const onProgress = opts.onProgress;
   return applyAccountPlan(

@@ -1,8 +1,10 @@
+import type { Readable, Writable } from "node:stream";
 import { exitCodeOf, RentctlError, UsageError } from "../base/errors.js";
 import { VERSION } from "../base/version.js";
 import type { Deps } from "../deps.js";
 import { type PlanTarget, planTarget } from "../plans/saved-plan.js";
 import { toolInput } from "./schemas.js";
+import type * as sdkModule from "./sdk.js";
 import { DEFAULT_PLAN_TTL_MS, PlanTokens } from "./tokens.js";
 import { TOOLS, type Tool, type ToolContext } from "./tools.js";
 
@@ -78,8 +80,8 @@ export async function serve(deps: Deps, opts: McpOptions): Promise<void> {
   const { server, tools, target, canWrite } = await createMcpServer(deps, opts, await sdk);
   const { StdioServerTransport } = await sdk;
   const transport = new StdioServerTransport(
-    deps.io.stdin as unknown as import("node:stream").Readable,
-    deps.io.stdout as unknown as import("node:stream").Writable,
+    deps.io.stdin as unknown as Readable,
+    deps.io.stdout as unknown as Writable,
   );
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
@@ -93,7 +95,7 @@ export async function serve(deps: Deps, opts: McpOptions): Promise<void> {
   await server.close().catch(() => {});
 }
 
-type Sdk = typeof import("./sdk.js");
+type Sdk = typeof sdkModule;
 
 /**
  * The MCP server of a target, its tools registered from their declarations

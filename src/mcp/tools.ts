@@ -1,9 +1,35 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { UsageError } from "../base/errors.js";
+import { nearest } from "../base/nearest.js";
+import { writeFileAtomic } from "../base/temp-files.js";
+import { applySavedAccountPlan } from "../bulk/account-apply.js";
+import { FieldNames } from "../catalog/names.js";
 import type { JsonObject } from "../contract/records.js";
 import type { Deps } from "../deps.js";
-import { CATALOG_NAMES } from "../ops/catalog/search.js";
+import { accountDocument } from "../ops/account/export.js";
+import { planAccountDocument } from "../ops/account/plan.js";
+import { CATALOG_NAMES, searchCatalog } from "../ops/catalog/search.js";
+import { getExtra } from "../ops/extra/get.js";
+import { listExtras as listExtrasFromExtraList } from "../ops/extra/list.js";
+import { extraId, vehicleId, vehicleIds } from "../ops/handles.js";
+import { lintAccount } from "../ops/lint/lint.js";
+import { RULE_IDS, severityRank } from "../ops/lint/rules.js";
+import { collect } from "../ops/listing.js";
+import { undoHistory } from "../ops/undo/history.js";
+import { TOOL_UNDO_HINTS, undo, undoneLine } from "../ops/undo/undo.js";
+import { vehicleCalendar } from "../ops/vehicle/calendar.js";
+import { planCalendarEdit } from "../ops/vehicle/calendar-edit.js";
+import { planEditMany } from "../ops/vehicle/edit-many.js";
+import { applySavedEditPlan, reviewedPlan, saveEditPlan } from "../ops/vehicle/edit-plan.js";
+import { getVehicle } from "../ops/vehicle/get.js";
+import { listVehicles } from "../ops/vehicle/list.js";
+import { accountPlanMarkdown } from "../plans/account-print.js";
+import type { Plan } from "../plans/plan.js";
 import type { PlanTarget, SavedPlan } from "../plans/saved-plan.js";
+import { requireField } from "../plans/where.js";
+import { listExtras as listExtrasFromList } from "../resources/list.js";
 import { changesSchema, recordSchema, type Zod } from "./schemas.js";
 import type { PlanTokens } from "./tokens.js";
 import { toolDeps } from "./tool-deps.js";
@@ -88,13 +114,9 @@ const countsSchema = (z: Zod) => z.record(z.string(), z.int());
 
 /** Names for the catalog ids of records, as the table views show them (`names: { vehicle_model_id: "Toyota Corolla …" }`). */
 async function withNames(deps: Deps, records: JsonObject[]): Promise<JsonObject[]> {
-  const [{ FieldNames }, { listExtras }] = await Promise.all([
-    import("../catalog/names.js"),
-    import("../resources/list.js"),
-  ]);
   let extras: Promise<JsonObject[]> | undefined;
   const fn = new FieldNames(deps.catalogs(), () => {
-    extras ??= listExtras(deps);
+    extras ??= listExtrasFromList(deps);
     return extras;
   });
   const out: JsonObject[] = [];
@@ -141,7 +163,6 @@ export const TOOLS: Tool[] = [
     }),
     annotations: READ,
     run: async ({ deps }, args) => {
-      const { searchCatalog } = await import("../ops/catalog/search.js");
       const r = await searchCatalog(deps, args);
       return {
         data: { ...r },
@@ -167,10 +188,6 @@ export const TOOLS: Tool[] = [
     }),
     annotations: READ,
     run: async ({ deps }, args) => {
-      const [{ listVehicles }, { collect }] = await Promise.all([
-        import("../ops/vehicle/list.js"),
-        import("../ops/listing.js"),
-      ]);
       const t = toolDeps(deps);
       const offset = args.cursor === undefined ? 0 : Number(args.cursor);
       const limit: number = args.limit;
@@ -205,10 +222,6 @@ export const TOOLS: Tool[] = [
     output: (z) => ({ vehicle: recordSchema(z, "vehicle") }),
     annotations: READ,
     run: async ({ deps }, args) => {
-      const [{ getVehicle }, { vehicleId }] = await Promise.all([
-        import("../ops/vehicle/get.js"),
-        import("../ops/handles.js"),
-      ]);
       const id = await vehicleId(deps, args.id);
       const [v] = await withNames(deps, [await getVehicle(deps, { id })]);
       return { data: { vehicle: v }, summary: `vehicle ${id} (${String(v!.vehicle_reg_number ?? "").trim()})` };
@@ -223,12 +236,8 @@ export const TOOLS: Tool[] = [
     output: (z) => ({ extras: z.array(recordSchema(z, "extra")) }),
     annotations: READ,
     run: async ({ deps }) => {
-      const [{ listExtras }, { collect }] = await Promise.all([
-        import("../ops/extra/list.js"),
-        import("../ops/listing.js"),
-      ]);
       const t = toolDeps(deps);
-      const extras = await withNames(deps, await collect(await listExtras(t.deps, { all: true })));
+      const extras = await withNames(deps, await collect(await listExtrasFromExtraList(t.deps, { all: true })));
       return { data: { extras }, summary: withNotes(plural(extras.length, "extra"), t.notes()) };
     },
   },
@@ -244,10 +253,6 @@ export const TOOLS: Tool[] = [
     }),
     annotations: READ,
     run: async ({ deps }, args) => {
-      const [{ getExtra }, { extraId }] = await Promise.all([
-        import("../ops/extra/get.js"),
-        import("../ops/handles.js"),
-      ]);
       const id = await extraId(deps, args.id);
       const r = await getExtra(deps, { id, usedBy: true });
       const [extra] = await withNames(deps, [r.extra]);
@@ -281,10 +286,6 @@ export const TOOLS: Tool[] = [
     }),
     annotations: READ,
     run: async ({ deps }, args) => {
-      const [{ vehicleCalendar }, { vehicleId }] = await Promise.all([
-        import("../ops/vehicle/calendar.js"),
-        import("../ops/handles.js"),
-      ]);
       const id = await vehicleId(deps, args.id);
       const calendar = await vehicleCalendar(deps, { id, from: args.from, months: args.months });
       const w = calendar.window;
@@ -308,7 +309,6 @@ export const TOOLS: Tool[] = [
     }),
     annotations: READ,
     run: async ({ deps }, args) => {
-      const { accountDocument } = await import("../ops/account/export.js");
       const t = toolDeps(deps);
       const account = await accountDocument(t.deps, { names: args.names });
       return {
@@ -343,7 +343,6 @@ export const TOOLS: Tool[] = [
     }),
     annotations: READ,
     run: async ({ deps }, args) => {
-      const { undoHistory } = await import("../ops/undo/history.js");
       const entries = await undoHistory(deps, { limit: args.limit });
       return { data: { entries }, summary: plural(entries.length, "undo entry", "undo entries") };
     },
@@ -443,7 +442,6 @@ The result: counts, a markdown summary for the person to review, the plan, and t
       const op: string = args.op;
       // the undo op (src/ops/undo), its notes kept for the summary: the answer is what it did
       const t = toolDeps(ctx.deps);
-      const { undo, undoneLine, TOOL_UNDO_HINTS } = await import("../ops/undo/undo.js");
       const r = await undo(t.deps, { op }, { hints: TOOL_UNDO_HINTS });
       return {
         data: { op, undone: r.undone, kind: r.kind, recreated: r.recreated },
@@ -486,12 +484,6 @@ The result: counts, a markdown summary for the person to review, the plan, and t
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async ({ deps }, args: { min_severity: "info" | "warning" | "error"; rules?: string[] }) => {
-      const [{ lintAccount }, { severityRank, RULE_IDS }, { UsageError }, { nearest }] = await Promise.all([
-        import("../ops/lint/lint.js"),
-        import("../ops/lint/rules.js"),
-        import("../base/errors.js"),
-        import("../base/nearest.js"),
-      ]);
       for (const id of args.rules ?? [])
         if (!RULE_IDS.includes(id)) {
           const near = nearest(id, RULE_IDS);
@@ -554,24 +546,18 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
     if (prune) throw new UsageError('"prune" goes with "document" only');
     if (args.exact) throw new UsageError('"exact" goes with "document" only');
     const t = toolDeps(deps).deps;
-    const { vehicleIds } = await import("../ops/handles.js");
     const selection = { where, ids: ids.length ? await vehicleIds(t, ids) : [], terms: TOOL_TERMS };
-    let plan: import("../plans/plan.js").Plan;
+    let plan: Plan;
     if (args.changes !== undefined) {
       const changes = args.changes;
       if (typeof changes !== "object" || changes === null || Array.isArray(changes))
         throw new UsageError('"changes": an object of field: value');
-      const [{ requireField }, { planEditMany }] = await Promise.all([
-        import("../plans/where.js"),
-        import("../ops/vehicle/edit-many.js"),
-      ]);
       const values: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(changes)) values[requireField(k, "changes", undefined, TOOL_TERMS).name] = v;
       // every value of "changes" may be relative (a field flag's, on the CLI)
       plan = (await planEditMany(t, { selection, values, relativeFields: "all", clamp: Boolean(args.clamp) })).plan;
     } else {
       const cal = args.calendar as { block?: string[]; unblock?: string[] };
-      const { planCalendarEdit } = await import("../ops/vehicle/calendar-edit.js");
       plan = await planCalendarEdit(t, { selection, block: cal.block ?? [], unblock: cal.unblock ?? [] });
     }
     if (plan.change.length + plan.unchanged === 0)
@@ -583,10 +569,6 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
       });
     // the plan of many vehicles itself, by id (two vehicles may share a registration number), saved
     // and applied as `vehicle edit --where` applies it (src/ops/vehicle/edit-plan.ts)
-    const [{ saveEditPlan }, { accountPlanMarkdown }] = await Promise.all([
-      import("../ops/vehicle/edit-plan.js"),
-      import("../plans/account-print.js"),
-    ]);
     const intent = {
       where,
       ids: selection.ids,
@@ -606,10 +588,6 @@ async function planChanges(ctx: ToolContext, args: Record<string, unknown>): Pro
         hint: 'list every vehicle to keep under "vehicles" (export_account gives them), or leave "prune" out and delete one extra by listing the others with prune and all vehicles',
       },
     );
-  const [{ planAccountDocument }, { accountPlanMarkdown }] = await Promise.all([
-    import("../ops/account/plan.js"),
-    import("../plans/account-print.js"),
-  ]);
   // the one "plan a document and save the plan" (src/ops/account/plan.ts), as `account diff --out` makes it
   const made = await planAccountDocument(
     toolDeps(deps).deps,
@@ -640,7 +618,7 @@ async function planned(ctx: ToolContext, saved: SavedPlan, markdown: string): Pr
       changes: n,
       counts,
       markdown,
-      plan: (await import("../ops/vehicle/edit-plan.js")).reviewedPlan(saved),
+      plan: reviewedPlan(saved),
       token: issued.token,
       expires_at: issued.expiresAt,
       max_changes: ctx.maxChanges,
@@ -673,11 +651,6 @@ function withoutNames(document: object): object {
 
 /** The saved plan as a file in the data dir (0600), for `rentctl account apply --plan FILE`. */
 async function savePlanFile(deps: Deps, saved: SavedPlan, token: string): Promise<string> {
-  const [{ join }, { mkdir }, { writeFileAtomic }] = await Promise.all([
-    import("node:path"),
-    import("node:fs/promises"),
-    import("../base/temp-files.js"),
-  ]);
   const dir = join(deps.paths.dataDir, "plans");
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `${token.slice(0, 28)}.json`);
@@ -700,8 +673,8 @@ async function applyPlan(ctx: ToolContext, args: Record<string, unknown>): Promi
   // a plan of many vehicles runs as `vehicle edit --where` runs it; a document's as `account apply --plan`
   const result =
     saved.kind === "edit"
-      ? await (await import("../ops/vehicle/edit-plan.js")).applySavedEditPlan(t, saved, { concurrency: 4 })
-      : await (await import("../bulk/account-apply.js")).applySavedAccountPlan(t, saved, {
+      ? await applySavedEditPlan(t, saved, { concurrency: 4 })
+      : await applySavedAccountPlan(t, saved, {
           concurrency: 4,
           started: Date.now(),
         });

@@ -1,5 +1,8 @@
 import { UsageError } from "../base/errors.js";
+import { IdentityIndex, identityOf } from "../contract/identity.js";
+import { recordId } from "../contract/records.js";
 import { accountExtras, type ExtraName, extraName, matchExtra, near, unknown } from "../plans/extra-names.js";
+import { listVehicles } from "../resources/list.js";
 import type { OpContext } from "./context.js";
 
 /**
@@ -66,11 +69,6 @@ export async function vehicleIds(ctx: OpContext, raws: readonly Handle[]): Promi
     }
   }
   if (wanted.length === 0) return unique(ids as number[]);
-  const [{ IdentityIndex, identityOf }, { listVehicles }, { recordId }] = await Promise.all([
-    import("../contract/identity.js"),
-    import("../resources/list.js"),
-    import("../contract/records.js"),
-  ]);
   const index = new IdentityIndex<number>();
   for (const [i, w] of wanted.entries()) {
     // invisible characters alone (a zero-width space) name no registration number

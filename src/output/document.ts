@@ -1,3 +1,4 @@
+import type { ChalkInstance } from "chalk";
 import type { Json, JsonObject } from "../contract/records.js";
 import { type CardRow, renderCard } from "./card.js";
 import type { Column, Namer } from "./fields.js";
@@ -12,7 +13,7 @@ import { renderTable } from "./table.js";
  */
 
 export interface DocumentOptions {
-  color: import("chalk").ChalkInstance;
+  color: ChalkInstance;
   width?: number;
   wide?: boolean;
   names?: Namer;

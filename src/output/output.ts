@@ -98,6 +98,7 @@ export function createOutput(
     document: async (doc) => {
       const o = opts();
       if (o.format !== "table" || o.fields) return renderRecord(doc, o);
+      // seams: the table renderings load only for table output
       const { renderDocument } = await import("./document.js");
       await writeOut(io, await renderDocument(doc, { color: outColor, width: o.width, wide: o.wide, names: o.names }));
     },

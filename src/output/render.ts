@@ -3,6 +3,7 @@ import { nearest } from "../base/nearest.js";
 import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { Json, JsonObject } from "../contract/records.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
+import type { TableStream } from "./table.js";
 
 /**
  * The contract fields of the resource a listing shows, told by its columns: a vehicle's list
@@ -187,7 +188,7 @@ export function createListWriter(opts: RenderOptions): ListWriter {
   let started = false;
   let fields: string[] | undefined;
   let columns: Column[] | undefined;
-  let table: import("./table.js").TableStream | undefined;
+  let table: TableStream | undefined;
   const named = namedCells(opts.names);
   const start = (items: JsonObject[]) => {
     started = true;
@@ -233,6 +234,7 @@ export function createListWriter(opts: RenderOptions): ListWriter {
           if (!table) {
             // A column a table leaves out (csv keeps it), unless --fields asked for it.
             if (!fields) columns = columns!.filter((c) => c.table !== false);
+            // a seam: table output (cli-table3, string-width) loads only for a table
             table = (await import("./table.js")).tableStream(columns!, opts);
           }
           text = table.rows(await named(items, columns!));
@@ -284,6 +286,7 @@ export async function renderRecord(record: Json, opts: RenderOptions): Promise<v
     const { row } = await loadCsv();
     return write(io, row(keys) + row(keys.map((k) => value[k])));
   }
+  // a seam: table output (cli-table3, string-width) loads only for a table
   const { renderKeyValue } = await import("./table.js");
   return write(io, renderKeyValue(value, opts));
 }

@@ -5,9 +5,10 @@
  * object met twice is written twice (no anchors), an undefined member is
  * left out.
  */
+import type * as jsYamlModule from "js-yaml";
 import type { DumpOptions } from "js-yaml";
 
-type YamlModule = typeof import("js-yaml");
+type YamlModule = typeof jsYamlModule;
 
 let loaded: Promise<{ stringify: (value: unknown, options?: { lineWidth?: number }) => string }> | undefined;
 

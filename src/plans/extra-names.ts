@@ -1,6 +1,10 @@
 import { UsageError } from "../base/errors.js";
+import { fold, nearest } from "../base/nearest.js";
+import { itemId, itemNames } from "../catalog/items.js";
 import type { CoreDeps } from "../deps.js";
 import type { NameResolver } from "../files/resolver.js";
+import { listExtras } from "../resources/list.js";
+import { extraState, OPTION_CATALOG } from "./account-extras.js";
 
 /**
  * Extras by name (src/ops/handles.ts has the rule of handles): an option's name, with its period
@@ -11,7 +15,6 @@ import type { NameResolver } from "../files/resolver.js";
 
 /** "did you mean" over names that hold spaces and dashes (registrations, option names). */
 export async function near(name: string, candidates: Iterable<string>): Promise<string[]> {
-  const { nearest, fold } = await import("../base/nearest.js");
   const key = (s: string) => fold(s).replaceAll("-", "_");
   const byKey = new Map<string, string>();
   for (const c of candidates) if (!byKey.has(key(c))) byKey.set(key(c), c);
@@ -41,7 +44,6 @@ export function extraName(given: string): ExtraName {
 
 /** The one extra a name means among the account's; exit 2 naming the nearest, or listing several. */
 export async function matchExtra(extras: readonly NamedExtra[], w: ExtraName): Promise<number> {
-  const { fold } = await import("../base/nearest.js");
   const named = extras.filter((e) => e.names.some((n) => fold(n) === fold(w.name)));
   const hits = w.period === undefined ? named : named.filter((e) => e.period === w.period);
   if (hits.length === 0)
@@ -91,11 +93,6 @@ export interface NamedExtra {
 
 /** The account's extras with their options' names (one listing, one catalog read). */
 export async function accountExtras(ctx: CoreDeps): Promise<NamedExtra[]> {
-  const [{ listExtras }, { extraState, OPTION_CATALOG }, { itemId, itemNames }] = await Promise.all([
-    import("../resources/list.js"),
-    import("./account-extras.js"),
-    import("../catalog/items.js"),
-  ]);
   const listing = await listExtras(ctx, { warn: (m) => ctx.msg.warn(m) });
   const options = new Map<number, string[]>();
   try {

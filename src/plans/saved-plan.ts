@@ -1,9 +1,10 @@
+import type { createHash as createHashFromCrypto } from "node:crypto";
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { InputError, StalePlanError, UsageError } from "../base/errors.js";
+import { requireUser } from "../config/target.js";
 import type { Json, JsonObject } from "../contract/records.js";
 import type { CoreDeps } from "../deps.js";
-import { requireUser } from "../deps.js";
 import type { FleetFormat } from "../files/format.js";
 import type { FleetSource } from "../files/source.js";
 import { writeFileAtomic } from "../files/write.js";
@@ -64,7 +65,7 @@ export interface SavedPlan {
  * node:crypto when a plan is saved or checked, not when this module loads:
  * every diff and apply imports it, and crypto takes ~13 ms to load.
  */
-const createHash: typeof import("node:crypto").createHash = (...args) =>
+const createHash: typeof createHashFromCrypto = (...args) =>
   process.getBuiltinModule("node:crypto").createHash(...args);
 
 export function fingerprint(members: Record<string, unknown>): string {

@@ -1,11 +1,11 @@
 import type { EncodableRecord } from "../api/encode.js";
 import { InputError } from "../base/errors.js";
+import { requireUser } from "../config/target.js";
 import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { JsonObject } from "../contract/records.js";
 import { crossFieldProblems, validateRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { CoreDeps, Deps } from "../deps.js";
-import { requireUser } from "../deps.js";
 import type { Resource } from "./resource.js";
 import { problemsError, quietDryRun } from "./safe-edit.js";
 

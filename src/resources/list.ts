@@ -1,6 +1,8 @@
 import type { EncodableRecord } from "../api/encode.js";
 import { listAllExtras } from "../api/extras-list.js";
 import { walkPages } from "../api/paginate.js";
+import { requireUser } from "../config/target.js";
+import { IdentityIndex, identityOf } from "../contract/identity.js";
 import { WALK_PAGE_SIZE } from "../contract/operations.js";
 import { type JsonObject, normalizeRecord, recordId } from "../contract/records.js";
 import type { CoreDeps, Deps } from "../deps.js";
@@ -9,7 +11,6 @@ import type { CoreDeps, Deps } from "../deps.js";
 export type ListDeps = Pick<Deps, "client" | "target" | "locale">;
 
 import { RentctlError } from "../base/errors.js";
-import { requireUser } from "../deps.js";
 
 /** Pages a whole-account walk requests ahead (the server prepares one while the client reads another). */
 const LIST_READ_AHEAD = 2;
@@ -50,7 +51,6 @@ export async function* listVehicles(deps: ListDeps, opts: ListOptions = {}): Asy
 
 /** The ids of the owner's vehicles with this identity (registration number), looked up page by page. */
 export async function findByIdentity(deps: CoreDeps, values: Record<string, unknown>): Promise<number[]> {
-  const { IdentityIndex, identityOf } = await import("../contract/identity.js");
   const identity = identityOf(values);
   if (!identity) return [];
   // page by page, nothing ahead: the walk usually stops early

@@ -1,11 +1,11 @@
 import type { EncodableRecord } from "../api/encode.js";
+import { requireUser } from "../config/target.js";
 import type { ColumnSpec } from "../contract/columns.js";
 import { EXTRA_COLUMNS, VEHICLE_COLUMNS } from "../contract/columns.js";
 import { EXTRA_EDITABLE_FIELDS, EXTRA_FIELDS, EXTRA_MEMBER_ALIASES } from "../contract/extra-fields.js";
 import type { ParamSpec } from "../contract/types.js";
 import { VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { CoreDeps } from "../deps.js";
-import { requireUser } from "../deps.js";
 
 /**
  * One description per resource of the contract: its operations, fields,

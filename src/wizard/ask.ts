@@ -1,10 +1,12 @@
 import { InputError, InterruptedError, RentctlError } from "../base/errors.js";
+import { checkFiles } from "../commands/image/upload.js";
 import { humanToWire } from "../contract/human.js";
 import { DEFAULT_SEGMENT } from "../contract/operations.js";
 import type { ParamSpec } from "../contract/types.js";
 import { coerce, isEmpty } from "../contract/validate.js";
 import { VEHICLE_FIELD_BY_NAME } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
+import { RegistrationTakenError, refuseTakenRegistration } from "../ops/vehicle/registration.js";
 import type { Item, WizardCatalogs } from "./catalogs.js";
 import type { Choice, WizardPrompts } from "./prompts.js";
 
@@ -267,7 +269,6 @@ export class Ask {
    * checks again.
    */
   async registrationFree(reg: string): Promise<true | string> {
-    const { RegistrationTakenError, refuseTakenRegistration } = await import("../ops/vehicle/registration.js");
     try {
       await refuseTakenRegistration(this.deps, {
         vehicle_reg_number: reg,
@@ -284,7 +285,6 @@ export class Ask {
 
   /** A file that can be uploaded: exists, is a regular, readable, non-empty file. */
   async checkFile(path: string): Promise<true | string> {
-    const { checkFiles } = await import("../commands/image/upload.js");
     try {
       await checkFiles([path]);
       return true;

@@ -10,12 +10,17 @@ import {
   RentctlError,
 } from "../base/errors.js";
 import { writeFileAtomic } from "../base/temp-files.js";
+import { uploadImages } from "../commands/image/upload.js";
 import { crossFieldProblems, isEmpty, validateRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
 import { ACCOUNT_BOUND } from "../files/fields.js";
+import { createRecord } from "../gateway/records.js";
+import { refuseTakenRegistration } from "../ops/vehicle/registration.js";
 import { formatError } from "../output/error.js";
 import type { CreateResult } from "../resources/create.js";
+import { prepareVehicle } from "../resources/create.js";
+import { VEHICLE } from "../resources/resource.js";
 import { Ask, toInts, type WizardState } from "./ask.js";
 import { WizardCatalogs } from "./catalogs.js";
 import type { WizardPrompts } from "./prompts.js";
@@ -203,18 +208,10 @@ async function walk(
     }
 
     // create
-    const [{ prepareVehicle }, { createRecord }, { VEHICLE }] = await Promise.all([
-      import("../resources/create.js"),
-      import("../gateway/records.js"),
-      import("../resources/resource.js"),
-    ]);
     try {
       const checked = await prepareVehicle(deps, answersRecord(state));
-      // The identity rule of import and `vehicle create`: no second vehicle with a registration number the account has.
-      const { refuseTakenRegistration } = await import("../ops/vehicle/registration.js");
       await refuseTakenRegistration(deps, checked as Record<string, unknown>);
       if (state.imageFiles.length) {
-        const { uploadImages } = await import("../commands/image/upload.js");
         const ids = await uploadImages(deps, state.imageFiles);
         if (!deps.flags.dryRun) {
           // Kept in the answers: a retry after a rejected create does not upload them again.

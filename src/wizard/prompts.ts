@@ -90,6 +90,7 @@ const WHOLE = /^[+-]?\d+$/;
 export function inquirerPrompts(io: Pick<IO, "stdin" | "stderr">, runner?: PromptRunner): WizardPrompts {
   const context = { input: io.stdin, output: io.stderr };
   const run: PromptRunner = runner ?? ((prompt, config) => prompt(config, context));
+  // a seam: @inquirer/prompts loads with the first question
   const lib = () => import("@inquirer/prompts");
   const check =
     <V>(validate: Validate<V> | undefined) =>

@@ -3,6 +3,8 @@ import { VEHICLE_SECTIONS } from "../contract/sections.js";
 import { isEmpty } from "../contract/validate.js";
 import type { Deps } from "../deps.js";
 import type { CardSection } from "../output/card.js";
+import { renderCard } from "../output/card.js";
+import { terminalWidth } from "../output/terminal.js";
 import type { WizardState } from "./ask.js";
 import type { WizardCatalogs } from "./catalogs.js";
 
@@ -106,10 +108,6 @@ export async function renderReview(
   cat: WizardCatalogs,
   problems: FieldDetail[] = [],
 ): Promise<void> {
-  const [{ renderCard }, { terminalWidth }] = await Promise.all([
-    import("../output/card.js"),
-    import("../output/terminal.js"),
-  ]);
   const sections: CardSection[] = [];
   for (const r of reviewRows(state, cat, problems)) {
     let s = sections[sections.length - 1];

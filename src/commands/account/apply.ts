@@ -1,13 +1,26 @@
 import { UsageError } from "../../base/errors.js";
 import type { AccountApplyRun } from "../../bulk/account-apply.js";
+import * as jobs from "../../bulk/account-apply.js";
+import { openBulkJob } from "../../bulk/job.js";
+import { hashFile } from "../../bulk/row-log.js";
 import type { Deps } from "../../deps.js";
+import { formatFor } from "../../files/format.js";
+import { openSource } from "../../files/source.js";
+import { applyAccountPlan } from "../../ops/account/apply.js";
+import { checkSavedAccountPlan } from "../../ops/account/plan.js";
+import * as ops from "../../ops/vehicle/edit-plan.js";
 import type { AccountPlan } from "../../plans/account-plan.js";
+import * as print from "../../plans/account-print.js";
+import type { SavedPlan } from "../../plans/saved-plan.js";
+import * as sp from "../../plans/saved-plan.js";
+import { confirmDestructive } from "../confirm.js";
 import { flag } from "../flags.js";
 import type { FileApplyOptions } from "../vehicle/apply.js";
 import { applyRunFlags, DEFAULT_CONCURRENCY } from "../vehicle/concurrency.js";
 import { planColors } from "../vehicle/diff.js";
+import { runBulkChange } from "../vehicle/many.js";
 import { defineVerb } from "../verb.js";
-import { accountFileFlags, planAccountFile } from "./diff.js";
+import { accountFileFlags, planAccountFile, printAccountPlan } from "./diff.js";
 
 export const verb = defineVerb({
   name: "apply",
@@ -45,12 +58,6 @@ export async function run(deps: Deps, opts: AccountApplyOptions): Promise<void> 
   }
   if (!opts.file) throw new UsageError("missing -f FILE (an account file) or --plan PLAN");
   if (opts.file === "-") throw new UsageError("account apply reads a file, not stdin", { hint: "save the file first" });
-  const [{ formatFor }, { openSource }, { hashFile }, jobs] = await Promise.all([
-    import("../../files/format.js"),
-    import("../../files/source.js"),
-    import("../../bulk/row-log.js"),
-    import("../../bulk/account-apply.js"),
-  ]);
   const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
   let contentHash: string;
   try {
@@ -61,12 +68,10 @@ export async function run(deps: Deps, opts: AccountApplyOptions): Promise<void> 
 
   if (dryRun) {
     const plan = await planAccountFile(deps, opts);
-    const { printAccountPlan } = await import("./diff.js");
     await printAccountPlan(deps, plan);
     deps.msg.info("dry run: nothing was sent");
     return;
   }
-  const { openBulkJob } = await import("../../bulk/job.js");
   const job = await openBulkJob(deps, {
     job: "account.apply",
     contentHash,
@@ -89,14 +94,12 @@ function runOptions(deps: Deps, opts: AccountApplyOptions, started: number): Acc
     started,
     show: (plan: AccountPlan) => showPlan(deps, plan),
     confirm: async (question) => {
-      const { confirmDestructive } = await import("../confirm.js");
       await confirmDestructive(deps, question, "apply the plan");
     },
   };
 }
 
 async function showPlan(deps: Deps, plan: AccountPlan): Promise<void> {
-  const print = await import("../../plans/account-print.js");
   for (const line of print.accountPlanLines(plan, {
     color: planColors(deps.color),
     verbose: Boolean(deps.flags.verbose),
@@ -112,19 +115,15 @@ async function runSaved(
   started: number,
   dryRun: boolean,
 ): Promise<void> {
-  const sp = await import("../../plans/saved-plan.js");
   // an account plan, or a plan of many vehicles (the MCP server's plan_changes saves one)
   const saved = await sp.readSavedPlan(planFile, ["account", "edit"]);
   if (saved.kind === "edit") return runSavedEdit(deps, opts, saved);
   if (dryRun) {
-    const { checkSavedAccountPlan } = await import("../../ops/account/plan.js");
     const plan = await checkSavedAccountPlan(deps, saved, { listUnchanged: Boolean(deps.flags.verbose) });
-    const { printAccountPlan } = await import("./diff.js");
     await printAccountPlan(deps, plan);
     deps.msg.info("dry run: nothing was sent");
     return;
   }
-  const { applyAccountPlan } = await import("../../ops/account/apply.js");
   const run = runOptions(deps, opts, started);
   await applyAccountPlan(
     deps,
@@ -142,15 +141,7 @@ async function runSaved(
 }
 
 /** `account apply --plan PLAN` of a plan of many vehicles: checked as stale, then run as `vehicle edit --where` runs one. */
-async function runSavedEdit(
-  deps: Deps,
-  opts: AccountApplyOptions,
-  saved: import("../../plans/saved-plan.js").SavedPlan,
-): Promise<void> {
-  const [ops, { runBulkChange }] = await Promise.all([
-    import("../../ops/vehicle/edit-plan.js"),
-    import("../vehicle/many.js"),
-  ]);
+async function runSavedEdit(deps: Deps, opts: AccountApplyOptions, saved: SavedPlan): Promise<void> {
   const plan = await ops.checkSavedEditPlan(deps, saved);
   await runBulkChange(deps, plan, {
     verb: "edit",

@@ -1,7 +1,11 @@
 import { DriftError, UsageError } from "../../base/errors.js";
 import type { Deps } from "../../deps.js";
+import { checkTargetDir } from "../../files/write.js";
 import type { PlannedAccount } from "../../ops/account/plan.js";
+import { planAccountDocument } from "../../ops/account/plan.js";
 import type { AccountPlan, AccountPlanOptions } from "../../plans/account-plan.js";
+import { accountPlanJson, accountPlanLines, accountPlanMarkdown } from "../../plans/account-print.js";
+import { saveSavedPlan } from "../../plans/saved-plan.js";
 import { flag } from "../flags.js";
 import { type FileDiffOptions, outFlag, planColors, planLabels } from "../vehicle/diff.js";
 import { defineVerb } from "../verb.js";
@@ -56,7 +60,6 @@ export async function planAccountFile(deps: Deps, opts: AccountDiffOptions): Pro
 /** As planAccountFile, also making the saved plan (with --out). */
 export async function planAccountSource(deps: Deps, opts: AccountDiffOptions): Promise<PlannedAccount> {
   if (!opts.file) throw new UsageError("missing -f FILE (an account file, or - for stdin with --format)");
-  const { planAccountDocument } = await import("../../ops/account/plan.js");
   return planAccountDocument(
     deps,
     { source: { path: opts.file, format: opts.format }, prune: opts.prune, exact: opts.exact },
@@ -69,7 +72,6 @@ export async function printAccountPlan(deps: Deps, plan: AccountPlan, markdown?:
   // -q: the exit code says it (diff: 8 when there are changes), as `git diff --quiet`; a plan mixes
   // extras and vehicles, whose ids one list of identifiers could not tell apart
   if (deps.flags.quiet) return;
-  const { accountPlanJson, accountPlanLines, accountPlanMarkdown } = await import("../../plans/account-print.js");
   const table = deps.settings().output === "table";
   const label = markdown || table ? await planLabels(deps, plan.vehicles) : undefined;
   if (markdown) deps.io.stdout.write(accountPlanMarkdown(plan, label));
@@ -85,11 +87,11 @@ export async function printAccountPlan(deps: Deps, plan: AccountPlan, markdown?:
 
 /** `account diff -f FILE`: the plan on stdout; exit 0 when there is nothing to do, 8 when there is. */
 export async function run(deps: Deps, opts: AccountDiffOptions): Promise<void> {
-  if (opts.out) await (await import("../../files/write.js")).checkTargetDir(opts.out, "--out");
+  if (opts.out) await checkTargetDir(opts.out, "--out");
   const { plan, changes, saved } = await planAccountSource(deps, opts);
   await printAccountPlan(deps, plan, opts.markdown);
   if (opts.out && saved) {
-    await (await import("../../plans/saved-plan.js")).saveSavedPlan(opts.out, saved);
+    await saveSavedPlan(opts.out, saved);
     deps.msg.info(`plan saved to ${opts.out}: apply it with \`rentctl account apply --plan ${opts.out}\``);
   }
   if (changes) throw new DriftError("the account differs from the file");

@@ -1,5 +1,13 @@
+import { open, rename, unlink } from "node:fs/promises";
 import type { Writable } from "node:stream";
+import { counted } from "../../api/paginate.js";
+import { fsReason, UsageError } from "../../base/errors.js";
+import { released, tempFor } from "../../base/temp-files.js";
 import type { Deps } from "../../deps.js";
+import { formatFor } from "../../files/format.js";
+import { checkTargetDir, endIncomplete } from "../../files/write.js";
+import { exportAccount } from "../../ops/account/export.js";
+import { loadYaml } from "../../output/yaml.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
@@ -35,13 +43,6 @@ export interface AccountExportOptions {
  * export`). A file is written under a temp name, fsync'd and renamed.
  */
 export async function run(deps: Deps, file: string | undefined, opts: AccountExportOptions): Promise<void> {
-  const [{ formatFor }, { checkTargetDir, endIncomplete }, { exportAccount }, { UsageError }] = await Promise.all([
-    import("../../files/format.js"),
-    import("../../files/write.js"),
-    import("../../ops/account/export.js"),
-    import("../../base/errors.js"),
-  ]);
-  const { open, rename, unlink } = await import("node:fs/promises");
   const path = file ?? "-";
   // `-o json` / `-o yaml` (the flag) say the format as --format does; --format wins; another -o is refused.
   const settings = deps.settings();
@@ -57,11 +58,9 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
     });
   if (path !== "-") await checkTargetDir(path, "account export");
   // Checked before any request: the file can be created (a name too long, no permission: one clear line, exit 2).
-  const { tempFor, released } = await import("../../base/temp-files.js");
   const tmp = path === "-" ? undefined : tempFor(path);
   const fh = tmp
     ? await open(tmp, "w", 0o644).catch(async (e: unknown) => {
-        const { fsReason } = await import("../../base/errors.js");
         throw new UsageError(`account export: cannot write ${path}: ${fsReason(e)}`);
       })
     : undefined;
@@ -83,7 +82,6 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
     vehicleCount = doc.vehicleCount;
     const rows = doc.vehicles[Symbol.asyncIterator]();
     const first = await rows.next();
-    const { loadYaml } = await import("../../output/yaml.js");
     const { stringify } = await loadYaml();
     // sections are written as they are read: the vehicles are never held all at once
     let count = 0;
@@ -116,7 +114,6 @@ export async function run(deps: Deps, file: string | undefined, opts: AccountExp
   } finally {
     if (tmp) released(tmp);
   }
-  const { counted } = await import("../../api/paginate.js");
   deps.msg.info(
     `exported ${counted(extras.length, "extras")} and ${counted(vehicleCount(), "vehicles")}${path === "-" ? "" : ` to ${path}`}`,
   );

@@ -1,4 +1,5 @@
 import type { Deps } from "../../deps.js";
+import { accountFileSchema } from "../../plans/account-schema.js";
 import { defineVerb } from "../verb.js";
 
 export const verb = defineVerb({
@@ -13,6 +14,5 @@ export const verb = defineVerb({
 
 /** `account schema`: the schema on stdout (exports point to rentctl-account.schema.json beside them). */
 export async function run(deps: Deps): Promise<void> {
-  const { accountFileSchema } = await import("../../plans/account-schema.js");
   deps.io.stdout.write(`${JSON.stringify(accountFileSchema(), null, 2)}\n`);
 }

@@ -1,10 +1,16 @@
+import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
+import { needsAuth } from "../../api/client.js";
 import { describeRequest } from "../../api/dry-run.js";
 import { contentTypeFor, type EncodableRecord, type FilePart } from "../../api/encode.js";
 import { fsReason, InputError, UsageError } from "../../base/errors.js";
+import { VERSION } from "../../base/version.js";
+import { openApiDocument } from "../../contract/openapi.js";
 import { findOperation, normalizePath, OPERATIONS } from "../../contract/operations.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { sendRaw } from "../../gateway/send.js";
+import { loadYaml } from "../../output/yaml.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
@@ -67,13 +73,9 @@ export function fieldsToRecord(fields: string[]): EncodableRecord {
 export async function run(deps: Deps, opts: ApiOptions): Promise<void> {
   if (opts.openapi) {
     if (opts.path || opts.list) throw new UsageError("--openapi takes no path and no --list");
-    const [{ openApiDocument }, { VERSION }] = await Promise.all([
-      import("../../contract/openapi.js"),
-      import("../../base/version.js"),
-    ]);
     const doc = openApiDocument({ version: VERSION });
     if (deps.settings().output === "yaml") {
-      const { stringify } = await (await import("../../output/yaml.js")).loadYaml();
+      const { stringify } = await loadYaml();
       deps.io.stdout.write(stringify(doc, { lineWidth: 0 }));
     } else deps.io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     return;
@@ -108,7 +110,7 @@ export async function run(deps: Deps, opts: ApiOptions): Promise<void> {
     const path = v.slice(1);
     let data: Buffer;
     try {
-      data = await (await import("node:fs/promises")).readFile(path);
+      data = await readFile(path);
     } catch (e) {
       throw new InputError(`-F ${k}: cannot read ${path}: ${fsReason(e)}`);
     }
@@ -121,7 +123,6 @@ export async function run(deps: Deps, opts: ApiOptions): Promise<void> {
   const fields = fieldsToRecord(opts.fields ?? []);
   const op = findOperation(method, path);
   if (!op) deps.msg.warn(`${method} ${path} is not an operation of the v302 contract; sending it anyway`);
-  const { needsAuth } = await import("../../api/client.js");
   const auth = needsAuth(method, path);
   const target = await deps.target();
   if (deps.flags.dryRun) {
@@ -129,7 +130,6 @@ export async function run(deps: Deps, opts: ApiOptions): Promise<void> {
   }
   if (method === "POST") deps.msg.acting(target, `${method} ${path}`);
   const client = await deps.client();
-  const { sendRaw } = await import("../../gateway/send.js");
   const res = await sendRaw(deps, {
     method,
     path,

@@ -1,5 +1,6 @@
 import { UsageError } from "../../base/errors.js";
 import { readAll } from "../../base/io.js";
+import { accountOf, openKeychain } from "../../config/secrets.js";
 import {
   DEFAULT_TIMEOUT_S,
   type Environment,
@@ -10,9 +11,11 @@ import {
   parseTimeout,
   validateUrl,
 } from "../../config/settings.js";
+import { embeddedSandboxUrl } from "../../config/target.js";
 import type { Deps } from "../../deps.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
+import { verifyKey } from "./verify.js";
 
 export const verb = defineVerb({
   name: "login",
@@ -88,9 +91,6 @@ export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
         hint: `log in to another profile with --profile NAME (e.g. --profile ${env}-${userId}), or name --profile ${name} to replace it`,
       });
   }
-  // Where the key will live (the system keychain, or the file only when asked): known before
-  // the key is asked for, so nobody types or pipes a key that cannot be kept.
-  const { accountOf, openKeychain } = await import("../../config/secrets.js");
   const access = opts.insecureStorage ? undefined : await openKeychain(deps.env);
   if (access && !access.ok)
     throw new UsageError(`no system keychain is usable here, so no key was asked for: ${access.reason}`, {
@@ -111,7 +111,6 @@ export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
     let verifyUrl = baseUrl;
     if (env === "sandbox" && !verifyUrl) {
       // Not deps.target(): it would look up the profile being created (`--profile NAME`) and fail.
-      const { embeddedSandboxUrl } = await import("../../config/target.js");
       verifyUrl = await embeddedSandboxUrl(deps.paths, deps.env, deps.onExit, (m) => deps.msg.warn(m));
     }
     // The profile may not exist yet, so the timeout is read here rather than from deps.settings().
@@ -120,7 +119,6 @@ export async function run(deps: Deps, opts: LoginOptions): Promise<void> {
       parseTimeout(deps.env.RENTCTL_TIMEOUT, "RENTCTL_TIMEOUT") ??
       existing.timeout ??
       DEFAULT_TIMEOUT_S;
-    const { verifyKey } = await import("./verify.js");
     const { total } = await verifyKey(deps, verifyUrl!, key, userId, timeoutS * 1000);
     deps.msg.info(`key accepted for owner ${userId}${total !== undefined ? ` (${total} vehicles)` : ""}`);
   }

@@ -1,4 +1,5 @@
 import { UsageError } from "../../base/errors.js";
+import { accountOf, openKeychain } from "../../config/secrets.js";
 import type { Deps } from "../../deps.js";
 import { defineVerb } from "../verb.js";
 
@@ -21,7 +22,6 @@ export async function run(deps: Deps): Promise<void> {
   }
   let where = "config file";
   if (profile.keyStore === "keychain") {
-    const { accountOf, openKeychain } = await import("../../config/secrets.js");
     const access = await openKeychain(deps.env);
     if (!access.ok)
       throw new UsageError(`the key of profile ${name} is in the system keychain, which cannot be reached here`, {

@@ -1,4 +1,5 @@
 import { UsageError } from "../../base/errors.js";
+import { accountOf, openKeychain } from "../../config/secrets.js";
 import type { Deps } from "../../deps.js";
 import { defineVerb } from "../verb.js";
 
@@ -22,7 +23,6 @@ export async function run(deps: Deps): Promise<void> {
   }
   const key = profile.apiKey;
   if (!key) throw new UsageError(`profile ${name} holds no key to move`, { hint: "rentctl auth login" });
-  const { accountOf, openKeychain } = await import("../../config/secrets.js");
   const access = await openKeychain(deps.env);
   if (!access.ok)
     throw new UsageError(`no system keychain is usable here: ${access.reason}`, {

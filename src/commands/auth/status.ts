@@ -1,9 +1,11 @@
+import { AuthError } from "../../api/errors.js";
 import { EXIT, RentctlError } from "../../base/errors.js";
 import { maskKey } from "../../config/settings.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
+import { verifyKey } from "./verify.js";
 
 export const verb = defineVerb({
   name: "status",
@@ -33,7 +35,6 @@ export async function run(deps: Deps, opts: { verify?: boolean }): Promise<void>
   // exit code: 4 the key was refused, 6 the server could not be reached (key_valid null: not known).
   let failed: RentctlError | undefined;
   if (opts.verify !== false && target.apiKey && target.userId !== undefined) {
-    const { verifyKey } = await import("./verify.js");
     try {
       await verifyKey(deps, target.baseUrl, target.apiKey, target.userId, s.timeoutMs);
       status.key_valid = true;
@@ -48,7 +49,6 @@ export async function run(deps: Deps, opts: { verify?: boolean }): Promise<void>
   if (failed) throw failed;
   // like `gh auth status`: CI can gate on it; what was found is printed first
   if (!target.apiKey) {
-    const { AuthError } = await import("../../api/errors.js");
     throw new AuthError(
       `no API key for ${s.profileName ? `profile ${s.profileName}` : `the ${target.env} environment`}`,
       {

@@ -1,4 +1,6 @@
+import { completionValues, lineFlags } from "../../completion/provide.js";
 import type { Deps } from "../../deps.js";
+import { createDeps } from "../../deps.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 import { write } from "./completion.js";
@@ -24,11 +26,9 @@ const TARGET_FLAGS = { env: "env", profile: "profile", "base-url": "baseUrl", us
  * scripts pass the line's words in RENTCTL_COMPLETE_WORDS.
  */
 async function lineDeps(deps: Deps): Promise<{ deps: Deps; close(): Promise<void> }> {
-  const { lineFlags } = await import("../../completion/provide.js");
   const line = lineFlags(deps.env.RENTCTL_COMPLETE_WORDS);
   const given = Object.entries(TARGET_FLAGS).filter(([long]) => line.get(long));
   if (!given.length) return { deps, close: async () => {} };
-  const { createDeps } = await import("../../deps.js");
   const flags = { ...deps.flags };
   for (const [long, key] of given) flags[key] = line.get(long);
   const own = createDeps(deps.io, deps.env, flags, { paths: deps.paths });
@@ -36,7 +36,6 @@ async function lineDeps(deps: Deps): Promise<{ deps: Deps; close(): Promise<void
 }
 
 export async function printValues(given: Deps, kind: string, args: readonly string[]): Promise<void> {
-  const { completionValues } = await import("../../completion/provide.js");
   const line = await lineDeps(given);
   const deps = line.deps;
   let values: string[];

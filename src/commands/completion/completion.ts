@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { UsageError } from "../../base/errors.js";
+import { completionScript, isShell, SHELLS } from "../../completion/generate.js";
 import type { Deps } from "../../deps.js";
 import { arg } from "../flags.js";
 import { defineVerb } from "../verb.js";
@@ -20,7 +21,6 @@ export const verb = defineVerb({
 
 /** `rentctl completion SHELL`: the script generated from this program's command tree. */
 export async function printScript(deps: Deps, shell: string | undefined, cmd: Command): Promise<void> {
-  const { completionScript, isShell, SHELLS } = await import("../../completion/generate.js");
   if (!isShell(shell)) {
     throw new UsageError(
       shell === undefined ? "name a shell: bash, zsh or fish" : `unknown shell ${JSON.stringify(shell)}`,

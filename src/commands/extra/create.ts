@@ -1,6 +1,10 @@
 import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import type { Deps } from "../../deps.js";
+import { createExtra } from "../../ops/extra/create.js";
+import { printCreateDryRun, printCreated } from "../../resources/create.js";
+import { EXTRA } from "../../resources/resource.js";
 import type { InputSources } from "../input.js";
+import { gatherInput, resolveNamedRefs } from "../input.js";
 import { defineVerb } from "../verb.js";
 import { extraInput, extraInputFlags } from "./input-flags.js";
 
@@ -13,13 +17,6 @@ export const verb = defineVerb({
 });
 
 export async function create(deps: Deps, src: InputSources): Promise<void> {
-  const [{ printCreated, printCreateDryRun }, { EXTRA }, { gatherInput, resolveNamedRefs }, { createExtra }] =
-    await Promise.all([
-      import("../../resources/create.js"),
-      import("../../resources/resource.js"),
-      import("../input.js"),
-      import("../../ops/extra/create.js"),
-    ]);
   const values = await gatherInput(deps, EXTRA_FIELDS, src, { noun: "extra", create: true });
   await resolveNamedRefs(deps, EXTRA_FIELDS, values);
   const r = await createExtra(

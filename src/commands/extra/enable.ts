@@ -1,5 +1,7 @@
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { setExtraActive } from "../../ops/extra/enable.js";
+import { extraId } from "../../ops/handles.js";
 import { arg } from "../flags.js";
 import { defineVerb } from "../verb.js";
 import { printExtraDryRun } from "./switch.js";
@@ -21,8 +23,7 @@ export const disableVerb = activeVerb(false);
 
 /** `extra enable / disable ID`: the state wanted, whatever it was; `extra switch` stays the raw toggle. */
 export async function setActive(deps: Deps, rawId: string, on: boolean): Promise<void> {
-  const id = await (await import("../../ops/handles.js")).extraId(deps, rawId);
-  const { setExtraActive } = await import("../../ops/extra/enable.js");
+  const id = await extraId(deps, rawId);
   const r = await setExtraActive(
     deps,
     { id, on, dryRun: deps.flags.dryRun },

@@ -1,6 +1,9 @@
 import type { Deps } from "../../deps.js";
+import { getExtra } from "../../ops/extra/get.js";
+import { extraId } from "../../ops/handles.js";
 import type { CardSection } from "../../output/card.js";
 import { arg } from "../flags.js";
+import { printRecord } from "../resource.js";
 import { defineVerb } from "../verb.js";
 import { applyView, cardFlags } from "../view-flags.js";
 
@@ -22,11 +25,6 @@ export const verb = defineVerb({
  * formats the record stays the server's, and the vehicles are said on stderr.
  */
 export async function get(deps: Deps, rawId: string): Promise<void> {
-  const [{ getExtra }, { printRecord }, { extraId }] = await Promise.all([
-    import("../../ops/extra/get.js"),
-    import("../resource.js"),
-    import("../../ops/handles.js"),
-  ]);
   const id = await extraId(deps, rawId);
   const card = deps.settings().output === "table" && !deps.flags.quiet && !deps.settings().fields;
   const { extra, used_by: users = [] } = await getExtra(deps, { id, usedBy: !deps.flags.quiet });

@@ -1,8 +1,10 @@
 import { EXTRA_COLUMNS } from "../../contract/columns.js";
 import type { Deps } from "../../deps.js";
+import { listExtras } from "../../ops/extra/list.js";
 import { flag } from "../flags.js";
 import { pageFlags } from "../page-flags.js";
 import type { PagedListOptions } from "../paged-list.js";
+import { listProgress, printListing, wholeListFor } from "../paged-list.js";
 import { defineVerb } from "../verb.js";
 import { applyView, tableFlags } from "../view-flags.js";
 
@@ -35,10 +37,6 @@ export const verb = defineVerb({
 
 /** `extra list`: the op's listing, printed (a program reading gets every row; a table one page and a footer). */
 export async function list(deps: Deps, opts: PagedListOptions & { search?: string; usedBy?: boolean }): Promise<void> {
-  const [{ listExtras }, { listProgress, printListing, wholeListFor }] = await Promise.all([
-    import("../../ops/extra/list.js"),
-    import("../paged-list.js"),
-  ]);
   const input = { ...wholeListFor(deps, opts), search: opts.search, usedBy: opts.usedBy };
   const progress = listProgress(deps, "extras");
   const listing = await listExtras(deps, input, { onProgress: progress.onProgress });

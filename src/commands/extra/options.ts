@@ -1,4 +1,5 @@
 import type { Deps } from "../../deps.js";
+import { run } from "../catalog/show.js";
 import { defineVerb } from "../verb.js";
 
 export const verb = defineVerb({
@@ -8,6 +9,5 @@ export const verb = defineVerb({
 });
 
 export async function options(deps: Deps): Promise<void> {
-  const { run } = await import("../catalog/show.js");
   await run(deps, { op: "catalog.extra_options" });
 }

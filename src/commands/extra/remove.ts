@@ -1,6 +1,11 @@
 import type { Deps } from "../../deps.js";
+import { deleteExtra } from "../../ops/extra/delete.js";
+import { extraId } from "../../ops/handles.js";
+import { confirmDestructive } from "../confirm.js";
 import { arg, flag } from "../flags.js";
+import { printResults } from "../per-id.js";
 import { defineVerb } from "../verb.js";
+import { usedByText } from "./get.js";
 import { printExtraDryRun } from "./switch.js";
 
 export const verb = defineVerb({
@@ -21,12 +26,7 @@ export const verb = defineVerb({
 });
 
 export async function remove(deps: Deps, rawId: string, opts: { force?: boolean } = {}): Promise<void> {
-  const id = await (await import("../../ops/handles.js")).extraId(deps, rawId);
-  const [{ deleteExtra }, { confirmDestructive }, { usedByText }] = await Promise.all([
-    import("../../ops/extra/delete.js"),
-    import("../confirm.js"),
-    import("./get.js"),
-  ]);
+  const id = await extraId(deps, rawId);
   const r = await deleteExtra(
     deps,
     {
@@ -47,7 +47,6 @@ export async function remove(deps: Deps, rawId: string, opts: { force?: boolean 
     { onProgress: (p) => deps.msg.acting(p.target, p.what) },
   );
   if (r.dryRun) return printExtraDryRun(deps, r.dryRun.request, "delete", id);
-  const { printResults } = await import("../per-id.js");
   await printResults(deps, [{ id, status: "deleted", deleted: true, undo: r.undoOp ?? null }]);
   deps.msg.success(`extra ${id} deleted${r.undoOp ? ` · undo with: rentctl undo ${r.undoOp}` : ""}`);
 }

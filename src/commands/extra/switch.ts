@@ -1,5 +1,7 @@
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { switchExtra as op } from "../../ops/extra/switch.js";
+import { extraId } from "../../ops/handles.js";
 import { quietDryRun } from "../../resources/safe-edit.js";
 import { arg } from "../flags.js";
 import { defineVerb } from "../verb.js";
@@ -21,8 +23,7 @@ export async function printExtraDryRun(deps: Deps, request: JsonObject, verb: st
 }
 
 export async function switchExtra(deps: Deps, rawId: string): Promise<void> {
-  const id = await (await import("../../ops/handles.js")).extraId(deps, rawId);
-  const { switchExtra: op } = await import("../../ops/extra/switch.js");
+  const id = await extraId(deps, rawId);
   const r = await op(deps, { id, dryRun: deps.flags.dryRun }, { onProgress: (p) => deps.msg.acting(p.target, p.what) });
   if (r.dryRun) return printExtraDryRun(deps, r.dryRun.request, "switch", id);
   if (deps.flags.quiet) return deps.out.ids([id]);

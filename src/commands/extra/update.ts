@@ -1,8 +1,12 @@
 import { UsageError } from "../../base/errors.js";
 import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import type { Deps } from "../../deps.js";
+import { updateExtra } from "../../ops/extra/update.js";
+import { extraId } from "../../ops/handles.js";
+import { EXTRA, printDiff } from "../../resources/safe-edit.js";
 import { arg, flag } from "../flags.js";
 import type { InputSources } from "../input.js";
+import { gatherInput, resolveNamedRefs } from "../input.js";
 import { defineVerb } from "../verb.js";
 import { extraInput, extraInputFlags } from "./input-flags.js";
 
@@ -16,14 +20,9 @@ export const verb = defineVerb({
 });
 
 export async function update(deps: Deps, rawId: string, src: InputSources & { replace?: boolean }): Promise<void> {
-  const [{ EXTRA, printDiff }, { gatherInput, resolveNamedRefs }, { updateExtra }] = await Promise.all([
-    import("../../resources/safe-edit.js"),
-    import("../input.js"),
-    import("../../ops/extra/update.js"),
-  ]);
   // the checks that need no server first: a mistake is refused before the handle is looked up
   const changes = await gatherInput(deps, EXTRA_FIELDS, src, { noun: `extra ${rawId}` });
-  const id = await (await import("../../ops/handles.js")).extraId(deps, rawId);
+  const id = await extraId(deps, rawId);
   delete changes.locale_id;
   if (Object.keys(changes).length === 0) {
     throw new UsageError("nothing to change: give --option, --price, --currency, --period, --quantity or --set", {

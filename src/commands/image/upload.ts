@@ -1,4 +1,7 @@
 import type { Deps } from "../../deps.js";
+import { vehicleId as resolve } from "../../ops/handles.js";
+import { attachImages, checkFiles as checkFilesFromUpload, uploadImages as upload } from "../../ops/image/upload.js";
+import { fetchRecord, quietDryRun, VEHICLE } from "../../resources/safe-edit.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 
@@ -31,7 +34,6 @@ export { batches, checkFiles } from "../../ops/image/upload.js";
  * and a progress count on stderr. Returns the ids (the wizard attaches them to a new vehicle).
  */
 export async function uploadImages(deps: Deps, files: string[], o: { anyType?: boolean } = {}): Promise<number[]> {
-  const { uploadImages: upload } = await import("../../ops/image/upload.js");
   const progress = deps.io.stderrTTY && !deps.flags.quiet;
   let shown = false;
   try {
@@ -49,7 +51,7 @@ export async function uploadImages(deps: Deps, files: string[], o: { anyType?: b
       },
     );
     // -q: a dry run prints the ids it would change, and uploads have none yet
-    if (r.dryRun && !(await (await import("../../resources/safe-edit.js")).quietDryRun(deps, [])))
+    if (r.dryRun && !(await quietDryRun(deps, [])))
       for (const request of r.dryRun.requests) await deps.out.record(request);
     return r.ids;
   } finally {
@@ -58,13 +60,10 @@ export async function uploadImages(deps: Deps, files: string[], o: { anyType?: b
 }
 
 export async function run(deps: Deps, files: string[], opts: { attach?: string; anyType?: boolean }): Promise<void> {
-  const { fetchRecord, VEHICLE } = await import("../../resources/safe-edit.js");
   // The files first (a file that is no image is refused before anything is read or sent).
-  const { checkFiles } = await import("../../ops/image/upload.js");
-  await checkFiles(files, { anyType: opts.anyType });
+  await checkFilesFromUpload(files, { anyType: opts.anyType });
   let vehicleId: number | undefined;
   if (opts.attach !== undefined) {
-    const { vehicleId: resolve } = await import("../../ops/handles.js");
     vehicleId = await resolve(deps, opts.attach);
     // Check the vehicle first: uploading for a vehicle that does not exist would leave orphan images.
     if (!deps.flags.dryRun) await fetchRecord(deps, VEHICLE, vehicleId);
@@ -75,7 +74,6 @@ export async function run(deps: Deps, files: string[], opts: { attach?: string; 
   else await deps.out.list(ids.map((id, i) => ({ id, file: files[i] ?? null })));
   deps.msg.success(`${ids.length} image${ids.length === 1 ? "" : "s"} uploaded`);
   if (vehicleId !== undefined && ids.length) {
-    const { attachImages } = await import("../../ops/image/upload.js");
     const r = await attachImages(deps, { vehicleId, ids }, { onProgress: (p) => deps.msg.acting(p.target, p.what) });
     if (r.changed)
       deps.msg.success(`attached to vehicle ${vehicleId}${r.undoOp ? ` · undo with: rentctl undo ${r.undoOp}` : ""}`);

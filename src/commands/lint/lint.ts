@@ -1,7 +1,16 @@
 import { FindingsError, UsageError } from "../../base/errors.js";
 import type { Deps } from "../../deps.js";
+import { formatFor } from "../../files/format.js";
+import { openSource } from "../../files/source.js";
+import { checkTargetDir } from "../../files/write.js";
+import { planAccountDocument } from "../../ops/account/plan.js";
+import { loadConfig } from "../../ops/lint/config.js";
+import { fixable, fixDocument, unfixable } from "../../ops/lint/fix.js";
+import { lintAccount, reaches } from "../../ops/lint/lint.js";
+import { saveSavedPlan } from "../../plans/saved-plan.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
+import * as render from "./render.js";
 
 const LEVELS = ["error", "warning", "info"] as const;
 /** The members a finding may have, in order (csv's columns). */
@@ -84,14 +93,10 @@ export async function run(deps: Deps, opts: LintOptions): Promise<void> {
     throw new UsageError("--fix plans changes to the live account, not to a file: edit the file, then lint it again", {
       hint: "for the live account's fixes run `rentctl lint --fix --out plan.json` without -f",
     });
-  if (opts.out) await (await import("../../files/write.js")).checkTargetDir(opts.out, "--out");
-  const { loadConfig } = await import("../../ops/lint/config.js");
-  const { lintAccount, reaches } = await import("../../ops/lint/lint.js");
+  if (opts.out) await checkTargetDir(opts.out, "--out");
   const config = await loadConfig({ file: opts.config, cwd: process.cwd() });
   let result: Awaited<ReturnType<typeof lintAccount>>;
   if (opts.file) {
-    const { formatFor } = await import("../../files/format.js");
-    const { openSource } = await import("../../files/source.js");
     const source = await openSource(deps, opts.file, formatFor(opts.file, opts.format));
     try {
       result = await lintAccount(
@@ -115,12 +120,7 @@ export async function run(deps: Deps, opts: LintOptions): Promise<void> {
   }
 }
 
-async function print(
-  deps: Deps,
-  result: Awaited<ReturnType<typeof import("../../ops/lint/lint.js").lintAccount>>,
-  opts: LintOptions,
-) {
-  const render = await import("./render.js");
+async function print(deps: Deps, result: Awaited<ReturnType<typeof lintAccount>>, opts: LintOptions) {
   const format = deps.settings().output;
   if (opts.sarif) deps.io.stdout.write(`${JSON.stringify(render.sarif(result, process.cwd()), null, 2)}\n`);
   else if (opts.markdown) deps.io.stdout.write(render.markdown(result));
@@ -145,16 +145,7 @@ async function print(
 }
 
 /** The fixes as a saved account plan (as `account diff --out` saves one): `account apply --plan` applies it. */
-async function saveFixes(
-  deps: Deps,
-  result: Awaited<ReturnType<typeof import("../../ops/lint/lint.js").lintAccount>>,
-  out: string,
-): Promise<void> {
-  const { fixDocument, fixable, unfixable } = await import("../../ops/lint/fix.js");
-  const [{ planAccountDocument }, { saveSavedPlan }] = await Promise.all([
-    import("../../ops/account/plan.js"),
-    import("../../plans/saved-plan.js"),
-  ]);
+async function saveFixes(deps: Deps, result: Awaited<ReturnType<typeof lintAccount>>, out: string): Promise<void> {
   // the one "plan a document and save the plan" (what account diff --out and MCP plan_changes use)
   const { plan, saved } = await planAccountDocument(
     deps,

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { DEMO_OWNERS } from "../../sandbox/server.js";
 import { defineVerb } from "../verb.js";
 import { dataFileOf, dataFlag, stateFile } from "./data.js";
 
@@ -26,7 +27,6 @@ function runningServer(dataFile: string): JsonObject | undefined {
 }
 
 export async function info(deps: Deps, opts: { data?: string }): Promise<void> {
-  const { DEMO_OWNERS } = await import("../../sandbox/server.js");
   const file = dataFileOf(deps, opts);
   const served = runningServer(file);
   let url = typeof served?.url === "string" ? served.url : null;

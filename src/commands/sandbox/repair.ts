@@ -1,4 +1,7 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Deps } from "../../deps.js";
+import { type RepairReport, repairSandboxData } from "../../sandbox/server.js";
 import { defineVerb } from "../verb.js";
 import { type DataOptions, dataFileOf, dataFlag, expectedSandboxError, sandboxCommandLine } from "./data.js";
 
@@ -15,13 +18,10 @@ export const verb = defineVerb({
  * sandbox data file, move the damaged file aside, say what was dropped.
  */
 export async function repair(deps: Deps, opts: DataOptions): Promise<void> {
-  const { repairSandboxData } = await import("../../sandbox/server.js");
   const file = dataFileOf(deps, opts);
   // A data dir the sandbox never ran in has nothing damaged: make it (0700) so the lock can be taken, not a crash.
-  const { mkdirSync } = await import("node:fs");
-  const { dirname } = await import("node:path");
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  let report: import("../../sandbox/server.js").RepairReport;
+  let report: RepairReport;
   try {
     report = repairSandboxData(file);
   } catch (err) {

@@ -1,5 +1,7 @@
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Deps } from "../../deps.js";
+import { resetSandboxData } from "../../sandbox/server.js";
 import { defineVerb } from "../verb.js";
 import { dataFileOf, dataFlag, expectedSandboxError } from "./data.js";
 
@@ -12,9 +14,8 @@ export const verb = defineVerb({
 
 /** `rentctl sandbox reset`: put the data file back to the seed (refused while a server holds it). */
 export async function reset(deps: Deps, opts: { data?: string }): Promise<void> {
-  const { resetSandboxData } = await import("../../sandbox/server.js");
   const file = dataFileOf(deps, opts);
-  await (await import("node:fs/promises")).mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   await resetSandboxData(file).catch((err: unknown) => {
     throw expectedSandboxError(err, { ...opts, file });
   });

@@ -1,8 +1,10 @@
 import { rmSync, writeFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { UsageError } from "../../base/errors.js";
+import { TerminatedError, UsageError } from "../../base/errors.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { startSandbox } from "../../sandbox/server.js";
 import { type FlagValues, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 import { dataFileOf, dataFlag, expectedSandboxError, stateFile } from "./data.js";
@@ -49,10 +51,9 @@ function envBytes(v: string | undefined, name: string): number | undefined {
 }
 
 export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
-  const { startSandbox } = await import("../../sandbox/server.js");
   const { host, port } = opts;
   const dataFile = opts.memory ? null : dataFileOf(deps, opts);
-  if (dataFile) await (await import("node:fs/promises")).mkdir(dirname(dataFile), { recursive: true, mode: 0o700 });
+  if (dataFile) await mkdir(dirname(dataFile), { recursive: true, mode: 0o700 });
   const sb = await startSandbox({
     host,
     port,
@@ -111,7 +112,6 @@ export async function serve(deps: Deps, opts: ServeOptions): Promise<void> {
   // The same clean stop for both. Ctrl-C is how a person ends a server (exit 0, as always); SIGTERM
   // is a supervisor's stop and gets its documented code (143), as every other command does.
   if (signal === "SIGTERM") {
-    const { TerminatedError } = await import("../../base/errors.js");
     throw new TerminatedError("sandbox stopped (SIGTERM)");
   }
 }

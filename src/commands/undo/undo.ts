@@ -1,7 +1,13 @@
+import { plural } from "../../api/paginate.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { undoHistory } from "../../ops/undo/history.js";
 import type { UndoResult } from "../../ops/undo/undo.js";
+import { undo, undoneLine } from "../../ops/undo/undo.js";
+import { printCreateDryRun } from "../../resources/create.js";
+import { EXTRA, printDiff, VEHICLE } from "../../resources/safe-edit.js";
 import { arg, flag } from "../flags.js";
+import { wholeListFor } from "../paged-list.js";
 import { noDedupeFlag } from "../vehicle/concurrency.js";
 import { defineVerb } from "../verb.js";
 
@@ -30,10 +36,6 @@ export async function run(
   opts: { limit?: number; force?: boolean; dedupe?: boolean },
 ): Promise<void> {
   if (op === undefined) {
-    const [{ undoHistory }, { wholeListFor }] = await Promise.all([
-      import("../../ops/undo/history.js"),
-      import("../paged-list.js"),
-    ]);
     // a program reading (json, csv, -q, …) gets every entry unless --limit; a table the recent 20
     const whole = wholeListFor(deps, { limit: opts.limit }).all;
     const recent = await undoHistory(deps, { limit: whole ? Number.POSITIVE_INFINITY : opts.limit });
@@ -50,7 +52,6 @@ export async function run(
     if (recent.length === 0) deps.msg.info("nothing to undo yet");
     return;
   }
-  const { undo } = await import("../../ops/undo/undo.js");
   let result: UndoResult;
   try {
     result = await undo(
@@ -72,12 +73,6 @@ export async function run(
 
 /** An undo's result in the CLI's words: stdout the ids or the record, stderr what was done. */
 async function render(deps: Deps, r: UndoResult): Promise<void> {
-  const [{ undoneLine }, { EXTRA, VEHICLE, printDiff }, { printCreateDryRun }, { plural }] = await Promise.all([
-    import("../../ops/undo/undo.js"),
-    import("../../resources/safe-edit.js"),
-    import("../../resources/create.js"),
-    import("../../api/paginate.js"),
-  ]);
   const quiet = Boolean(deps.flags.quiet);
   const table = deps.settings().output === "table";
   switch (r.kind) {

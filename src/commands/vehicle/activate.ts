@@ -1,6 +1,12 @@
 import type { Deps } from "../../deps.js";
+import { vehicleIds } from "../../ops/handles.js";
+import { setVehicleActivity } from "../../ops/vehicle/activate.js";
+import { VEHICLE } from "../../resources/resource.js";
+import { printDiff } from "../../resources/safe-edit.js";
 import { arg } from "../flags.js";
+import { runEach } from "../per-id.js";
 import { defineVerb } from "../verb.js";
+import { setActivity as setMany } from "./many.js";
 import { selectionFlags, wantsJob } from "./selection-flags.js";
 
 /** `vehicle activate` and `vehicle deactivate`: one declaration each, one implementation. */
@@ -16,7 +22,6 @@ function activityVerb(active: boolean) {
     examples: [`rentctl vehicle ${name} 1 2`, `rentctl vehicle ${name} --where segment=boats --yes`],
     run: async (deps, args, opts) => {
       if (!wantsJob(opts)) return setActivity(deps, args.ids, active);
-      const { setActivity: setMany } = await import("./many.js");
       return setMany(deps, active, { ...opts, ids: args.ids });
     },
   });
@@ -26,13 +31,7 @@ export const activateVerb = activityVerb(true);
 export const deactivateVerb = activityVerb(false);
 
 export async function setActivity(deps: Deps, rawIds: string[], active: boolean): Promise<void> {
-  const ids = await (await import("../../ops/handles.js")).vehicleIds(deps, rawIds);
-  const [{ runEach }, { printDiff }, { VEHICLE }, { setVehicleActivity }] = await Promise.all([
-    import("../per-id.js"),
-    import("../../resources/safe-edit.js"),
-    import("../../resources/resource.js"),
-    import("../../ops/vehicle/activate.js"),
-  ]);
+  const ids = await vehicleIds(deps, rawIds);
   await runEach(deps, ids, `${active ? "activate" : "deactivate"}`, async (id, say) => {
     const r = await setVehicleActivity(
       deps,

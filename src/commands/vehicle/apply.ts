@@ -1,5 +1,9 @@
 import type { Deps } from "../../deps.js";
 import type { ApplyFleetInput } from "../../ops/vehicle/apply.js";
+import * as ops from "../../ops/vehicle/apply.js";
+import { planJson } from "../../plans/plan-print.js";
+import { readSavedPlan } from "../../plans/saved-plan.js";
+import { confirmDestructive } from "../confirm.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 import { applyRunFlags, DEFAULT_CONCURRENCY } from "./concurrency.js";
@@ -44,10 +48,7 @@ export interface FileApplyOptions
  */
 export async function run(deps: Deps, opts: FileApplyOptions): Promise<void> {
   const started = Date.now();
-  const ops = await import("../../ops/vehicle/apply.js");
-  const saved = opts.plan
-    ? await (await import("../../plans/saved-plan.js")).readSavedPlan(opts.plan, "vehicle")
-    : undefined;
+  const saved = opts.plan ? await readSavedPlan(opts.plan, "vehicle") : undefined;
   const input = {
     ...(opts.file ? { source: { path: opts.file, format: opts.format } } : {}),
     ...(saved ? { saved } : {}),
@@ -63,7 +64,7 @@ export async function run(deps: Deps, opts: FileApplyOptions): Promise<void> {
   if (deps.flags.dryRun) {
     const { sync, refusal } = await ops.previewFleetApply(deps, input);
     if (deps.settings().output === "table") await printPlanLines(deps, sync.plan, deps.io.stdout, deps.outColor);
-    else await deps.out.record((await import("../../plans/plan-print.js")).planJson(sync.plan));
+    else await deps.out.record(planJson(sync.plan));
     if (refusal) deps.msg.warn(`${refusal}: apply would refuse without --allow-mass-delete`);
     deps.msg.info("dry run: nothing was sent");
     return;
@@ -71,7 +72,6 @@ export async function run(deps: Deps, opts: FileApplyOptions): Promise<void> {
   await ops.applyFleet(deps, input, {
     show: (plan) => printPlanLines(deps, plan, deps.io.stderr, deps.color),
     confirm: async (question) => {
-      const { confirmDestructive } = await import("../confirm.js");
       await confirmDestructive(deps, question, "apply the plan");
     },
   });

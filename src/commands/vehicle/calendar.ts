@@ -1,8 +1,19 @@
+import { UsageError } from "../../base/errors.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { calendarOf, calendarWindow } from "../../ops/vehicle/calendar.js";
+import * as op from "../../ops/vehicle/calendar-edit.js";
+import { localToday } from "../../ops/vehicle/calendar-edit.js";
+import { listVehicles } from "../../ops/vehicle/list.js";
+import { boardLabelWidth, daysThatFit, renderBoard } from "../../output/board.js";
+import { terminalWidth } from "../../output/terminal.js";
+import * as calendarModule from "../../plans/calendar.js";
 import { arg, flag } from "../flags.js";
+import { listFooter, wholeListFor } from "../paged-list.js";
 import { defineVerb } from "../verb.js";
 import type { ManyOptions } from "./many.js";
+import { runBulkChange } from "./many.js";
+import { isSelection, opSelection, selectedVehicles } from "./select.js";
 import { selectionFlags } from "./selection-flags.js";
 
 export const verb = defineVerb({
@@ -80,24 +91,20 @@ export interface CalendarOptions extends ManyOptions {
 }
 
 export async function run(deps: Deps, opts: CalendarOptions): Promise<void> {
-  const cal = await import("../../plans/calendar.js");
-  const { isSelection } = await import("./select.js");
   const editing = Boolean(opts.block?.length || opts.unblock?.length || opts.clearPast);
   const paging = opts.limit !== undefined || opts.offset !== undefined || opts.page !== undefined;
   if (paging && (editing || !opts.board || opts.ids?.length)) {
-    const { UsageError } = await import("../../base/errors.js");
     throw new UsageError("--limit, --offset and --page page the board: use them with --board and no ids");
   }
   if (!editing && opts.board && !opts.ids?.length) {
     // the board lists vehicles as `vehicle list` does: a page in a table (footer on stderr), every one for a program
     const records = await boardPage(deps, opts);
-    if (deps.settings().output === "table") return board(deps, opts, cal, records);
-    return show(deps, { ...opts, all: true }, cal, records.records);
+    if (deps.settings().output === "table") return board(deps, opts, calendarModule, records);
+    return show(deps, { ...opts, all: true }, calendarModule, records.records);
   }
-  if (!editing && opts.board && deps.settings().output === "table") return board(deps, opts, cal);
-  if (!editing) return show(deps, opts, cal);
+  if (!editing && opts.board && deps.settings().output === "table") return board(deps, opts, calendarModule);
+  if (!editing) return show(deps, opts, calendarModule);
   const plan = await planCalendarEdit(deps, opts);
-  const { runBulkChange } = await import("./many.js");
   await runBulkChange(deps, plan, {
     verb: "calendar",
     intent: {
@@ -117,10 +124,6 @@ export async function run(deps: Deps, opts: CalendarOptions): Promise<void> {
 
 /** The plan of a calendar edit (--block / --unblock / --clear-past) of the selected vehicles: the op's. */
 export async function planCalendarEdit(deps: Deps, opts: CalendarOptions) {
-  const [{ opSelection }, op] = await Promise.all([
-    import("./select.js"),
-    import("../../ops/vehicle/calendar-edit.js"),
-  ]);
   return op.planCalendarEdit(deps, {
     selection: await opSelection(deps, opts),
     block: opts.block,
@@ -131,10 +134,6 @@ export async function planCalendarEdit(deps: Deps, opts: CalendarOptions) {
 
 /** The board's vehicles without ids: a listing as `vehicle list`'s (--where, --limit / --page / --all), and its footer. */
 async function boardPage(deps: Deps, opts: CalendarOptions): Promise<{ records: JsonObject[]; footer: () => void }> {
-  const [{ listVehicles }, { listFooter, wholeListFor }] = await Promise.all([
-    import("../../ops/vehicle/list.js"),
-    import("../paged-list.js"),
-  ]);
   const paging = wholeListFor(deps, { limit: opts.limit, offset: opts.offset, page: opts.page, all: opts.all });
   const listing = await listVehicles(deps, { ...paging, where: opts.where });
   const records: JsonObject[] = [];
@@ -151,13 +150,9 @@ async function boardPage(deps: Deps, opts: CalendarOptions): Promise<{ records: 
 async function show(
   deps: Deps,
   opts: CalendarOptions,
-  cal: typeof import("../../plans/calendar.js"),
+  cal: typeof calendarModule,
   given?: JsonObject[],
 ): Promise<void> {
-  const [{ isSelection, selectedVehicles }, { calendarOf, calendarWindow }] = await Promise.all([
-    import("./select.js"),
-    import("../../ops/vehicle/calendar.js"),
-  ]);
   // the window (checked before any request): the grid's months; in other formats only its days, when asked for
   const window = calendarWindow(deps, opts.from, opts.months);
   const asked = opts.from !== undefined || opts.months !== undefined;
@@ -199,15 +194,10 @@ async function show(
 async function board(
   deps: Deps,
   opts: CalendarOptions,
-  cal: typeof import("../../plans/calendar.js"),
+  cal: typeof calendarModule,
   listed?: { records: JsonObject[]; footer: () => void },
 ): Promise<void> {
-  const { selectedVehicles } = await import("./select.js");
-  const [{ renderBoard, boardLabelWidth, daysThatFit }, { terminalWidth }] = await Promise.all([
-    import("../../output/board.js"),
-    import("../../output/terminal.js"),
-  ]);
-  const todayIso = (await import("../../ops/vehicle/calendar-edit.js")).localToday(deps);
+  const todayIso = localToday(deps);
   let first = todayIso;
   if (opts.from !== undefined) {
     const day = cal.parseDay(opts.from);

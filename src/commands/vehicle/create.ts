@@ -1,8 +1,12 @@
 import { UsageError } from "../../base/errors.js";
 import { VEHICLE_CLIENT_FILLED, VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
+import { createVehicle } from "../../ops/vehicle/create.js";
+import { printCreateDryRun, printCreated } from "../../resources/create.js";
+import { VEHICLE } from "../../resources/resource.js";
 import { flag } from "../flags.js";
 import type { InputSources } from "../input.js";
+import { gatherInput, resolveNamedRefs } from "../input.js";
 import { defineVerb } from "../verb.js";
 import { isCommonField, vehicleInput, vehicleInputFlags } from "./input-flags.js";
 
@@ -28,13 +32,6 @@ export const verb = defineVerb({
 });
 
 export async function create(deps: Deps, opts: InputSources, o: { allowDuplicate?: boolean } = {}): Promise<void> {
-  const [{ printCreated, printCreateDryRun }, { VEHICLE }, { gatherInput, resolveNamedRefs }, { createVehicle }] =
-    await Promise.all([
-      import("../../resources/create.js"),
-      import("../../resources/resource.js"),
-      import("../input.js"),
-      import("../../ops/vehicle/create.js"),
-    ]);
   const values = await gatherInput(deps, VEHICLE_FIELDS, opts, { noun: "vehicle", create: true });
   if (Object.keys(values).every((k) => VEHICLE_CLIENT_FILLED.has(k))) throw nothingToCreate();
   await resolveNamedRefs(deps, VEHICLE_FIELDS, values);

@@ -1,8 +1,15 @@
 import { DriftError, UsageError } from "../../base/errors.js";
+import { FieldNames } from "../../catalog/names.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { checkTargetDir } from "../../files/write.js";
+import { planFleetFile } from "../../ops/vehicle/diff.js";
+import { emptyExtraPlan } from "../../plans/account-extras.js";
+import { accountPlanMarkdown } from "../../plans/account-print.js";
 import type { Plan } from "../../plans/plan.js";
 import type { PlanColors, PlanPrintOptions } from "../../plans/plan-print.js";
+import { planJson, planLines } from "../../plans/plan-print.js";
+import { saveSavedPlan } from "../../plans/saved-plan.js";
 import type { SyncPlan } from "../../plans/sync.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
@@ -68,7 +75,6 @@ export interface DiffOptions extends FileDiffOptions {
  */
 export async function planLabels(deps: Deps, sync: SyncPlan): Promise<PlanPrintOptions["label"]> {
   if (!sync.named) return undefined;
-  const { FieldNames } = await import("../../catalog/names.js");
   const names = new FieldNames(deps.catalogs());
   const found = new Map<string, string | undefined>();
   const look = async (field: string, v: unknown, record: JsonObject) => {
@@ -97,8 +103,7 @@ export function planColors(c: Deps["outColor"]): PlanColors {
  */
 export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
   if (!opts.file) throw new UsageError("missing -f FILE (a fleet file, or - for stdin with --format)");
-  if (opts.out) await (await import("../../files/write.js")).checkTargetDir(opts.out, "--out");
-  const { planFleetFile } = await import("../../ops/vehicle/diff.js");
+  if (opts.out) await checkTargetDir(opts.out, "--out");
   const {
     sync,
     label: fileLabel,
@@ -109,14 +114,9 @@ export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
     { source: { path: opts.file, format: opts.format }, prune: opts.prune, exact: opts.exact },
     { save: Boolean(opts.out), listUnchanged: Boolean(deps.flags.verbose) },
   );
-  const { planJson } = await import("../../plans/plan-print.js");
   const format = deps.settings().output;
   const label = opts.markdown || format === "table" ? await planLabels(deps, sync) : undefined;
   if (opts.markdown) {
-    const [{ accountPlanMarkdown }, { emptyExtraPlan }] = await Promise.all([
-      import("../../plans/account-print.js"),
-      import("../../plans/account-extras.js"),
-    ]);
     deps.io.stdout.write(
       accountPlanMarkdown(
         { label: fileLabel, extras: emptyExtraPlan(false), vehicles: sync, extraLabels: new Map(), accountExtras: [] },
@@ -126,7 +126,7 @@ export async function run(deps: Deps, opts: DiffOptions): Promise<void> {
   } else if (format === "table") await printPlanLines(deps, sync.plan, deps.io.stdout, deps.outColor, label);
   else await deps.out.record(planJson(sync.plan));
   if (opts.out && saved) {
-    await (await import("../../plans/saved-plan.js")).saveSavedPlan(opts.out, saved);
+    await saveSavedPlan(opts.out, saved);
     deps.msg.info(`plan saved to ${opts.out}: apply it with \`rentctl vehicle apply --plan ${opts.out}\``);
   }
   if (changes) throw new DriftError("the account differs from the file");
@@ -140,7 +140,6 @@ export async function printPlanLines(
   color: Deps["outColor"],
   label?: PlanPrintOptions["label"],
 ): Promise<void> {
-  const { planLines } = await import("../../plans/plan-print.js");
   for (const line of planLines(plan, { color: planColors(color), verbose: Boolean(deps.flags.verbose), label }))
     out.write(`${line}\n`);
 }

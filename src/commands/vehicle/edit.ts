@@ -1,10 +1,17 @@
+import { counted } from "../../api/paginate.js";
 import { UsageError } from "../../base/errors.js";
 import { VEHICLE_CLIENT_FILLED, VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
+import { vehicleIds } from "../../ops/handles.js";
+import { editVehicle } from "../../ops/vehicle/edit.js";
+import { VEHICLE } from "../../resources/resource.js";
+import { printDiff, show } from "../../resources/safe-edit.js";
 import { arg, flag } from "../flags.js";
 import type { InputSources } from "../input.js";
+import { gatherInput, resolveNamedRefs } from "../input.js";
 import { defineVerb } from "../verb.js";
 import { hasRelative, vehicleInput, vehicleInputFlags } from "./input-flags.js";
+import { edit as editMany } from "./many.js";
 import { selectionFlags } from "./selection-flags.js";
 
 export const verb = defineVerb({
@@ -51,7 +58,6 @@ export const verb = defineVerb({
     if (opts.where.length || args.ids.length !== 1 || hasRelative(src) || members) {
       if (opts.replace)
         throw new UsageError("--replace takes one vehicle id (and no relative values, --add or --remove)");
-      const { edit: editMany } = await import("./many.js");
       const single = opts.where.length === 0 && !opts.all && args.ids.length === 1;
       return editMany(deps, { ...opts, ids: args.ids, ...src, add: opts.add, remove: opts.remove, single });
     }
@@ -65,15 +71,9 @@ export interface EditOptions extends InputSources {
 }
 
 export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promise<void> {
-  const [{ gatherInput, resolveNamedRefs }, { printDiff }, { VEHICLE }, { editVehicle }] = await Promise.all([
-    import("../input.js"),
-    import("../../resources/safe-edit.js"),
-    import("../../resources/resource.js"),
-    import("../../ops/vehicle/edit.js"),
-  ]);
   // the checks that need no server first: a mistake is refused before the handle is looked up
   const changes = await gatherInput(deps, VEHICLE_FIELDS, opts, { noun: `vehicle ${rawId}` });
-  const id = (await (await import("../../ops/handles.js")).vehicleIds(deps, [rawId]))[0]!;
+  const id = (await vehicleIds(deps, [rawId]))[0]!;
   for (const k of VEHICLE_CLIENT_FILLED) delete changes[k];
   if (Object.keys(changes).length === 0 && !opts.replace) {
     throw new UsageError("nothing to change: give field flags, --set FIELD=VALUE or --from-file", {
@@ -93,10 +93,6 @@ export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promis
     await deps.out.record({ id, changes: r.changes as never, undo: r.undoOp ?? null });
   }
   // A list field given whole replaces the list (--add / --remove change one member): the line shows the list before and after.
-  const [{ counted }, { show }] = await Promise.all([
-    import("../../api/paginate.js"),
-    import("../../resources/safe-edit.js"),
-  ]);
   const lists = r.changes
     .filter((c) => VEHICLE_FIELDS.find((f) => f.name === c.field)?.type.endsWith("[]"))
     .map((c) => ` · ${c.field}: ${show(c.before)} → ${show(c.after)}`);

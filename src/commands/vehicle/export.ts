@@ -1,8 +1,19 @@
 import { createWriteStream } from "node:fs";
+import { rename, unlink } from "node:fs/promises";
 import type { Writable } from "node:stream";
+import { counted } from "../../api/paginate.js";
+import { fsReason, UsageError } from "../../base/errors.js";
+import * as tempFilesModule from "../../base/temp-files.js";
 import type { Deps } from "../../deps.js";
+import { catalogPort, listVehicles, vehicleInputMapper } from "../../files/adapters.js";
+import { ACCOUNT_BOUND, exportColumns } from "../../files/fields.js";
+import { formatFor } from "../../files/format.js";
+import { createNameResolver, nameRow } from "../../files/resolver.js";
+import { checkTargetDir, createRecordWriter, endIncomplete } from "../../files/write.js";
+import { searchFilter } from "../../ops/search.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
+import { prepareSelection } from "./select.js";
 
 export const verb = defineVerb({
   name: "export",
@@ -46,43 +57,27 @@ export interface ExportOptions {
  * renamed at the end.
  */
 export async function run(deps: Deps, file: string | undefined, opts: ExportOptions): Promise<void> {
-  const [{ catalogPort, listVehicles, vehicleInputMapper }, { ACCOUNT_BOUND, exportColumns }, { formatFor }] =
-    await Promise.all([
-      import("../../files/adapters.js"),
-      import("../../files/fields.js"),
-      import("../../files/format.js"),
-    ]);
-  const [{ createNameResolver, nameRow }, { createRecordWriter, endIncomplete }] = await Promise.all([
-    import("../../files/resolver.js"),
-    import("../../files/write.js"),
-  ]);
-  const { rename, unlink } = await import("node:fs/promises");
   const path = file ?? "-";
   // `-o json|ndjson|csv|yaml` (the flag) says the format as --format does (--format wins); another -o is
   // refused: every other command honours -o, so a silently ignored one would surprise a script
   const settings = deps.settings();
   const asked = opts.format ?? (settings.sources.output === "flag" ? settings.output : undefined);
   if (opts.format === undefined && asked !== undefined && !["json", "ndjson", "csv", "yaml"].includes(asked)) {
-    const { UsageError } = await import("../../base/errors.js");
     throw new UsageError(`vehicle export: -o ${asked}: a fleet file is json, ndjson, csv or yaml`, {
       hint: "use -o json, -o ndjson, -o csv or -o yaml (or --format)",
     });
   }
   const format = formatFor(path, asked, "ndjson");
   // checked before anything is written (an empty text is a usage error)
-  const search =
-    opts.search !== undefined
-      ? (await import("../../ops/search.js")).searchFilter(deps, "vehicle", opts.search)
-      : undefined;
+  const search = opts.search !== undefined ? searchFilter(deps, "vehicle", opts.search) : undefined;
   const toInput = await vehicleInputMapper();
   const resolver = opts.names ? createNameResolver(await catalogPort(deps)) : undefined;
-  const temp = path === "-" ? undefined : await import("../../base/temp-files.js");
+  const temp = path === "-" ? undefined : tempFilesModule;
   const tmp = temp?.tempFor(path);
-  if (tmp) await (await import("../../files/write.js")).checkTargetDir(path, "vehicle export");
+  if (tmp) await checkTargetDir(path, "vehicle export");
   const out: Writable = tmp ? createWriteStream(tmp, { mode: 0o644 }) : (deps.io.stdout as Writable);
   if (tmp) {
     // a file that cannot be created (permissions) is one clear line, never an unhandled stream error
-    const { UsageError, fsReason } = await import("../../base/errors.js");
     await new Promise<void>((res, rej) => {
       out.once("open", () => res());
       out.once("error", (e: NodeJS.ErrnoException) =>
@@ -96,9 +91,7 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
   let written = false;
   try {
     const writer = await createRecordWriter(format, out, exportColumns(Boolean(opts.withIds)));
-    const selection = opts.where?.length
-      ? await (await import("./select.js")).prepareSelection(deps, opts.where)
-      : undefined;
+    const selection = opts.where?.length ? await prepareSelection(deps, opts.where) : undefined;
     for await (const listed of listVehicles(deps, { warn: (m) => deps.msg.warn(m) })) {
       const page = search ? await search(listed) : listed;
       for (const record of page) {
@@ -128,6 +121,5 @@ export async function run(deps: Deps, file: string | undefined, opts: ExportOpti
     throw e;
   }
   if (!ordered) deps.msg.warn("the server listed vehicles out of id order; rows are in its order");
-  const { counted } = await import("../../api/paginate.js");
   deps.msg.info(`exported ${counted(count, "vehicles")}${tmp ? ` to ${path}` : ""}`);
 }

@@ -1,5 +1,8 @@
 import type { Deps } from "../../deps.js";
+import { vehicleIds } from "../../ops/handles.js";
+import { getVehicle } from "../../ops/vehicle/get.js";
 import { arg } from "../flags.js";
+import { printRecord } from "../resource.js";
 import { defineVerb } from "../verb.js";
 import { applyView, cardFlags } from "../view-flags.js";
 
@@ -21,11 +24,6 @@ export const verb = defineVerb({
 });
 
 export async function get(deps: Deps, rawId: string): Promise<void> {
-  const [{ getVehicle }, { printRecord }, { vehicleIds }] = await Promise.all([
-    import("../../ops/vehicle/get.js"),
-    import("../resource.js"),
-    import("../../ops/handles.js"),
-  ]);
   const id = (await vehicleIds(deps, [rawId]))[0]!;
   await printRecord(deps, "vehicle", id, await getVehicle(deps, { id }));
 }

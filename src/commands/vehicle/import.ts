@@ -1,6 +1,11 @@
 import type { Writable } from "node:stream";
+import { checkReportPath } from "../../bulk/job.js";
 import type { ReportSink } from "../../bulk/report.js";
+import { bulkExitError, reportToFile, reportToStream } from "../../bulk/report.js";
 import type { Deps } from "../../deps.js";
+import { formatFor } from "../../files/format.js";
+import * as ops from "../../ops/vehicle/import.js";
+import { type ImportFleetInput, previewImport } from "../../ops/vehicle/import.js";
 import { arg, flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 import { concurrencyFlag, DEFAULT_CONCURRENCY, noDedupeFlag } from "./concurrency.js";
@@ -47,7 +52,6 @@ export interface ImportOptions {
  */
 export async function run(deps: Deps, file: string, opts: ImportOptions): Promise<void> {
   const started = Date.now();
-  const ops = await import("../../ops/vehicle/import.js");
   const input = {
     source: { path: file, format: opts.format },
     concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
@@ -62,17 +66,8 @@ export async function run(deps: Deps, file: string, opts: ImportOptions): Promis
 }
 
 /** `vehicle import --dry-run`: what would be created and what exists, by row in file order; nothing sent. */
-async function dryRun(
-  deps: Deps,
-  input: import("../../ops/vehicle/import.js").ImportFleetInput,
-  started: number,
-): Promise<void> {
-  const [{ previewImport }, { reportToStream, reportToFile, bulkExitError }, { formatFor }] = await Promise.all([
-    import("../../ops/vehicle/import.js"),
-    import("../../bulk/report.js"),
-    import("../../files/format.js"),
-  ]);
-  if (input.report) await (await import("../../bulk/job.js")).checkReportPath(input.report);
+async function dryRun(deps: Deps, input: ImportFleetInput, started: number): Promise<void> {
+  if (input.report) await checkReportPath(input.report);
   const output = deps.settings().output;
   const quiet = Boolean(deps.flags.quiet);
   const sinks: ReportSink[] = [];

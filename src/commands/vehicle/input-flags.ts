@@ -1,3 +1,4 @@
+import { resolveConfiguration } from "../../catalog/vehicle-model.js";
 import { VEHICLE_FIELD_ALIASES, VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { type Flag, type FlagValues, flag } from "../flags.js";
@@ -112,7 +113,6 @@ async function withModelRef(deps: Deps, o: VehicleInputOptions): Promise<Record<
   const model = text(o.fields.vehicle_model_id);
   if (o.brand === undefined && o.configuration === undefined && (model === undefined || /^\s*\d+\s*$/.test(model)))
     return o.fields;
-  const { resolveConfiguration } = await import("../../catalog/vehicle-model.js");
   const id = await resolveConfiguration(deps.catalogs(), {
     segment: text(o.fields.vehicle_segment_id),
     brand: o.brand,

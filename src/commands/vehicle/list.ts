@@ -1,8 +1,12 @@
+import { UsageError } from "../../base/errors.js";
 import { VEHICLE_COLUMNS } from "../../contract/columns.js";
 import type { Deps } from "../../deps.js";
+import { listVehicles } from "../../ops/vehicle/list.js";
+import { parseRange } from "../../plans/calendar.js";
 import { flag } from "../flags.js";
 import { pageFlags } from "../page-flags.js";
 import type { PagedListOptions } from "../paged-list.js";
+import { listProgress, printListing, wholeListFor } from "../paged-list.js";
 import { defineVerb } from "../verb.js";
 import { applyView, tableFlags } from "../view-flags.js";
 
@@ -40,11 +44,9 @@ export const verb = defineVerb({
     applyView(deps, opts);
     if (opts.freeOn !== undefined) {
       // checked here so that an error names the flag that was typed
-      const { parseRange } = await import("../../plans/calendar.js");
       try {
         parseRange(opts.freeOn);
       } catch (e) {
-        const { UsageError } = await import("../../base/errors.js");
         throw new UsageError(
           `--free-on ${JSON.stringify(opts.freeOn)}: ${(e as Error).message.replace(/^date range "[^"]*": /, "")}`,
           {
@@ -63,10 +65,6 @@ export async function list(
   deps: Deps,
   opts: PagedListOptions & { where?: string[]; sort?: string; search?: string },
 ): Promise<void> {
-  const [{ listVehicles }, { listProgress, printListing, wholeListFor }] = await Promise.all([
-    import("../../ops/vehicle/list.js"),
-    import("../paged-list.js"),
-  ]);
   const input = { ...wholeListFor(deps, opts), where: opts.where, sort: opts.sort, search: opts.search };
   const progress = listProgress(deps, "vehicles");
   const listing = await listVehicles(deps, input, { onProgress: progress.onProgress });

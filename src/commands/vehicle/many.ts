@@ -1,10 +1,15 @@
+import { describeRequest } from "../../api/dry-run.js";
 import type { EncodableRecord } from "../../api/encode.js";
+import { requireUser } from "../../config/target.js";
 import type { JsonObject } from "../../contract/records.js";
 import { VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
-import { requireUser } from "../../deps.js";
+import { applyVehiclePlan, planEditMany } from "../../ops/vehicle/edit-many.js";
 import type { Plan, PlanChange } from "../../plans/plan.js";
+import { planEdit } from "../../plans/plan.js";
+import { planJson, planLines, planSummary } from "../../plans/plan-print.js";
 import type { Change } from "../../resources/safe-edit.js";
+import { printDiff, quietDryRun, VEHICLE } from "../../resources/safe-edit.js";
 import { confirmDestructive } from "../confirm.js";
 import { gatherInput, type InputSources } from "../input.js";
 import { isSelection, opSelection, type SelectOptions, selectedVehicles } from "./select.js";
@@ -46,7 +51,6 @@ export type EditOptions = ManyOptions &
 export async function edit(deps: Deps, opts: EditOptions): Promise<void> {
   // the values as given (file, --set, field flags); only the field flags take relative values
   const values = await gatherInput(deps, VEHICLE_FIELDS, opts, { noun: "edit" });
-  const { planEditMany } = await import("../../ops/vehicle/edit-many.js");
   const { plan, intent } = await planEditMany(
     deps,
     {
@@ -66,7 +70,6 @@ export async function edit(deps: Deps, opts: EditOptions): Promise<void> {
 /** `vehicle activate|deactivate ID... | --where EXPR`. */
 export async function setActivity(deps: Deps, active: boolean, opts: ManyOptions): Promise<void> {
   const records = await selectedVehicles(deps, opts);
-  const { planEdit } = await import("../../plans/plan.js");
   const plan = planEdit(records, () => ({ vehicle_activity: active ? 1 : 0 }));
   await runBulkChange(deps, plan, bulkOpts(active ? "activate" : "deactivate", opts, {}));
 }
@@ -128,14 +131,12 @@ export interface BulkChangeOptions {
 }
 
 export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOptions): Promise<void> {
-  const { planLines, planSummary } = await import("../../plans/plan-print.js");
   const count = plan.change.length + plan.remove.length;
   const dry = Boolean(deps.flags.dryRun);
   const target = await deps.target();
   const owner = await requireUser(deps);
   // The plan: the result of a dry run (stdout), a preview otherwise (stderr).
   if (dry) {
-    const { quietDryRun } = await import("../../resources/safe-edit.js");
     const ids = [...plan.change.map((c) => c.vehicle_id), ...plan.remove.map((r) => r.vehicle_id)];
     if (await quietDryRun(deps, ids)) return;
   }
@@ -143,10 +144,6 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
   if (dry && single && deps.settings().output !== "table") {
     // one vehicle named, a structured -o: its dry run is any one-vehicle edit's record (the field changes and the
     // request); a table keeps the plan's lines, which show a list's members added and removed (+2 -1)
-    const [{ printDiff, VEHICLE }, { describeRequest }] = await Promise.all([
-      import("../../resources/safe-edit.js"),
-      import("../../api/dry-run.js"),
-    ]);
     const params = { vehicle_id: single.vehicle_id, user_id: owner, locale_id: await deps.locale(), ...single.after };
     return printDiff(
       deps,
@@ -159,7 +156,6 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
   const planOut = dry ? deps.io.stdout : deps.io.stderr;
   const c = dry ? deps.outColor : deps.color;
   if (deps.settings().output === "json" && dry) {
-    const { planJson } = await import("../../plans/plan-print.js");
     await deps.out.record(planJson(plan));
   } else if (!deps.flags.quiet || dry) {
     for (const line of planLines(plan, { color: c, verbose: Boolean(deps.flags.verbose) })) planOut.write(`${line}\n`);
@@ -176,7 +172,6 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
     deps.msg.info(`nothing to ${opts.verb}: ${planSummary(plan)}`);
     return;
   }
-  const { applyVehiclePlan } = await import("../../ops/vehicle/edit-many.js");
   const r = await applyVehiclePlan(
     deps,
     plan,

@@ -1,6 +1,13 @@
+import { requireUser } from "../../config/target.js";
 import type { Deps } from "../../deps.js";
+import { vehicleIds } from "../../ops/handles.js";
+import { removeVehicle } from "../../ops/vehicle/remove.js";
+import { quietDryRun } from "../../resources/safe-edit.js";
+import { confirmDestructive } from "../confirm.js";
 import { arg } from "../flags.js";
+import { runEach } from "../per-id.js";
 import { defineVerb } from "../verb.js";
+import { remove as removeMany } from "./many.js";
 import { selectionFlags, wantsJob } from "./selection-flags.js";
 
 export const verb = defineVerb({
@@ -16,23 +23,16 @@ export const verb = defineVerb({
   ],
   run: async (deps, args, opts) => {
     if (!wantsJob(opts)) return remove(deps, args.ids);
-    const { remove: removeMany } = await import("./many.js");
     return removeMany(deps, { ...opts, ids: args.ids });
   },
 });
 
 export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
-  const ids = await (await import("../../ops/handles.js")).vehicleIds(deps, rawIds);
-  const [{ requireUser }, { confirmDestructive }, { removeVehicle }] = await Promise.all([
-    import("../../deps.js"),
-    import("../confirm.js"),
-    import("../../ops/vehicle/remove.js"),
-  ]);
+  const ids = await vehicleIds(deps, rawIds);
   const userId = await requireUser(deps);
   const target = await deps.target();
   const what = ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles (${ids.join(", ")})`;
   if (deps.flags.dryRun) {
-    const { quietDryRun } = await import("../../resources/safe-edit.js");
     if (await quietDryRun(deps, ids)) return;
     for (const id of ids) {
       const r = await removeVehicle(deps, { id, dryRun: true });
@@ -48,7 +48,6 @@ export async function remove(deps: Deps, rawIds: string[]): Promise<void> {
     `Remove ${what} on ${target.env}?`,
     `remove ${ids.length === 1 ? "a vehicle" : "vehicles"}`,
   );
-  const { runEach } = await import("../per-id.js");
   deps.msg.acting(target, `removing ${ids.length === 1 ? `vehicle ${ids[0]}` : `${ids.length} vehicles`}`);
   await runEach(deps, ids, "remove", async (id, say) => {
     const { undoOp } = await removeVehicle(deps, { id });

@@ -1,4 +1,5 @@
 import type { Deps } from "../../deps.js";
+import { fleetFileSchema } from "../../plans/account-schema.js";
 import { defineVerb } from "../verb.js";
 
 export const verb = defineVerb({
@@ -10,6 +11,5 @@ export const verb = defineVerb({
 
 /** `vehicle schema`: the fleet file schema on stdout. */
 export async function run(deps: Deps): Promise<void> {
-  const { fleetFileSchema } = await import("../../plans/account-schema.js");
   deps.io.stdout.write(`${JSON.stringify(fleetFileSchema(), null, 2)}\n`);
 }

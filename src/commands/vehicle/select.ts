@@ -1,6 +1,7 @@
 import { UsageError } from "../../base/errors.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
+import { vehicleIds } from "../../ops/handles.js";
 import { selectionPages, type VehicleSelection } from "../../ops/vehicle/select.js";
 
 // the where selection lives in the ops layer (src/ops/vehicle/select.ts); its names are kept here for the commands
@@ -26,7 +27,6 @@ export function isSelection(opts: SelectOptions): boolean {
 /** The options' selection as an op takes it: handles resolved to ids (checked before anything else is read). */
 export async function opSelection(deps: Deps, opts: SelectOptions): Promise<VehicleSelection> {
   if (!isSelection(opts)) {
-    const { vehicleIds } = await import("../../ops/handles.js");
     const ids = await vehicleIds(deps, opts.ids ?? []);
     if (ids.length === 0) {
       throw new UsageError(

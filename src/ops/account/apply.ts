@@ -1,4 +1,6 @@
+import { checkConcurrency } from "../../base/concurrency.js";
 import type { AccountApplyResult, AccountApplyRun } from "../../bulk/account-apply.js";
+import { applySavedAccountPlan } from "../../bulk/account-apply.js";
 import type { RowResult } from "../../bulk/runner.js";
 import type { Deps } from "../../deps.js";
 import type { SavedPlan } from "../../plans/saved-plan.js";
@@ -45,10 +47,6 @@ export async function applyAccountPlan(
   input: ApplyAccountInput,
   opts: OpOptions<ApplyRowProgress> & Pick<AccountApplyRun, "show" | "confirm"> = {},
 ): Promise<AccountApplyResult> {
-  const [{ checkConcurrency }, { applySavedAccountPlan }] = await Promise.all([
-    import("../../base/concurrency.js"),
-    import("../../bulk/account-apply.js"),
-  ]);
   const concurrency = checkConcurrency(input.concurrency);
   return applySavedAccountPlan(ctx, input.saved, {
     concurrency,

@@ -1,6 +1,13 @@
 import { InputError } from "../../base/errors.js";
+import { formatFor } from "../../files/format.js";
+import { openSource } from "../../files/source.js";
 import type { AccountPlan } from "../../plans/account-plan.js";
+import { accountFingerprints, accountPlanIsEmpty, planAccount } from "../../plans/account-plan.js";
+import { accountPlanJson } from "../../plans/account-print.js";
+import { replanSaved } from "../../plans/account-replan.js";
 import type { SavedPlan } from "../../plans/saved-plan.js";
+import * as sp from "../../plans/saved-plan.js";
+import { textSource } from "../../plans/saved-plan.js";
 import type { OpContext } from "../context.js";
 
 /**
@@ -51,11 +58,6 @@ export async function planAccountDocument(
   input: PlanAccountInput,
   opts: PlanAccountOptions = {},
 ): Promise<PlannedAccount> {
-  const [sp, { planAccount, accountFingerprints, accountPlanIsEmpty }, { accountPlanJson }] = await Promise.all([
-    import("../../plans/saved-plan.js"),
-    import("../../plans/account-plan.js"),
-    import("../../plans/account-print.js"),
-  ]);
   const source = await openAccountSource(ctx, input.source);
   try {
     // the text first: stdin is spooled to a file that cleanup removes
@@ -88,15 +90,10 @@ async function openAccountSource(ctx: OpContext, source: AccountPlanSource) {
   if (typeof source !== "object" || source === null)
     throw new InputError("an account plan takes a file path or an account document");
   if ("path" in source) {
-    const [{ formatFor }, { openSource }] = await Promise.all([
-      import("../../files/format.js"),
-      import("../../files/source.js"),
-    ]);
     return openSource(ctx, source.path, formatFor(source.path, source.format));
   }
   if (typeof source.document !== "object" || source.document === null)
     throw new InputError("an account plan takes a file path or an account document");
-  const { textSource } = await import("../../plans/saved-plan.js");
   return textSource(ctx, {
     label: source.label ?? "account.json",
     format: "json",
@@ -116,10 +113,6 @@ export async function checkSavedAccountPlan(
   saved: SavedPlan,
   opts: { resumed?: boolean; listUnchanged?: boolean } = {},
 ): Promise<AccountPlan> {
-  const [sp, { replanSaved }] = await Promise.all([
-    import("../../plans/saved-plan.js"),
-    import("../../plans/account-replan.js"),
-  ]);
   await sp.checkPlanTarget(ctx, saved);
   const source = await sp.savedInput(ctx, saved);
   try {

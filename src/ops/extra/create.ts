@@ -1,4 +1,7 @@
 import type { JsonObject } from "../../contract/records.js";
+import { createOne } from "../../gateway/records.js";
+import { prepareExtra } from "../../resources/create.js";
+import { EXTRA } from "../../resources/resource.js";
 import { type DryRun, type OpContext, type OpOptions, sendingTo, type WriteProgress } from "../context.js";
 
 /** An extra to create: its members by wire name (catalog values already ids). */
@@ -18,11 +21,6 @@ export async function createExtra(
   input: CreateExtraInput,
   opts: OpOptions<WriteProgress> = {},
 ): Promise<CreateExtraResult> {
-  const [{ prepareExtra }, { createOne }, { EXTRA }] = await Promise.all([
-    import("../../resources/create.js"),
-    import("../../gateway/records.js"),
-    import("../../resources/resource.js"),
-  ]);
   const record = await prepareExtra(ctx, input.values);
   const r = await createOne(ctx, EXTRA, record, { dryRun: input.dryRun, onSend: sendingTo(opts) });
   return r.dryRun ? { dryRun: r.dryRun } : { id: r.id, record: r.record };

@@ -1,3 +1,6 @@
+import { removeRecord } from "../../gateway/records.js";
+import { vehiclesUsingExtra } from "../../resources/list.js";
+import { EXTRA } from "../../resources/resource.js";
 import type { DryRun, OpContext, OpOptions, WriteProgress } from "../context.js";
 import { extraDryRun } from "./switch.js";
 
@@ -25,11 +28,6 @@ export async function deleteExtra(
 ): Promise<DeleteExtraResult> {
   const { id } = input;
   if (input.dryRun) return { id, usedBy: [], deleted: false, dryRun: await extraDryRun(ctx, "extras.delete", id) };
-  const [{ vehiclesUsingExtra }, { removeRecord }, { EXTRA }] = await Promise.all([
-    import("../../resources/list.js"),
-    import("../../gateway/records.js"),
-    import("../../resources/resource.js"),
-  ]);
   const usedBy = await vehiclesUsingExtra(ctx, id);
   await input.confirm?.(usedBy);
   opts.onProgress?.({ kind: "sending", target: await ctx.target(), what: `deleting extra ${id}` });

@@ -1,4 +1,5 @@
 import { NotFoundError } from "../../api/errors.js";
+import * as gateway from "../../gateway/index.js";
 import type { DryRun, OpContext, OpOptions, WriteProgress } from "../context.js";
 import { extraDryRun } from "./switch.js";
 
@@ -23,7 +24,6 @@ export async function setExtraActive(
   const state = on ? "on" : "off";
   if (input.dryRun) return { id, state, switched: false, dryRun: await extraDryRun(ctx, "extras.switch", id) };
   opts.onProgress?.({ kind: "sending", target: await ctx.target(), what: `turning extra ${id} ${state}` });
-  const gateway = await import("../../gateway/index.js");
   const r = await gateway.setExtraActive(ctx, id, on, { undo: gateway.OWN_ENTRY });
   if (r.status === "gone") throw new NotFoundError(`extra ${id} not found`);
   return { id, state, switched: r.status === "switched" };

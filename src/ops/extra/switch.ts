@@ -1,4 +1,6 @@
+import { describeRequest } from "../../api/dry-run.js";
 import { isObject, type JsonObject, normalizeRecord, unwrapRecord } from "../../contract/records.js";
+import { switchExtra as send } from "../../gateway/records.js";
 import type { DryRun, OpContext, OpOptions, WriteProgress } from "../context.js";
 
 export interface SwitchExtraResult {
@@ -25,7 +27,7 @@ export function switchedState(body: unknown): string | undefined {
 
 /** The request of a one-extra write that was not sent (a dry run of switch, enable, disable, delete). */
 export async function extraDryRun(ctx: OpContext, opId: string, id: number): Promise<DryRun> {
-  const [{ describeRequest }, target] = await Promise.all([import("../../api/dry-run.js"), ctx.target()]);
+  const [target] = await Promise.all([ctx.target()]);
   return { request: describeRequest(target, opId, { extra_id: id }) };
 }
 
@@ -38,7 +40,6 @@ export async function switchExtra(
   const { id } = input;
   if (input.dryRun) return { id, record: {}, dryRun: await extraDryRun(ctx, "extras.switch", id) };
   opts.onProgress?.({ kind: "sending", target: await ctx.target(), what: `switching extra ${id}` });
-  const { switchExtra: send } = await import("../../gateway/records.js");
   const body = await send(ctx, id);
   const state = switchedState(body);
   return { id, ...(state ? { state } : {}), record: normalizeRecord(unwrapRecord(body, "extra"), "extra") };

@@ -1,12 +1,18 @@
+import { access, constants, open, readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { describeRequest } from "../../api/dry-run.js";
 import { contentTypeFor, type FilePart } from "../../api/encode.js";
 import { MalformedResponseError } from "../../api/errors.js";
 import * as imageTypes from "../../api/image-type.js";
 import { fsReason, InputError, RentctlError } from "../../base/errors.js";
+import { requireUser } from "../../config/target.js";
 import { UPLOAD_MAX_FILES, UPLOAD_PART_NAME } from "../../contract/operations.js";
 import type { JsonObject } from "../../contract/records.js";
+import { replaceRecord } from "../../gateway/records.js";
+import { uploadParts } from "../../gateway/vehicles.js";
+import { VEHICLE } from "../../resources/resource.js";
 import type { OpContext, OpOptions, WriteProgress } from "../context.js";
+import { sendingTo } from "../context.js";
 
 /** A file to upload: a path, or bytes with a file name (the name's extension gives the content type). */
 export type ImageFile = string | { name: string; data: Uint8Array };
@@ -38,7 +44,6 @@ function notImage(field: string): { field: string; message: string } {
  * image by its content (src/api/image-type.ts); all problems listed, nothing sent.
  */
 export async function checkFiles(files: ImageFile[], opts: CheckFilesOptions = {}): Promise<void> {
-  const { access, constants, open, stat } = await import("node:fs/promises");
   const problems: Array<{ field: string; message: string }> = [];
   for (const f of files) {
     if (typeof f !== "string") {
@@ -106,7 +111,6 @@ export async function uploadImages(
   const groups = batches(files, UPLOAD_MAX_FILES);
   const target = await ctx.target();
   if (input.dryRun) {
-    const { requireUser } = await import("../../deps.js");
     const userId = await requireUser(ctx);
     const requests = groups.map((g) =>
       describeRequest(
@@ -130,7 +134,6 @@ export async function uploadImages(
     target,
     what: `uploading ${files.length} image${files.length === 1 ? "" : "s"} in ${groups.length} request${groups.length === 1 ? "" : "s"}`,
   });
-  const { uploadParts } = await import("../../gateway/vehicles.js");
   const ids: number[] = [];
   let done = 0;
   for (const g of groups) {
@@ -163,7 +166,6 @@ export async function uploadImages(
 }
 
 async function readImage(path: string): Promise<Buffer> {
-  const { readFile } = await import("node:fs/promises");
   try {
     return await readFile(path);
   } catch (e) {
@@ -181,11 +183,6 @@ export async function attachImages(
   opts: OpOptions<WriteProgress> = {},
 ): Promise<{ changed: boolean; undoOp?: string }> {
   const { vehicleId, ids } = input;
-  const [{ replaceRecord }, { VEHICLE }, { sendingTo }] = await Promise.all([
-    import("../../gateway/records.js"),
-    import("../../resources/resource.js"),
-    import("../context.js"),
-  ]);
   try {
     const r = await replaceRecord(
       ctx,

@@ -2,6 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../../base/errors.js";
 import { nearest } from "../../base/nearest.js";
+import { parseYaml } from "../../files/yaml.js";
 import { defaultSettings, RULE_BY_ID, RULE_IDS, type RuleSetting, SEVERITIES, type Severity } from "./rules.js";
 
 /**
@@ -96,7 +97,6 @@ export async function loadConfig(opts: { file?: string; cwd?: string }): Promise
     const err = e as NodeJS.ErrnoException;
     throw new ConfigError(`--config ${path}: ${err.code === "ENOENT" ? "no such file" : err.message}`);
   }
-  const { parseYaml } = await import("../../files/yaml.js");
   let doc: unknown;
   try {
     doc = parseYaml(text);

@@ -1,11 +1,22 @@
+import { access } from "node:fs/promises";
+import { fsReason, InputError } from "../../base/errors.js";
 import { itemId, itemNames } from "../../catalog/items.js";
 import { modelLabel } from "../../catalog/model-index.js";
 import { type JsonObject, recordId } from "../../contract/records.js";
 import type { Problem } from "../../contract/validate.js";
+import { catalogPort } from "../../files/adapters.js";
+import { mapRow } from "../../files/fields.js";
 import type { FleetFormat } from "../../files/format.js";
+import { readRows } from "../../files/read.js";
+import { createNameResolver, resolveRowNames } from "../../files/resolver.js";
+import { catalogValue, extraKey, extraState, OPTION_CATALOG, readExtraRows } from "../../plans/account-extras.js";
+import { readAccountDocument } from "../../plans/account-file.js";
+import { extraLabeller } from "../../plans/account-plan.js";
 import { isoDay } from "../../plans/calendar.js";
+import { listExtras, listVehicles } from "../../resources/list.js";
 import type { OpContext, OpOptions } from "../context.js";
 import { type LintConfig, loadConfig } from "./config.js";
+import { positionsOf } from "./positions.js";
 import {
   type Category,
   defaultSettings,
@@ -114,8 +125,6 @@ interface Checked {
 }
 
 async function readLive(ctx: OpContext, run: RuleRun, opts: OpOptions<LintProgress>): Promise<Checked> {
-  const { listExtras, listVehicles } = await import("../../resources/list.js");
-  const { extraState } = await import("../../plans/account-extras.js");
   const extraRecords = listExtras(ctx, { warn: (m) => ctx.msg.warn(m) });
   extraRecords.catch(() => {});
   // each page is checked as it arrives, and let go: memory holds the keys of the rules over several vehicles
@@ -155,10 +164,8 @@ function liveVehicle(record: JsonObject, row: number): LintVehicle {
 
 async function extraLabels(
   ctx: OpContext,
-  states: Parameters<typeof import("../../plans/account-plan.js").extraLabeller>[1],
+  states: Parameters<typeof extraLabeller>[1],
 ): Promise<(option: number, period: number) => string> {
-  const { extraLabeller } = await import("../../plans/account-plan.js");
-  const { catalogPort } = await import("../../files/adapters.js");
   return extraLabeller(await catalogPort(ctx), states, new Map());
 }
 
@@ -170,17 +177,9 @@ async function readFile(
 ): Promise<Checked> {
   const label = file.label ?? file.path;
   // a file that cannot be read is one clear error (exit 2) through every front end, never Node's own
-  const { access } = await import("node:fs/promises");
-  const { InputError, fsReason } = await import("../../base/errors.js");
   await access(file.path).catch((e: unknown) => {
     throw new InputError(`cannot read ${label}: ${fsReason(e)}`);
   });
-  const { readAccountDocument } = await import("../../plans/account-file.js");
-  const { readRows } = await import("../../files/read.js");
-  const { mapRow } = await import("../../files/fields.js");
-  const { createNameResolver, resolveRowNames } = await import("../../files/resolver.js");
-  const { catalogPort } = await import("../../files/adapters.js");
-  const { readExtraRows, catalogValue, OPTION_CATALOG, extraKey } = await import("../../plans/account-extras.js");
   const port = await catalogPort(ctx);
   const cache = new Map<string, Promise<JsonObject[]>>();
   const docProblems: Problem[] = [];
@@ -319,7 +318,6 @@ type Locate = (
 ) => { line: number; column: number } | undefined;
 
 async function locator(file: NonNullable<LintInput["file"]>): Promise<Locate | undefined> {
-  const { positionsOf } = await import("./positions.js");
   return positionsOf(file.path, file.format);
 }
 

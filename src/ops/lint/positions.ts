@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import type * as yamlModule from "yaml";
 import type { FleetFormat } from "../../files/format.js";
 
 /**
@@ -30,9 +31,10 @@ export async function positionsOf(path: string, format: FleetFormat): Promise<Lo
  * The `yaml` package, for its node positions (js-yaml, which reads the files, gives none for keys).
  * Its ES module namespace, or the CommonJS default a bundle may hand back.
  */
-async function yamlLibrary(): Promise<typeof import("yaml")> {
+async function yamlLibrary(): Promise<typeof yamlModule> {
+  // a seam: the yaml package loads only for lint's positions in a yaml file
   const m = await import("yaml");
-  return "LineCounter" in m ? m : (m as unknown as { default: typeof import("yaml") }).default;
+  return "LineCounter" in m ? m : (m as unknown as { default: typeof yamlModule }).default;
 }
 
 async function yamlPositions(text: string): Promise<Locate | undefined> {
@@ -64,6 +66,7 @@ async function yamlPositions(text: string): Promise<Locate | undefined> {
 }
 
 async function jsonPositions(text: string): Promise<Locate | undefined> {
+  // a seam: jsonc-parser loads only for lint's positions in a json file
   const jsonc = await import("jsonc-parser");
   const { parseTree, findNodeAtLocation } = (
     "parseTree" in jsonc ? jsonc : (jsonc as { default: typeof jsonc }).default

@@ -1,8 +1,17 @@
 import { createHash } from "node:crypto";
+import { PartialFailureError } from "../../base/errors.js";
+import { holdJobLog, openBulkJob } from "../../bulk/job.js";
 import type { BulkRow } from "../../bulk/runner.js";
+import { activeOf, memberOf } from "../../contract/extra-fields.js";
+import { IdentityIndex, identityOf } from "../../contract/identity.js";
 import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import type { HistoryEntry } from "../../gateway/history.js";
+import { History } from "../../gateway/history.js";
+import * as gatewayModule from "../../gateway/index.js";
+import type { RowWrite } from "../../gateway/vehicles.js";
+import { currentInput } from "../../plans/plan.js";
+import { findByIdentity, listExtras, listVehicles } from "../../resources/list.js";
 import type { UndoHints } from "./hints.js";
 import { whatOf } from "./history.js";
 
@@ -63,23 +72,6 @@ export async function undoApply(
   items: HistoryEntry[],
   opts: UndoApplyOptions,
 ): Promise<UndoApplyResult> {
-  const [
-    { openBulkJob, holdJobLog },
-    gateway,
-    { findByIdentity, listVehicles },
-    { currentInput },
-    { IdentityIndex, identityOf },
-    { History },
-    { PartialFailureError },
-  ] = await Promise.all([
-    import("../../bulk/job.js"),
-    import("../../gateway/index.js"),
-    import("../../resources/list.js"),
-    import("../../plans/plan.js"),
-    import("../../contract/identity.js"),
-    import("../../gateway/history.js"),
-    import("../../base/errors.js"),
-  ]);
   const identity = (e: HistoryEntry) => identityOf(e.before as Record<string, unknown>);
   // Creates whose id is known: their intent rows (id 0) need no step of their own.
   const answered = new IdentityIndex<true>();
@@ -89,7 +81,6 @@ export async function undoApply(
       if (i) answered.add(i, true);
     }
   // Extra creates whose id is known, by identity (option, period, price): their intent rows need no step either.
-  const { memberOf } = await import("../../contract/extra-fields.js");
   const extraIdentity = (r: JsonObject) =>
     ["option_id", "period", "price"].map((k) => String(Number(memberOf(r, k) ?? NaN))).join("/");
   const answeredExtras = new Set(
@@ -193,7 +184,7 @@ export async function undoApply(
     const knownExtras = new Set(items.filter((e) => e.action.startsWith("extra.") && e.id > 0).map((e) => e.id));
     let extrasNow: Promise<JsonObject[]> | undefined;
     const lostExtra = async (e: HistoryEntry): Promise<number | undefined> => {
-      extrasNow ??= import("../../resources/list.js").then((m) => m.listExtras(deps, {}));
+      extrasNow ??= Promise.resolve().then(() => listExtras(deps, {}));
       const want = extraIdentity(e.before);
       const ids = (await extrasNow)
         .filter((x) => extraIdentity(x) === want)
@@ -237,10 +228,10 @@ export async function undoApply(
             ? undefined
             : { status: "removed" };
         if (e.action === "vehicle.create")
-          return (await gateway.currentVehicle(deps, e.id)) ? undefined : { status: "removed", id: e.id };
+          return (await gatewayModule.currentVehicle(deps, e.id)) ? undefined : { status: "removed", id: e.id };
         if (e.action === "vehicle.edit") {
-          const now = await gateway.currentVehicle(deps, e.id);
-          return now && gateway.movedFields(now.input, mapExtras(currentInput(e.before))).length === 0
+          const now = await gatewayModule.currentVehicle(deps, e.id);
+          return now && gatewayModule.movedFields(now.input, mapExtras(currentInput(e.before))).length === 0
             ? { status: "restored", id: e.id }
             : undefined;
         }
@@ -248,7 +239,7 @@ export async function undoApply(
         return ids.length ? { status: "recreated", id: Math.max(...ids) } : undefined;
       },
       send: async ({ item: e }, ctx) => {
-        const w = { undo: gateway.UNDOING, beforeWrite: ctx.beforeWrite, signal: ctx.signal };
+        const w = { undo: gatewayModule.UNDOING, beforeWrite: ctx.beforeWrite, signal: ctx.signal };
         if (isPendingExtra(e)) {
           // The create's answer was lost: the extra of its option, period and price, if the create landed at all.
           const id = await lostExtra(e);
@@ -258,12 +249,12 @@ export async function undoApply(
             return { status: "already" };
           }
           knownExtras.add(id);
-          const r = await gateway.removeExtraPlanned(deps, id, {}, w);
+          const r = await gatewayModule.removeExtraPlanned(deps, id, {}, w);
           deps.msg.info(`${what}: found as extra ${id} by option, period and price; deleted`);
           return r.status === "removed" ? { status: "removed", id } : { status: "already", id };
         }
         if (e.action.startsWith("extra.")) {
-          const r = await undoExtra(deps, gateway, e, w, Boolean(opts.force));
+          const r = await undoExtra(deps, gatewayModule, e, w, Boolean(opts.force));
           if (r.status === "conflict") {
             conflicts.push({ field: `extra ${e.id}`, message: r.error ?? "changed since the apply" });
           }
@@ -277,12 +268,12 @@ export async function undoApply(
           // Its id, or (the answer lost) the vehicle of its identity, if the create landed at all.
           const id = isPending(e) ? found(e) : e.id;
           if (id === undefined) return { status: "already" };
-          const r = await gateway.removePlanned(deps, id, { expect: expect(e.before) }, w);
+          const r = await gatewayModule.removePlanned(deps, id, { expect: expect(e.before) }, w);
           if (r.status === "conflict") return conflict(e, r.moved);
           return { status: r.status === "gone" ? "already" : "removed", id };
         }
         if (e.action === "vehicle.edit") {
-          const r = await gateway.replacePlanned(
+          const r = await gatewayModule.replacePlanned(
             deps,
             e.id,
             { before: expect(e.after), after: mapExtras(currentInput(e.before)) },
@@ -293,7 +284,7 @@ export async function undoApply(
         }
         const id = found(e);
         if (id !== undefined) return { status: "already", id }; // already re-created: adopted, not sent
-        const made = await gateway.recreateVehicle(deps, mapExtras(e.before as JsonObject), w);
+        const made = await gatewayModule.recreateVehicle(deps, mapExtras(e.before as JsonObject), w);
         recreated.push({ from: e.id, id: made });
         return { status: "recreated", id: made };
       },
@@ -345,12 +336,11 @@ export async function undoApply(
  */
 async function undoExtra(
   deps: Deps,
-  gateway: typeof import("../../gateway/index.js"),
+  gateway: typeof gatewayModule,
   e: HistoryEntry,
-  w: import("../../gateway/vehicles.js").RowWrite,
+  w: RowWrite,
   force: boolean,
 ): Promise<{ status: string; id?: number; error?: string }> {
-  const { activeOf, memberOf } = await import("../../contract/extra-fields.js");
   const members = (r: JsonObject) => {
     const out: Record<string, number> = {};
     for (const f of ["option_id", "price", "currency_id", "period", "quantity"]) {

@@ -1,13 +1,22 @@
-import { AuthError } from "../../api/errors.js";
+import { AuthError, NotFoundError } from "../../api/errors.js";
 import { counted } from "../../api/paginate.js";
-import { UsageError } from "../../base/errors.js";
+import { InterruptedError, PartialFailureError, UsageError } from "../../base/errors.js";
+import { activeOf, EXTRA_FIELDS } from "../../contract/extra-fields.js";
+import { IdentityIndex, identityOf } from "../../contract/identity.js";
+import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
+import { listVehicles } from "../../files/adapters.js";
+import { setExtraActive } from "../../gateway/extras.js";
 import type { History, HistoryEntry } from "../../gateway/history.js";
-import { createOne, replaceRecord } from "../../gateway/records.js";
+import { History as HistoryFromHistory, isBatchEntry, remapEntry, sameTarget } from "../../gateway/history.js";
+import { createOne, removeRecord, replaceRecord } from "../../gateway/records.js";
 import { UNDOING } from "../../gateway/undo.js";
-import { type Change, EXTRA, inputOf, serverMembers, VEHICLE } from "../../resources/safe-edit.js";
+import { prepareVehicle } from "../../resources/create.js";
+import { findByIdentity } from "../../resources/list.js";
+import { type Change, EXTRA, fetchRecord, inputOf, serverMembers, VEHICLE } from "../../resources/safe-edit.js";
 import { type DryRun, type OpOptions, sendingTo, type WriteProgress } from "../context.js";
 import type { UndoApplyDryRunStep } from "./apply.js";
+import { undoApply } from "./apply.js";
 import { CLI_UNDO_HINTS, type UndoHints } from "./hints.js";
 
 export { CLI_UNDO_HINTS, LIBRARY_UNDO_HINTS, TOOL_UNDO_HINTS, type UndoHints } from "./hints.js";
@@ -126,8 +135,7 @@ export async function undo(
 ): Promise<UndoResult> {
   const hints = opts.hints ?? CLI_UNDO_HINTS;
   const { op } = input;
-  const { History, isBatchEntry, remapEntry, sameTarget } = await import("../../gateway/history.js");
-  const history = new History(ctx.paths.dataDir);
+  const history = new HistoryFromHistory(ctx.paths.dataDir);
   const entries = history.entries();
   // The ids earlier undos re-created under new ones: this undo acts on the records as they are now.
   const ids = history.recreatedIds();
@@ -152,7 +160,6 @@ export async function undo(
   }
   const dryRun = Boolean(input.dryRun);
   if (isBatchEntry(entry)) {
-    const { undoApply } = await import("./apply.js");
     const r = await undoApply(
       ctx,
       entry,
@@ -236,16 +243,11 @@ async function undoOne(ctx: Deps, history: History, entry: HistoryEntry, run: Un
         { hint: hints.vehicleGet(still) },
       );
     }
-    const { prepareVehicle } = await import("../../resources/create.js");
     const record = await prepareVehicle(ctx, before);
     const r = await createOne(ctx, VEHICLE, record, { undo: UNDOING, dryRun, onSend, trace: opts.trace });
     if (r.dryRun) return created(undefined, { dryRun: r.dryRun });
     result = created(r.id);
   } else {
-    const [{ validateRecord }, { EXTRA_FIELDS, activeOf }] = await Promise.all([
-      import("../../contract/validate.js"),
-      import("../../contract/extra-fields.js"),
-    ]);
     const { record } = validateRecord({ ...before, locale_id: await ctx.locale() }, EXTRA_FIELDS, {
       requireRequired: true,
       allowUnknown: true,
@@ -256,7 +258,6 @@ async function undoOne(ctx: Deps, history: History, entry: HistoryEntry, run: Un
     if (r.id !== undefined) {
       // It comes back as it was: off, if it was off (a new extra is on).
       if (activeOf(entry.before) === false) {
-        const { setExtraActive } = await import("../../gateway/extras.js");
         await setExtraActive(ctx, r.id, false, { undo: UNDOING });
       }
       Object.assign(result, await reattach(ctx, entry, r.id, opts));
@@ -275,15 +276,6 @@ async function undoCreateOrSwitch(
   dryRun: boolean,
   hints: UndoHints,
 ): Promise<UndoResult> {
-  const [{ removeRecord }, { setExtraActive }, { NotFoundError }, { EXTRA, VEHICLE }, { UNDOING }, { activeOf }] =
-    await Promise.all([
-      import("../../gateway/records.js"),
-      import("../../gateway/extras.js"),
-      import("../../api/errors.js"),
-      import("../../resources/safe-edit.js"),
-      import("../../gateway/undo.js"),
-      import("../../contract/extra-fields.js"),
-    ]);
   const res = entry.action.startsWith("vehicle") ? VEHICLE : EXTRA;
   const { op, id } = entry;
   const kind = entry.action === "extra.switch" ? "switched" : "removed";
@@ -367,10 +359,8 @@ async function undoMany(ctx: Deps, history: History, entry: HistoryEntry, run: U
   let failed = 0;
   // Before re-creating removed vehicles, look at the account once: one that is still there (same
   // registration number) is not created twice (a rerun of a partly failed undo, or a remove that never landed).
-  const { IdentityIndex, identityOf } = await import("../../contract/identity.js");
   const present = new IdentityIndex<number>();
   if (entry.action === "vehicle.remove") {
-    const { listVehicles } = await import("../../files/adapters.js");
     for await (const page of listVehicles(ctx))
       for (const v of page) {
         const identity = identityOf(v);
@@ -399,7 +389,6 @@ async function undoMany(ctx: Deps, history: History, entry: HistoryEntry, run: U
           ...(r.dryRun ? { dryRun: { ...r.dryRun, changes: r.changes } } : {}),
         });
       } else {
-        const { prepareVehicle } = await import("../../resources/create.js");
         const r = await createOne(ctx, VEHICLE, await prepareVehicle(ctx, before), {
           undo: UNDOING,
           dryRun,
@@ -431,12 +420,10 @@ async function undoMany(ctx: Deps, history: History, entry: HistoryEntry, run: U
   };
   if (dryRun) return result;
   if (opts.signal?.aborted) {
-    const { InterruptedError } = await import("../../base/errors.js");
     throw Object.assign(new InterruptedError(`undo ${entry.op} stopped; nothing more was sent`), { undo: result });
   }
   if (failed === 0) history.markUndone(entry.op, ctx.now(), recreated);
   else {
-    const { PartialFailureError } = await import("../../base/errors.js");
     const n = (entry.items ?? []).length;
     throw Object.assign(
       new PartialFailureError(`undo ${entry.op}: ${failed} of ${counted(n, "vehicles")} could not be restored`, {
@@ -450,17 +437,12 @@ async function undoMany(ctx: Deps, history: History, entry: HistoryEntry, run: U
 
 /** The id under which a removed vehicle is still in the account (same id, or same registration number), if it is. */
 async function stillPresent(ctx: Deps, id: number, before: Record<string, unknown>): Promise<number | undefined> {
-  const [{ NotFoundError }, { fetchRecord, VEHICLE }] = await Promise.all([
-    import("../../api/errors.js"),
-    import("../../resources/safe-edit.js"),
-  ]);
   try {
     await fetchRecord(ctx, VEHICLE, id);
     return id;
   } catch (e) {
     if (!(e instanceof NotFoundError)) throw e;
   }
-  const { findByIdentity } = await import("../../resources/list.js");
   return (await findByIdentity(ctx, before))[0];
 }
 

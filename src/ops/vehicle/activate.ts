@@ -1,3 +1,5 @@
+import { replaceRecord } from "../../gateway/records.js";
+import { VEHICLE } from "../../resources/resource.js";
 import type { Change } from "../../resources/safe-edit.js";
 import { type DryRun, type OpContext, type OpOptions, sendingTo, type WriteProgress } from "../context.js";
 
@@ -17,10 +19,6 @@ export async function setVehicleActivity(
   input: { id: number; active: boolean; dryRun?: boolean },
   opts: OpOptions<WriteProgress> = {},
 ): Promise<SetVehicleActivityResult> {
-  const [{ replaceRecord }, { VEHICLE }] = await Promise.all([
-    import("../../gateway/records.js"),
-    import("../../resources/resource.js"),
-  ]);
   const value = input.active ? 1 : 0;
   const r = await replaceRecord(
     ctx,

@@ -1,4 +1,6 @@
+import * as cal from "../../plans/calendar.js";
 import type { Plan } from "../../plans/plan.js";
+import { planEdit } from "../../plans/plan.js";
 import type { OpContext } from "../context.js";
 import { selectVehicles, type VehicleSelection } from "./select.js";
 
@@ -25,7 +27,6 @@ export function localToday(ctx: Pick<OpContext, "now">): string {
  * are kept and said (ctx.msg), never dropped.
  */
 export async function planCalendarEdit(ctx: OpContext, input: CalendarEditInput): Promise<Plan> {
-  const cal = await import("../../plans/calendar.js");
   const edit = {
     block: (input.block ?? []).map((r) => cal.parseRange(r)),
     unblock: (input.unblock ?? []).map((r) => cal.parseRange(r)),
@@ -36,7 +37,6 @@ export async function planCalendarEdit(ctx: OpContext, input: CalendarEditInput)
     const w = cal.malformedWarning(cal.parseStoredCalendar(r.vehicle_availability_calendar), `vehicle ${r.id}`);
     if (w) ctx.msg.warn(w);
   }
-  const { planEdit } = await import("../../plans/plan.js");
   return planEdit(records, (rec) => ({
     vehicle_availability_calendar: cal.editCalendar(rec.vehicle_availability_calendar, edit).value,
   }));

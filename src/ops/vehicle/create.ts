@@ -1,5 +1,9 @@
 import type { JsonObject } from "../../contract/records.js";
+import { createOne } from "../../gateway/records.js";
+import { prepareVehicle } from "../../resources/create.js";
+import { VEHICLE } from "../../resources/resource.js";
 import { type OpContext, type OpOptions, sendingTo, type WriteProgress } from "../context.js";
+import { refuseTakenRegistration } from "./registration.js";
 
 /** A vehicle to create: its fields by wire name (catalog values already ids), as gathered by a front end. */
 export interface CreateVehicleInput {
@@ -24,12 +28,6 @@ export async function createVehicle(
   input: CreateVehicleInput,
   opts: OpOptions<WriteProgress> & { trace?: (line: string) => void } = {},
 ): Promise<CreateVehicleResult> {
-  const [{ prepareVehicle }, { createOne }, { VEHICLE }, { refuseTakenRegistration }] = await Promise.all([
-    import("../../resources/create.js"),
-    import("../../gateway/records.js"),
-    import("../../resources/resource.js"),
-    import("./registration.js"),
-  ]);
   const record = await prepareVehicle(ctx, input.values);
   if (!input.allowDuplicate) await refuseTakenRegistration(ctx, record as Record<string, unknown>);
   const r = await createOne(ctx, VEHICLE, record, {

@@ -1,15 +1,25 @@
 import { createHash } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
+import { checkConcurrency } from "../../base/concurrency.js";
 import { ConflictError, UsageError } from "../../base/errors.js";
 import { writeFileAtomic } from "../../base/temp-files.js";
+import { openBulkJob } from "../../bulk/job.js";
 import type { BulkRow } from "../../bulk/runner.js";
+import { recordToWire } from "../../contract/human.js";
 import type { JsonObject } from "../../contract/records.js";
-import { specIndex, type WireRecord } from "../../contract/validate.js";
+import { specIndex, validateRecord, type WireRecord } from "../../contract/validate.js";
 import { VEHICLE_CLIENT_FILLED, VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
+import * as gateway from "../../gateway/index.js";
 import type { UndoScope } from "../../gateway/undo.js";
+import { applyMemberEdits, parseMemberEdits } from "../../plans/members.js";
 import type { Plan } from "../../plans/plan.js";
+import { planEdit } from "../../plans/plan.js";
+import { applyRelativeChecked, describeMiss, splitRelative } from "../../plans/relative.js";
+import { problemsError } from "../../resources/safe-edit.js";
 import type { OpContext, OpOptions } from "../context.js";
+import { refuseClearedRequired, resolveCatalogNames } from "../values.js";
+import { refuseTakenRegistration } from "./registration.js";
 import { selectVehicles, type VehicleSelection } from "./select.js";
 
 /**
@@ -53,8 +63,6 @@ export async function planEditMany(
 ): Promise<PlannedEdit> {
   const values: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input.values)) if (!VEHICLE_CLIENT_FILLED.has(k)) values[k] = v;
-  const [{ parseMemberEdits, applyMemberEdits }, { resolveCatalogNames, refuseClearedRequired }, { recordToWire }] =
-    await Promise.all([import("../../plans/members.js"), import("../values.js"), import("../../contract/human.js")]);
   // dates in either form (2026-12-24, 24.12.2026) become the contract's own; a required field is never cleared
   recordToWire(values);
   refuseClearedRequired(specIndex(VEHICLE_FIELDS), values);
@@ -67,28 +75,23 @@ export async function planEditMany(
       hint: "example: rentctl vehicle edit --where segment=cars --price-per-day +10%",
     });
   }
-  const { splitRelative, applyRelativeChecked, describeMiss } = await import("../../plans/relative.js");
   const relativeFields = new Set(input.relativeFields === "all" ? Object.keys(values) : (input.relativeFields ?? []));
   const { absolute, relative } = splitRelative(values, VEHICLE_FIELDS, relativeFields);
   await resolveCatalogNames(ctx, VEHICLE_FIELDS, absolute, opts.showResolved ? { show: opts.showResolved } : {});
-  const { validateRecord } = await import("../../contract/validate.js");
   const { record, problems } = validateRecord(absolute, VEHICLE_FIELDS, { requireRequired: false, allowUnknown: true });
   if (problems.length) {
-    const { problemsError } = await import("../../resources/safe-edit.js");
     throw problemsError(problems, "edit");
   }
   // Cleared fields stay cleared (validateRecord drops empty values).
   for (const [k, v] of Object.entries(absolute)) if (v === "" || (Array.isArray(v) && v.length === 0)) record[k] = v;
   const records = await selectVehicles(ctx, input.selection);
   if (!input.allowDuplicate && record.vehicle_reg_number !== undefined) {
-    const { refuseTakenRegistration } = await import("./registration.js");
     await refuseTakenRegistration(
       ctx,
       record,
       records.map((r) => Number(r.id ?? r.vehicle_id)),
     );
   }
-  const { planEdit } = await import("../../plans/plan.js");
   // A relative result outside its field's range is never clamped silently: refused (nothing sent), or clamp.
   const refused: Array<{ field: string; message: string }> = [];
   const plan = planEdit(records, (rowInput, rec) => {
@@ -127,7 +130,6 @@ async function resolveMembers(
   ctx: OpContext,
   members: { add: Map<string, unknown[]>; remove: Map<string, unknown[]> },
 ): Promise<{ add: Map<string, number[]>; remove: Map<string, number[]> }> {
-  const { resolveCatalogNames } = await import("../values.js");
   const resolve = async (m: Map<string, unknown[]>) => {
     const record: Record<string, unknown> = Object.fromEntries(m);
     await resolveCatalogNames(ctx, VEHICLE_FIELDS, record);
@@ -189,11 +191,6 @@ export async function applyVehiclePlan(
   input: ApplyVehiclePlanInput,
   opts: OpOptions<VehicleRowProgress> & { confirm?: (count: number) => Promise<void> } = {},
 ): Promise<VehiclePlanResult> {
-  const [{ openBulkJob }, gateway, { checkConcurrency }] = await Promise.all([
-    import("../../bulk/job.js"),
-    import("../../gateway/index.js"),
-    import("../../base/concurrency.js"),
-  ]);
   const concurrency = checkConcurrency(input.concurrency);
   const verb = input.verb;
   const count = plan.change.length + plan.remove.length;

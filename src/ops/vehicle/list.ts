@@ -1,6 +1,7 @@
+import { requireUser } from "../../config/target.js";
 import type { JsonObject } from "../../contract/records.js";
-import { requireUser } from "../../deps.js";
 import type { SelectionTerms } from "../../plans/where.js";
+import { parseSort, sortComparator } from "../../plans/where.js";
 import type { OpContext, OpOptions } from "../context.js";
 import {
   boundedMatches,
@@ -11,6 +12,8 @@ import {
   pagedListing,
   pageOffset,
 } from "../listing.js";
+import { searchPages } from "../search.js";
+import { wherePages } from "./select.js";
 
 /** What `vehicle list` takes: a page or every page, optionally a `where` selection, a search text and a sort. */
 export interface VehicleListInput extends PageInput {
@@ -45,12 +48,10 @@ export async function listVehicles(
     const params = { user_id: await requireUser(ctx), locale_id: await ctx.locale() };
     return pagedListing(ctx, { opId: "vehicles.list", kind: "vehicle", params }, input, opts);
   }
-  const [{ wherePages }, { searchPages }] = await Promise.all([import("./select.js"), import("../search.js")]);
   let pages: AsyncIterable<JsonObject[]> = wherePages(ctx, input.where ?? [], input.terms);
   if (input.search !== undefined) pages = searchPages(ctx, "vehicle", input.search, pages);
   let sort: ((a: JsonObject, b: JsonObject) => number) | undefined;
   if (input.sort) {
-    const { parseSort, sortComparator } = await import("../../plans/where.js");
     sort = sortComparator(parseSort(input.sort, undefined, input.terms));
   }
   return boundedMatches(pages, {

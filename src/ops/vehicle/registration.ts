@@ -1,4 +1,5 @@
 import { InputError } from "../../base/errors.js";
+import { findByIdentity } from "../../resources/list.js";
 import type { OpContext } from "../context.js";
 
 /**
@@ -36,7 +37,6 @@ export async function refuseTakenRegistration(
     throw new InputError(`one registration number for ${self.length} vehicles; nothing was sent`, {
       hint: "give each vehicle its own: rentctl vehicle edit ID --reg NUMBER",
     });
-  const { findByIdentity } = await import("../../resources/list.js");
   const others = (await findByIdentity(ctx, values)).filter((id) => !self.includes(id));
   if (others.length) throw new RegistrationTakenError(others, String(reg).trim());
 }

@@ -1,3 +1,7 @@
+import { describeRequest } from "../../api/dry-run.js";
+import { requireUser } from "../../config/target.js";
+import { removeRecord } from "../../gateway/records.js";
+import { VEHICLE } from "../../resources/resource.js";
 import { type DryRun, type OpContext, type OpOptions, sendingTo, type WriteProgress } from "../context.js";
 
 export interface RemoveVehicleResult {
@@ -16,21 +20,13 @@ export async function removeVehicle(
 ): Promise<RemoveVehicleResult> {
   const { id } = input;
   if (input.dryRun) {
-    const [{ describeRequest }, { requireUser }, target] = await Promise.all([
-      import("../../api/dry-run.js"),
-      import("../../deps.js"),
-      ctx.target(),
-    ]);
+    const [target] = await Promise.all([ctx.target()]);
     const request = describeRequest(target, "vehicles.remove", {
       user_id: await requireUser(ctx),
       vehicle_id: id,
     });
     return { id, removed: false, dryRun: { request } };
   }
-  const [{ removeRecord }, { VEHICLE }] = await Promise.all([
-    import("../../gateway/records.js"),
-    import("../../resources/resource.js"),
-  ]);
   sendingTo(opts)?.(await ctx.target(), `removing vehicle ${id}`);
   const { undoOp } = await removeRecord(ctx, VEHICLE, id);
   return { id, removed: true, ...(undoOp ? { undoOp } : {}) };

@@ -1,7 +1,9 @@
 import { UsageError } from "../../base/errors.js";
-import { itemId } from "../../catalog/items.js";
+import { itemId, itemLabel } from "../../catalog/items.js";
+import { configurationsNamed } from "../../catalog/vehicle-model.js";
 import { DEFAULT_SEGMENT, operation } from "../../contract/operations.js";
 import type { JsonObject } from "../../contract/records.js";
+import { normalizeRecord } from "../../contract/records.js";
 import {
   BRAND_PSEUDO_FIELD,
   type CatalogItems,
@@ -12,7 +14,7 @@ import {
   type SelectionTerms,
 } from "../../plans/where.js";
 import { listVehicles } from "../../resources/list.js";
-import { VEHICLE } from "../../resources/safe-edit.js";
+import { fetchRecord, VEHICLE } from "../../resources/safe-edit.js";
 import type { OpContext } from "../context.js";
 
 /**
@@ -37,7 +39,6 @@ export function whereResolver(deps: Pick<OpContext, "catalogs">): CatalogResolve
   };
   return async (field, value) => {
     if (field === MODEL_PSEUDO_FIELD) {
-      const { configurationsNamed } = await import("../../catalog/vehicle-model.js");
       const ids = await configurationsNamed(catalogs, value);
       return ids.length ? ids : undefined;
     }
@@ -77,7 +78,6 @@ export function whereItems(deps: Pick<OpContext, "catalogs">): CatalogItems {
   return async (field) => {
     const spec = VEHICLE.fields.find((f) => f.name === field);
     if (!spec?.catalog) return [];
-    const { itemLabel } = await import("../../catalog/items.js");
     return (await deps.catalogs().items(spec.catalog)).flatMap((i) => {
       const id = itemId(i);
       return id === undefined ? [] : [{ id, name: itemLabel(i) }];
@@ -124,8 +124,6 @@ export function isWhereSelection(sel: VehicleSelection): boolean {
 export async function* selectionPages(ctx: SelectContext, sel: VehicleSelection): AsyncGenerator<JsonObject[]> {
   if (!isWhereSelection(sel)) {
     if (!sel.ids?.length) throw new UsageError("name the vehicles: give ids or a where selection");
-    const { fetchRecord } = await import("../../resources/safe-edit.js");
-    const { normalizeRecord } = await import("../../contract/records.js");
     for (const id of sel.ids) yield [normalizeRecord(await fetchRecord(ctx, VEHICLE, id), "vehicle")];
     return;
   }
