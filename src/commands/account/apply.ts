@@ -2,6 +2,7 @@ import { UsageError } from "../../base/errors.js";
 import type { AccountApplyRun } from "../../bulk/account-apply.js";
 import * as jobs from "../../bulk/account-apply.js";
 import { openBulkJob } from "../../bulk/job.js";
+import { ACCOUNT_REPORT_COLUMNS } from "../../bulk/report.js";
 import { hashFile } from "../../bulk/row-log.js";
 import type { Deps } from "../../deps.js";
 import { formatFor } from "../../files/format.js";
@@ -15,7 +16,7 @@ import type { SavedPlan } from "../../plans/saved-plan.js";
 import * as sp from "../../plans/saved-plan.js";
 import { confirmDestructive } from "../confirm.js";
 import { flag } from "../flags.js";
-import type { FileApplyOptions } from "../vehicle/apply.js";
+import { type FileApplyOptions, reportIfNothingRan } from "../vehicle/apply.js";
 import { applyRunFlags, DEFAULT_CONCURRENCY } from "../vehicle/concurrency.js";
 import { planColors } from "../vehicle/diff.js";
 import { runBulkChange } from "../vehicle/many.js";
@@ -80,7 +81,14 @@ export async function run(deps: Deps, opts: AccountApplyOptions): Promise<void> 
     report: opts.report,
   });
   try {
-    await jobs.runAccountJob(deps, job, opts.file, () => planAccountFile(deps, opts), runOptions(deps, opts, started));
+    const result = await jobs.runAccountJob(
+      deps,
+      job,
+      opts.file,
+      () => planAccountFile(deps, opts),
+      runOptions(deps, opts, started),
+    );
+    await reportIfNothingRan(deps, result, opts.report, ACCOUNT_REPORT_COLUMNS);
   } finally {
     await job.close();
   }
@@ -125,7 +133,7 @@ async function runSaved(
     return;
   }
   const run = runOptions(deps, opts, started);
-  await applyAccountPlan(
+  const result = await applyAccountPlan(
     deps,
     {
       saved,
@@ -138,6 +146,7 @@ async function runSaved(
     },
     { show: run.show, confirm: run.confirm },
   );
+  await reportIfNothingRan(deps, result, opts.report, ACCOUNT_REPORT_COLUMNS);
 }
 
 /** `account apply --plan PLAN` of a plan of many vehicles: checked as stale, then run as `vehicle edit --where` runs one. */

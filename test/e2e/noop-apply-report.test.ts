@@ -1,0 +1,38 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { sandboxCli } from "../helpers/cli.js";
+
+// A CI step parses an apply's per-row results (-o, --report) whatever the plan held: an apply
+// with nothing to do still writes them, empty, and never leaves an earlier run's report in place.
+const sb = sandboxCli();
+afterEach(() => sb.cleanup());
+
+describe("an apply with nothing to do", () => {
+  test("vehicle apply: -o json prints [] and --report is rewritten", async () => {
+    const fleet = join(sb.dir(), "fleet.yaml");
+    expect((await sb.cli("vehicle", "export", fleet)).code).toBe(0);
+    const report = join(sb.dir(), "result.csv");
+    writeFileSync(report, "stale\n");
+    const r = await sb.cli("vehicle", "apply", "-f", fleet, "--yes", "-o", "json", "--report", report);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(readFileSync(report, "utf8")).toBe("row,identity,status,vehicle_id,error,images\n");
+    const q = await sb.cli("vehicle", "apply", "-f", fleet, "--yes", "-q");
+    expect(q.stdout).toBe("");
+  });
+
+  test("account apply: -o ndjson prints nothing, -o csv the header, --report is rewritten", async () => {
+    const file = join(sb.dir(), "account.yaml");
+    expect((await sb.cli("account", "export", file)).code).toBe(0);
+    const nd = await sb.cli("account", "apply", "-f", file, "--yes", "-o", "ndjson");
+    expect(nd.code).toBe(0);
+    expect(nd.stdout).toBe("");
+    const report = join(sb.dir(), "result.json");
+    writeFileSync(report, "stale\n");
+    const csv = await sb.cli("account", "apply", "-f", file, "--yes", "-o", "csv", "--report", report);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toBe("row,identity,status,vehicle_id,extra_id,error,images\n");
+    expect(JSON.parse(readFileSync(report, "utf8"))).toEqual([]);
+  });
+});
