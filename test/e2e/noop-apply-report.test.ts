@@ -35,4 +35,30 @@ describe("an apply with nothing to do", () => {
     expect(csv.stdout).toBe("row,identity,status,vehicle_id,extra_id,error,images\n");
     expect(JSON.parse(readFileSync(report, "utf8"))).toEqual([]);
   });
+
+  test("vehicle edit / remove / calendar --where: -o json prints [] and --report is rewritten", async () => {
+    const report = join(sb.dir(), "result.ndjson");
+    for (const args of [
+      ["vehicle", "edit", "--where", "id=1", "--price-per-day", "45"],
+      ["vehicle", "remove", "--where", "reg=NO-SUCH-1"],
+      ["vehicle", "calendar", "--where", "id=1", "--unblock", "2031-01-01"],
+    ]) {
+      writeFileSync(report, "stale\n");
+      const r = await sb.cli(...args, "--yes", "-o", "json", "--report", report);
+      expect(r.code, args.join(" ")).toBe(0);
+      expect(JSON.parse(r.stdout), args.join(" ")).toEqual([]);
+      expect(readFileSync(report, "utf8"), args.join(" ")).toBe("");
+    }
+  });
+
+  test("one named vehicle's or extra's edit with nothing to change prints its record with no changes", async () => {
+    const v = await sb.cli("vehicle", "edit", "1", "--price-per-day", "45", "-o", "json");
+    expect(v.code).toBe(0);
+    expect(JSON.parse(v.stdout)).toEqual({ id: 1, changes: [], undo: null });
+    const e = await sb.cli("extra", "update", "1", "--price", "5", "-o", "json");
+    expect(e.code).toBe(0);
+    expect(JSON.parse(e.stdout)).toEqual({ id: 1, changes: [], undo: null });
+    const q = await sb.cli("vehicle", "edit", "1", "--price-per-day", "45", "-q");
+    expect(q.stdout).toBe("");
+  });
 });

@@ -1,12 +1,10 @@
-import type { Writable } from "node:stream";
-import { type ReportColumns, reportToFile, reportToStream } from "../../bulk/report.js";
 import type { Deps } from "../../deps.js";
-import { formatFor } from "../../files/format.js";
 import type { ApplyFleetInput } from "../../ops/vehicle/apply.js";
 import * as ops from "../../ops/vehicle/apply.js";
 import { planJson } from "../../plans/plan-print.js";
 import { readSavedPlan } from "../../plans/saved-plan.js";
 import { confirmDestructive } from "../confirm.js";
+import { reportIfNothingRan } from "../empty-results.js";
 import { flag } from "../flags.js";
 import { defineVerb } from "../verb.js";
 import { applyRunFlags, DEFAULT_CONCURRENCY } from "./concurrency.js";
@@ -79,22 +77,4 @@ export async function run(deps: Deps, opts: FileApplyOptions): Promise<void> {
     },
   });
   await reportIfNothingRan(deps, result, opts.report);
-}
-
-/**
- * An apply with nothing to do runs no bulk job, which is what writes the per-row results: write
- * them here, empty (`[]`, a csv header), so a script parsing `-o json` or `--report FILE` after
- * the second of two identical applies reads an empty result, not nothing or an earlier run's file.
- */
-export async function reportIfNothingRan(
-  deps: Deps,
-  result: { counts: Readonly<Record<string, number>> },
-  report: string | undefined,
-  columns?: ReportColumns,
-): Promise<void> {
-  if (Object.keys(result.counts).length) return;
-  const output = deps.settings().output;
-  if (!deps.flags.quiet && output !== "table")
-    await (await reportToStream(deps.io.stdout as Writable, formatFor("-", output), columns)).close();
-  if (report) await (await reportToFile(report, columns)).close();
 }

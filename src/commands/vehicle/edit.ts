@@ -87,7 +87,12 @@ export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promis
     { onProgress: (p) => deps.msg.acting(p.target, p.what) },
   );
   if (r.dryRun) return printDiff(deps, VEHICLE, id, r.changes, r.dryRun.request);
-  if (!r.sent) return deps.msg.info(`vehicle ${id}: nothing to change`);
+  if (!r.sent) {
+    deps.msg.info(`vehicle ${id}: nothing to change`);
+    // -o gets the record a change prints, with no changes: a script reads one shape either way
+    if (!deps.flags.quiet && deps.settings().output !== "table") await deps.out.record({ id, changes: [], undo: null });
+    return;
+  }
   if (deps.flags.quiet) return deps.out.ids([id]);
   if (deps.settings().output !== "table") {
     await deps.out.record({ id, changes: r.changes as never, undo: r.undoOp ?? null });

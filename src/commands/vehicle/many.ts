@@ -11,6 +11,7 @@ import { planJson, planLines, planSummary } from "../../plans/plan-print.js";
 import type { Change } from "../../resources/safe-edit.js";
 import { printDiff, quietDryRun, VEHICLE } from "../../resources/safe-edit.js";
 import { confirmDestructive } from "../confirm.js";
+import { writeEmptyResults } from "../empty-results.js";
 import { gatherInput, type InputSources } from "../input.js";
 import { isSelection, opSelection, type SelectOptions, selectedVehicles } from "./select.js";
 
@@ -169,7 +170,11 @@ export async function runBulkChange(deps: Deps, plan: Plan, opts: BulkChangeOpti
     return;
   }
   if (count === 0) {
-    deps.msg.info(`nothing to ${opts.verb}: ${planSummary(plan)}`);
+    deps.msg.info(
+      `${opts.verb === "calendar" ? "no calendar to change" : `nothing to ${opts.verb}`}: ${planSummary(plan)}`,
+    );
+    // one named vehicle's edit prints its record, not rows: only its --report is written then
+    await writeEmptyResults(deps, { report: opts.report, stdout: !opts.single });
     return;
   }
   const r = await applyVehiclePlan(
