@@ -61,4 +61,15 @@ describe("an apply with nothing to do", () => {
     const q = await sb.cli("vehicle", "edit", "1", "--price-per-day", "45", "-q");
     expect(q.stdout).toBe("");
   });
+
+  test("one named vehicle's edit honours --report, changed or not", async () => {
+    const report = join(sb.dir(), "edit.csv");
+    const changed = await sb.cli("vehicle", "edit", "1", "--price-per-day", "46", "-o", "json", "--report", report);
+    expect(changed.code).toBe(0);
+    expect(JSON.parse(changed.stdout)).toMatchObject({ id: 1, changes: [{ field: "price_per_day", after: 46 }] });
+    expect(readFileSync(report, "utf8")).toBe("row,identity,status,vehicle_id,error,images\n1,B-SC 1001,changed,1,,\n");
+    const same = await sb.cli("vehicle", "edit", "1", "--price-per-day", "46", "--report", report);
+    expect(same.code).toBe(0);
+    expect(readFileSync(report, "utf8")).toBe("row,identity,status,vehicle_id,error,images\n");
+  });
 });

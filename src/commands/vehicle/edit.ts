@@ -12,7 +12,7 @@ import { gatherInput, resolveNamedRefs } from "../input.js";
 import { defineVerb } from "../verb.js";
 import { hasRelative, vehicleInput, vehicleInputFlags } from "./input-flags.js";
 import { edit as editMany } from "./many.js";
-import { selectionFlags } from "./selection-flags.js";
+import { selectionFlags, wantsJob } from "./selection-flags.js";
 
 export const verb = defineVerb({
   name: "edit",
@@ -55,9 +55,12 @@ export const verb = defineVerb({
     // Several ids, a selection or a relative value: a change to many vehicles (a plan, then the bulk job).
     // --add / --remove keep each vehicle's other members: computed per vehicle, as relative values are.
     const members = opts.add.length > 0 || opts.remove.length > 0;
-    if (opts.where.length || args.ids.length !== 1 || hasRelative(src) || members) {
+    // (--report, --concurrency, --restart: one id too, as `vehicle remove` and `activate` run them)
+    if (wantsJob(opts) || args.ids.length !== 1 || hasRelative(src) || members) {
       if (opts.replace)
-        throw new UsageError("--replace takes one vehicle id (and no relative values, --add or --remove)");
+        throw new UsageError(
+          "--replace takes one vehicle id (and no relative values, --add, --remove, --where, --report, --concurrency or --restart)",
+        );
       const single = opts.where.length === 0 && !opts.all && args.ids.length === 1;
       return editMany(deps, { ...opts, ids: args.ids, ...src, add: opts.add, remove: opts.remove, single });
     }
