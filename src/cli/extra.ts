@@ -1,32 +1,20 @@
 import { Command } from "commander";
-import { addVerbTable } from "./assemble.js";
+import { addVerbTable, type VerbRow } from "./assemble.js";
 import type { CliContext } from "./shared.js";
 
-/**
- * `rentctl extra`: its command table, in help order (each verb declared in
- * src/commands/extra/<verb>.ts, its module loaded when the verb runs).
- */
+/** The verbs of `rentctl extra`, in help order: each declared in src/commands/extra/<verb>.ts. */
+const VERBS: readonly VerbRow[] = [
+  "options",
+  "list",
+  { words: ["get", "show"] },
+  "create",
+  "update",
+  { words: ["enable", "disable"], exports: ["enableVerb", "disableVerb"] },
+  "switch",
+  { words: ["delete", "remove", "rm"], file: "remove" },
+];
+
+/** `rentctl extra`: its command table (each verb's module loaded when the verb runs). */
 export function extraCommand(ctx: CliContext, verb?: string): Promise<Command> {
-  const cmd = new Command("extra").description("Manage the account's paid extras (child seats, GPS, …)");
-  return addVerbTable(
-    ctx,
-    cmd,
-    [
-      { words: ["options"], load: async () => (await import("../commands/extra/options.js")).verb },
-      { words: ["list"], load: async () => (await import("../commands/extra/list.js")).verb },
-      { words: ["get", "show"], load: async () => (await import("../commands/extra/get.js")).verb },
-      { words: ["create"], load: async () => (await import("../commands/extra/create.js")).verb },
-      { words: ["update"], load: async () => (await import("../commands/extra/update.js")).verb },
-      {
-        words: ["enable", "disable"],
-        load: async () => {
-          const { enableVerb, disableVerb } = await import("../commands/extra/enable.js");
-          return [enableVerb, disableVerb];
-        },
-      },
-      { words: ["switch"], load: async () => (await import("../commands/extra/switch.js")).verb },
-      { words: ["delete", "remove", "rm"], load: async () => (await import("../commands/extra/remove.js")).verb },
-    ],
-    verb,
-  );
+  return addVerbTable(ctx, new Command("extra"), VERBS, verb);
 }
