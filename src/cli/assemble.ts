@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type Flags, type OptionDecl, optionsOf } from "../commands/flags.js";
 import type { ArgDecl, Verb, VerbHost } from "../commands/verb.js";
+import type { VerbRow } from "./nouns.js";
 import { type CliContext, collect, examples } from "./shared.js";
 
 /**
@@ -103,23 +104,6 @@ export function addVerbs(ctx: CliContext, parent: Command, members: ReadonlyArra
   }
   return parent;
 }
-
-/**
- * A row of a noun's command table: the words its verbs answer to (each
- * verb's name, then its aliases) and the module that declares them,
- * src/commands/<noun>/<file>.ts, imported only when one of those words runs
- * (or for the noun's help). A plain word is a module of that name declaring
- * one verb of that name.
- */
-export type VerbRow =
-  | string
-  | {
-      readonly words: readonly string[];
-      /** The module's file name, without extension (default: the first word). */
-      readonly file?: string;
-      /** The names under which the module exports its verbs (default: `verb` alone). */
-      readonly exports?: readonly string[];
-    };
 
 /**
  * The verbs of a row's module. The one dynamic import of the verb modules:
