@@ -1,13 +1,13 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type Flags, type OptionDecl, optionsOf } from "../commands/flags.js";
 import type { ArgDecl, Verb, VerbHost } from "../commands/verb.js";
+import type { VerbRow } from "./nouns.js";
 import { type CliContext, collect, examples } from "./shared.js";
 
 /**
  * Verbs (src/commands/verb.ts) as commander commands: the one place their
- * declarations become options, arguments and help. Commands still declared
- * with commander directly (src/cli/vehicle.ts, src/cli/extra.ts) sit beside
- * them in the same noun, and may add declared flags with `addFlags`.
+ * declarations become options, arguments and help. A command declared with
+ * commander directly may add declared flags with `addFlags`.
  */
 
 /** A declared option as a commander option. */
@@ -106,13 +106,19 @@ export function addVerbs(ctx: CliContext, parent: Command, members: ReadonlyArra
 }
 
 /**
- * A row of a noun's command table: the words its verbs answer to (each
- * verb's name, then its aliases) and the module that declares them, imported
- * only when one of those words runs (or for the noun's help).
+ * The verbs of a row's module. The one dynamic import of the verb modules:
+ * esbuild bundles it as a table of every module under src/commands/, each
+ * initialised only when looked up here. (`.ts`: esbuild matches a template
+ * import against the files as they are; only a plain path's `.js` finds its `.ts`.)
  */
-export interface VerbRow {
-  readonly words: readonly string[];
-  load(): Promise<Verb | readonly Verb[]>;
+async function loadRow(noun: string, row: Exclude<VerbRow, string>): Promise<Verb[]> {
+  const file = row.file ?? row.words[0] ?? "";
+  const mod = (await import(`../commands/${noun}/${file}.ts`)) as Record<string, Verb | undefined>;
+  return (row.exports ?? ["verb"]).map((name) => {
+    const v = mod[name];
+    if (!v) throw new Error(`src/commands/${noun}/${file}.ts exports no verb ${name}`);
+    return v;
+  });
 }
 
 /**
@@ -125,12 +131,13 @@ export interface VerbRow {
 export async function addVerbTable(
   ctx: CliContext,
   parent: Command,
-  rows: readonly VerbRow[],
+  table: readonly VerbRow[],
   verb: string | undefined,
 ): Promise<Command> {
+  const rows = table.map((r) => (typeof r === "string" ? { words: [r] } : r));
   const row = verb === undefined ? undefined : rows.find((r) => r.words.includes(verb));
   const chosen = row ? [row] : rows;
-  const loaded = await Promise.all(chosen.map(async (r) => [await r.load()].flat() as Verb[]));
+  const loaded = await Promise.all(chosen.map((r) => loadRow(parent.name(), r)));
   chosen.forEach((r, i) => {
     const words = (loaded[i] ?? []).flatMap((v) => [v.name, ...v.aliases]);
     if (words.join(" ") !== r.words.join(" "))

@@ -3,18 +3,23 @@
  * dependencies: the start-up path (src/boot.ts) reads it before anything
  * else loads. `summary` is the one declaration of a noun's description and
  * `term` its line in root help (what commander prints for the built
- * command); src/cli/program.ts holds each noun's builder.
+ * command). `verbs`, where given, is the noun's command table, in help
+ * order: its verbs, each declared in src/commands/<noun>/<file>.ts and
+ * loaded when it runs (see VerbRow); src/cli/program.ts holds the builder
+ * of each other noun.
  */
 export const NOUNS = [
   {
     name: "auth",
     term: "auth",
     summary: "Log in with an API key, check it, log out",
+    verbs: ["login", "status", "logout", "migrate"],
   },
   {
     name: "profile",
     term: "profile",
     summary: "Manage saved profiles (environment, address, owner, key)",
+    verbs: ["list", "show", "use", "set", "remove"],
   },
   {
     name: "catalog",
@@ -25,21 +30,48 @@ export const NOUNS = [
     name: "vehicle",
     term: "vehicle",
     summary: "List, show, create, edit, remove and (de)activate vehicles",
+    verbs: [
+      "list",
+      { words: ["get", "show"] },
+      "create",
+      "wizard",
+      "edit",
+      { words: ["remove", "delete", "rm"] },
+      { words: ["activate", "deactivate"], exports: ["activateVerb", "deactivateVerb"] },
+      "calendar",
+      "export",
+      "import",
+      "diff",
+      "apply",
+      "schema",
+    ],
   },
   {
     name: "image",
     term: "image",
     summary: "Upload vehicle images",
+    verbs: ["upload"],
   },
   {
     name: "extra",
     term: "extra",
     summary: "Manage the account's paid extras (child seats, GPS, …)",
+    verbs: [
+      "options",
+      "list",
+      { words: ["get", "show"] },
+      "create",
+      "update",
+      { words: ["enable", "disable"], exports: ["enableVerb", "disableVerb"] },
+      "switch",
+      { words: ["delete", "remove", "rm"], file: "remove" },
+    ],
   },
   {
     name: "account",
     term: "account",
     summary: "The whole account (extras and vehicles) as one file: export, diff, apply, schema",
+    verbs: ["export", "diff", "apply", "schema"],
   },
   {
     name: "lint",
@@ -65,6 +97,7 @@ export const NOUNS = [
     name: "sandbox",
     term: "sandbox",
     summary: "The built-in sandbox: a local, stateful stand-in for the marketplace's v302 API (not the marketplace)",
+    verbs: ["serve", "reset", "repair", "info"],
   },
   {
     name: "completion",
@@ -74,6 +107,23 @@ export const NOUNS = [
 ] as const;
 
 export type NounName = (typeof NOUNS)[number]["name"];
+
+/**
+ * A row of a noun's command table: the words its verbs answer to (each
+ * verb's name, then its aliases) and the module that declares them,
+ * src/commands/<noun>/<file>.ts, imported only when one of those words runs
+ * (or for the noun's help). A plain word is a module of that name declaring
+ * one verb of that name. (src/cli/assemble.ts, addVerbTable, reads it.)
+ */
+export type VerbRow =
+  | string
+  | {
+      readonly words: readonly string[];
+      /** The module's file name, without extension (default: the first word). */
+      readonly file?: string;
+      /** The names under which the module exports its verbs (default: `verb` alone). */
+      readonly exports?: readonly string[];
+    };
 
 /** Global flags that take a value: their value is not the noun. */
 const VALUE_FLAGS = new Set([

@@ -3,35 +3,38 @@ import { Command, Help } from "commander";
 import { exitCodesLine } from "../base/errors.js";
 import { VERSION } from "../base/version.js";
 import { GLOBAL_FLAGS } from "../commands/globals.js";
-import { addFlags } from "./assemble.js";
+import { addFlags, addVerbTable } from "./assemble.js";
 import { invokedNoun, invokedVerb, NOUNS, type NounName } from "./nouns.js";
 import { applyHelpConfig, type CliContext, examples, hasExamples } from "./shared.js";
 
 /** A noun's commands; given the verb argv names, a noun with a command table loads that verb's module alone. */
 type Builder = (ctx: CliContext, verb?: string) => Command | Promise<Command>;
 
+/** The nouns whose verbs are a command table (NOUNS[].verbs), built by addVerbTable. */
+type TableNoun = Extract<(typeof NOUNS)[number], { verbs: unknown }>["name"];
+
 /**
- * The command table: each noun's builder, imported only when the noun is
- * built (see ./nouns.ts for the list); the nouns with many verbs import each
- * verb's module when it runs (their tables: addVerbTable in ./assemble.ts).
- * These, and the few seams the codemod of issue 42 (static-imports.mjs) keeps, are the
- * only dynamic imports of src/: everything else is imported statically.
+ * The builder of each other noun, imported only when the noun is built. The
+ * tables (./nouns.ts) import each verb's module when it runs (addVerbTable
+ * in ./assemble.ts). These, and the few seams the codemod of issue 42
+ * (static-imports.mjs) keeps, are the only dynamic imports of src/:
+ * everything else is imported statically.
  */
-const BUILDERS: Record<NounName, () => Promise<Builder>> = {
-  auth: async () => (await import("./auth.js")).authCommand,
-  profile: async () => (await import("./auth.js")).profileCommand,
+const BUILDERS: Record<Exclude<NounName, TableNoun>, () => Promise<Builder>> = {
   catalog: async () => (await import("./catalog.js")).catalogCommand,
-  vehicle: async () => (await import("./vehicle.js")).vehicleCommand,
-  image: async () => (await import("./image.js")).imageCommand,
-  extra: async () => (await import("./extra.js")).extraCommand,
-  account: async () => (await import("./account.js")).accountCommand,
   lint: async () => (await import("./lint.js")).lintCommand,
   undo: async () => (await import("./undo.js")).undoCommand,
   api: async () => (await import("./api.js")).apiCommand,
   mcp: async () => (await import("./mcp.js")).mcpCommand,
-  sandbox: async () => (await import("./sandbox.js")).sandboxCommand,
   completion: async () => (await import("./completion.js")).completionCommand,
 };
+
+/** A noun's builder: its command table's, or its own module's. */
+function builderOf(noun: (typeof NOUNS)[number]): Promise<Builder> {
+  if ("verbs" in noun)
+    return Promise.resolve((ctx, verb) => addVerbTable(ctx, new Command(noun.name), noun.verbs, verb));
+  return BUILDERS[noun.name]();
+}
 
 /**
  * The command tree. Without argv: the whole tree (completions are generated
@@ -58,7 +61,7 @@ export async function buildProgram(ctx: CliContext, argv?: readonly string[]): P
     subcommandTerm: (cmd: Command) => terms.get(cmd) ?? Help.prototype.subcommandTerm.call(program.createHelp(), cmd),
   });
   const builders = await Promise.all(
-    NOUNS.map((n) => (wanted === undefined || wanted === n.name ? BUILDERS[n.name]() : undefined)),
+    NOUNS.map((n) => (wanted === undefined || wanted === n.name ? builderOf(n) : undefined)),
   );
   const verb = wanted ? invokedVerb(argv ?? []) : undefined;
   const built = await Promise.all(builders.map((build) => build?.(ctx, verb)));

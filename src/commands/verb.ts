@@ -21,7 +21,7 @@ import { readGlobalFlags } from "./globals.js";
  * (src/cli/assemble.ts) turns a verb into a commander command; help, the
  * completion scripts and the build-time help pages all read that command.
  *
- * The noun's command table (src/cli/<noun>.ts, addVerbTable) imports a
+ * The noun's command table (src/cli/nouns.ts, addVerbTable) imports a
  * verb's module only when that verb runs (or for the noun's help), so the
  * module imports what it uses statically, like any other.
  */

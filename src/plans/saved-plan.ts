@@ -94,6 +94,33 @@ export async function inputText(source: FleetSource): Promise<string> {
   return readFile(source.path, "utf8");
 }
 
+/**
+ * Plan an input and, with `save`, make its saved plan: the input opened, its
+ * text read first (stdin is spooled to a file that cleanup removes), planned,
+ * and cleaned up after, whatever happens. `plan` gives its result and, for
+ * saving only, what the saved plan keeps of it.
+ */
+export async function planInput<R>(
+  deps: CoreDeps,
+  open: () => Promise<FleetSource>,
+  p: { kind: PlanKind; prune?: boolean; exact?: boolean; save?: boolean },
+  plan: (source: FleetSource) => Promise<{ result: R; kept: () => Pick<SavePlanInput, "fingerprints" | "plan"> }>,
+): Promise<{ result: R; saved?: SavedPlan }> {
+  const source = await open();
+  try {
+    const text = p.save ? await inputText(source) : undefined;
+    const made = await plan(source);
+    if (text === undefined) return { result: made.result };
+    const { kind, prune, exact } = p;
+    return {
+      result: made.result,
+      saved: await makeSavedPlan(deps, { kind, source, prune, exact, text, ...made.kept() }),
+    };
+  } finally {
+    await source.cleanup();
+  }
+}
+
 export async function writeSavedPlan(deps: CoreDeps, path: string, p: SavePlanInput & { text: string }): Promise<void> {
   await saveSavedPlan(path, await makeSavedPlan(deps, p));
 }

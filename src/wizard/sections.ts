@@ -33,26 +33,30 @@ const SUBSCRIPTION: ReadonlyArray<[string, string]> = [
 
 const PP = "vehicle_protection_plans_";
 
+interface Plan {
+  code: string;
+  label: string;
+  fields: ReadonlyArray<[string, string]>;
+}
+
+/** A collision damage waiver: both (CDW 1 and 2) are priced by the same three fields of their number. */
+function cdwPlan(n: 1 | 2, label: string): Plan {
+  const p = `${PP}cdw${n}_`;
+  return {
+    code: `cdw${n}`,
+    label,
+    fields: [
+      [`${p}price_day`, `CDW ${n} price per day`],
+      [`${p}franchise`, `CDW ${n} franchise (excess)`],
+      [`${p}security_deposit`, `CDW ${n} security deposit`],
+    ],
+  };
+}
+
 /** The optional protection plans: a label and the fields that price each. */
-export const PLANS: ReadonlyArray<{ code: string; label: string; fields: ReadonlyArray<[string, string]> }> = [
-  {
-    code: "cdw1",
-    label: "Collision damage waiver (CDW 1)",
-    fields: [
-      [`${PP}cdw1_price_day`, "CDW 1 price per day"],
-      [`${PP}cdw1_franchise`, "CDW 1 franchise (excess)"],
-      [`${PP}cdw1_security_deposit`, "CDW 1 security deposit"],
-    ],
-  },
-  {
-    code: "cdw2",
-    label: "Super collision damage waiver (CDW 2)",
-    fields: [
-      [`${PP}cdw2_price_day`, "CDW 2 price per day"],
-      [`${PP}cdw2_franchise`, "CDW 2 franchise (excess)"],
-      [`${PP}cdw2_security_deposit`, "CDW 2 security deposit"],
-    ],
-  },
+export const PLANS: ReadonlyArray<Plan> = [
+  cdwPlan(1, "Collision damage waiver (CDW 1)"),
+  cdwPlan(2, "Super collision damage waiver (CDW 2)"),
   {
     code: "tire_windshield",
     label: "Tyre and windscreen protection",

@@ -58,32 +58,22 @@ export async function planAccountDocument(
   input: PlanAccountInput,
   opts: PlanAccountOptions = {},
 ): Promise<PlannedAccount> {
-  const source = await openAccountSource(ctx, input.source);
-  try {
-    // the text first: stdin is spooled to a file that cleanup removes
-    const text = opts.save ? await sp.inputText(source) : undefined;
-    const plan = await planAccount(ctx, source, {
-      prune: input.prune,
-      exact: input.exact,
-      ...(opts.listUnchanged !== undefined ? { listUnchanged: opts.listUnchanged } : {}),
-      fingerprints: Boolean(opts.save),
-    });
-    const saved =
-      text === undefined
-        ? undefined
-        : await sp.makeSavedPlan(ctx, {
-            kind: "account",
-            source,
-            prune: input.prune,
-            exact: input.exact,
-            text,
-            fingerprints: accountFingerprints(plan),
-            plan: accountPlanJson(plan),
-          });
-    return { plan, changes: !accountPlanIsEmpty(plan), ...(saved ? { saved } : {}) };
-  } finally {
-    await source.cleanup();
-  }
+  const { prune, exact } = input;
+  const { result: plan, saved } = await sp.planInput(
+    ctx,
+    () => openAccountSource(ctx, input.source),
+    { kind: "account", prune, exact, save: opts.save },
+    async (source) => {
+      const plan = await planAccount(ctx, source, {
+        prune,
+        exact,
+        ...(opts.listUnchanged !== undefined ? { listUnchanged: opts.listUnchanged } : {}),
+        fingerprints: Boolean(opts.save),
+      });
+      return { result: plan, kept: () => ({ fingerprints: accountFingerprints(plan), plan: accountPlanJson(plan) }) };
+    },
+  );
+  return { plan, changes: !accountPlanIsEmpty(plan), ...(saved ? { saved } : {}) };
 }
 
 async function openAccountSource(ctx: OpContext, source: AccountPlanSource) {

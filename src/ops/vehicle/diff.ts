@@ -5,7 +5,7 @@ import { type FleetSource, openSource } from "../../files/source.js";
 import { existingExtrasRefs } from "../../plans/account-plan.js";
 import { planIsEmpty } from "../../plans/plan.js";
 import { planJson } from "../../plans/plan-print.js";
-import { inputText, makeSavedPlan, type SavedPlan } from "../../plans/saved-plan.js";
+import { planInput, type SavedPlan } from "../../plans/saved-plan.js";
 import { accountStream, mapRows, planAgainstListing, type SyncPlan } from "../../plans/sync.js";
 import type { OpContext } from "../context.js";
 
@@ -59,42 +59,31 @@ export async function planFleetFile(
   input: PlanFleetInput,
   opts: PlanFleetOptions = {},
 ): Promise<PlannedFleet> {
-  const source = await openFleetSource(ctx, input.source);
   const fingerprints: Record<string, string> = {};
-  try {
-    // The account is listed while the file is read (a file error still wins: rows come first).
-    const listing = accountStream(ctx, opts.save ? fingerprints : undefined);
-    // the text first: stdin is spooled to a file that cleanup removes
-    const text = opts.save ? await inputText(source) : undefined;
-    const sync = await planAgainstListing(
-      ctx,
-      source.label,
-      (tally) =>
-        mapRows(ctx, source, readRows(source.path, source.format, source.label), tally, existingExtrasRefs(ctx)),
-      {
-        prune: input.prune,
-        exact: input.exact,
-        listing,
-        fingerprints: opts.save ? fingerprints : undefined,
-        listUnchanged: Boolean(opts.listUnchanged),
-        // a fleet file: --exact leaves the account-bound extras ids alone, as images
-        keepExtras: true,
-      },
-    );
-    const saved =
-      text === undefined
-        ? undefined
-        : await makeSavedPlan(ctx, {
-            kind: "vehicle",
-            source,
-            prune: input.prune,
-            exact: input.exact,
-            text,
-            fingerprints: { vehicle: fingerprints },
-            plan: planJson(sync.plan),
-          });
-    return { sync, label: source.label, changes: !planIsEmpty(sync.plan), ...(saved ? { saved } : {}) };
-  } finally {
-    await source.cleanup();
-  }
+  const { result, saved } = await planInput(
+    ctx,
+    () => openFleetSource(ctx, input.source),
+    { kind: "vehicle", prune: input.prune, exact: input.exact, save: opts.save },
+    async (source) => {
+      const sync = await planAgainstListing(
+        ctx,
+        source.label,
+        (tally) =>
+          mapRows(ctx, source, readRows(source.path, source.format, source.label), tally, existingExtrasRefs(ctx)),
+        {
+          prune: input.prune,
+          exact: input.exact,
+          // the account is listed while the file is read (a file error still wins: rows come first)
+          listing: accountStream(ctx, opts.save ? fingerprints : undefined),
+          fingerprints: opts.save ? fingerprints : undefined,
+          listUnchanged: Boolean(opts.listUnchanged),
+          // a fleet file: --exact leaves the account-bound extras ids alone, as images
+          keepExtras: true,
+        },
+      );
+      const kept = () => ({ fingerprints: { vehicle: fingerprints }, plan: planJson(sync.plan) });
+      return { result: { sync, label: source.label }, kept };
+    },
+  );
+  return { ...result, changes: !planIsEmpty(result.sync.plan), ...(saved ? { saved } : {}) };
 }
