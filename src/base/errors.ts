@@ -153,6 +153,18 @@ export class StalePlanError extends RentctlError {
   override readonly kind: string = "stale_plan";
 }
 
+/**
+ * An error met while reading one value of a row (a catalog name, an id), as that value's problem:
+ * its message (less a leading `strip` prefix) and hint. Only errors about the value itself become
+ * a problem (usage 2, rejected 3, not found 5); any other (network, server, auth, an interruption,
+ * a bug) is rethrown, so an outage stops the work instead of marking rows invalid.
+ */
+export function valueProblem(e: unknown, strip?: RegExp): string {
+  const about: number[] = [EXIT.usage, EXIT.rejected, EXIT.notFound];
+  if (!(e instanceof RentctlError) || !about.includes(e.exitCode) || e.stopsRun) throw e;
+  return (strip ? e.message.replace(strip, "") : e.message) + (e.hint ? ` (${e.hint})` : "");
+}
+
 export function exitCodeOf(err: unknown): number {
   return err instanceof RentctlError ? err.exitCode : EXIT.internal;
 }

@@ -1,5 +1,5 @@
 import type { EncodableRecord } from "../api/encode.js";
-import { RentctlError, UsageError } from "../base/errors.js";
+import { UsageError, valueProblem } from "../base/errors.js";
 import { labelIndex, labelKey, type ModelEntry, modelLabel } from "../catalog/model-index.js";
 import { flexibleList } from "../catalog/names.js";
 import { recordToWire, relativeFormProblems } from "../contract/human.js";
@@ -231,8 +231,7 @@ export async function resolveRowNames(resolver: NameResolver, values: Record<str
         values[field] = m instanceof Promise ? await m : m;
       }
     } catch (e) {
-      if (!(e instanceof RentctlError)) throw e;
-      problems.push({ field, message: e.message.replace(/^[a-z_]+: /, "") + (e.hint ? ` (${e.hint})` : "") });
+      problems.push({ field, message: valueProblem(e, /^[a-z_]+: /) });
     }
   }
   return problems;

@@ -2,7 +2,7 @@ import { activeOf, EXTRA_FIELDS, memberOf, parseActive } from "../contract/extra
 
 export { activeOf, memberOf, parseActive };
 
-import { RentctlError } from "../base/errors.js";
+import { InputError, valueProblem } from "../base/errors.js";
 import { type JsonObject, recordId } from "../contract/records.js";
 import { coerce, isEmpty } from "../contract/validate.js";
 import type { RowProblem } from "../files/fields.js";
@@ -102,7 +102,7 @@ export async function catalogValue(
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 1) return value;
   if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return Number(value);
   if (typeof value !== "string" || !value.trim())
-    throw new RentctlError(`must be a name or an id, got ${JSON.stringify(value)}`);
+    throw new InputError(`must be a name or an id, got ${JSON.stringify(value)}`);
   let items = cache.get(opId);
   if (!items) {
     items = port.items(opId, {});
@@ -182,16 +182,14 @@ export async function readExtraRows(
       try {
         row.option_id = await catalogValue(port, OPTION_CATALOG, "option", given.option, cache);
       } catch (e) {
-        if (!(e instanceof RentctlError)) throw e;
-        bad("option", e.message.replace(/^option: /, "") + (e.hint ? ` (${e.hint})` : ""));
+        bad("option", valueProblem(e, /^option: /));
       }
     }
     if (given.currency !== undefined) {
       try {
         row.currency_id = await catalogValue(port, CURRENCY_CATALOG, "currency", given.currency, cache);
       } catch (e) {
-        if (!(e instanceof RentctlError)) throw e;
-        bad("currency", e.message.replace(/^currency: /, "") + (e.hint ? ` (${e.hint})` : ""));
+        bad("currency", valueProblem(e, /^currency: /));
       }
     }
     for (const f of ["price", "period", "quantity"] as const) {

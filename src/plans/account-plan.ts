@@ -1,4 +1,4 @@
-import { InputError, RentctlError } from "../base/errors.js";
+import { InputError, valueProblem } from "../base/errors.js";
 import type { JsonObject } from "../contract/records.js";
 import type { WireValue } from "../contract/validate.js";
 import type { CoreDeps, Deps } from "../deps.js";
@@ -115,8 +115,7 @@ async function resolveRefs(
     try {
       option = await catalogValue(port, OPTION_CATALOG, "option", ref.option, cache);
     } catch (e) {
-      if (!(e instanceof RentctlError)) throw e;
-      problems.push({ field: at, message: `${e.message}${e.hint ? ` (${e.hint})` : ""}` });
+      problems.push({ field: at, message: valueProblem(e) });
       continue;
     }
     const found = pool.filter((p) => p.option_id === option && (ref.period === undefined || p.period === ref.period));
