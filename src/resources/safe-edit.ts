@@ -159,6 +159,38 @@ export async function printDiff(
   await deps.out.record({ dry_run: true, id, changes: diff as unknown as JsonObject[], request } as JsonObject);
 }
 
+/** What an edit of one record answered (vehicle edit ID, extra update ID): its changes, sent or planned. */
+export interface OneEdit {
+  changes: Change[];
+  sent: boolean;
+  undoOp?: string;
+  dryRun?: { request: JsonObject };
+}
+
+/**
+ * The result of an edit of one record: a dry run's diff; nothing to change (said on stderr); else
+ * with -o `{id, changes, undo}` (also with no changes, `changes: []`: a script reads one shape
+ * either way), with -q the id. Returns whether a change was made and its success line is wanted.
+ */
+export async function printOneEdit(deps: Deps, res: Resource, id: number, r: OneEdit): Promise<boolean> {
+  if (r.dryRun) {
+    await printDiff(deps, res, id, r.changes, r.dryRun.request);
+    return false;
+  }
+  const structured = !deps.flags.quiet && deps.settings().output !== "table";
+  if (!r.sent) {
+    deps.msg.info(`${res.noun} ${id}: nothing to change`);
+    if (structured) await deps.out.record({ id, changes: [], undo: null });
+    return false;
+  }
+  if (deps.flags.quiet) {
+    await deps.out.ids([id]);
+    return false;
+  }
+  if (structured) await deps.out.record({ id, changes: r.changes as never, undo: r.undoOp ?? null });
+  return true;
+}
+
 /** The scalar members of a returned record, as the server names them (the id and server-only members left out). */
 export function serverMembers(record: JsonObject): WireRecord {
   const out: WireRecord = {};

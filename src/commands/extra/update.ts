@@ -3,7 +3,7 @@ import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import type { Deps } from "../../deps.js";
 import { updateExtra } from "../../ops/extra/update.js";
 import { extraId } from "../../ops/handles.js";
-import { EXTRA, printDiff } from "../../resources/safe-edit.js";
+import { EXTRA, printOneEdit } from "../../resources/safe-edit.js";
 import { arg, flag } from "../flags.js";
 import type { InputSources } from "../input.js";
 import { gatherInput, resolveNamedRefs } from "../input.js";
@@ -35,15 +35,6 @@ export async function update(deps: Deps, rawId: string, src: InputSources & { re
     { id, changes, replace: src.replace, dryRun: deps.flags.dryRun },
     { onProgress: (p) => deps.msg.acting(p.target, p.what) },
   );
-  if (r.dryRun) return printDiff(deps, EXTRA, id, r.changes, r.dryRun.request);
-  if (!r.sent) {
-    deps.msg.info(`extra ${id}: nothing to change`);
-    // -o gets the record a change prints, with no changes: a script reads one shape either way
-    if (!deps.flags.quiet && deps.settings().output !== "table") await deps.out.record({ id, changes: [], undo: null });
-    return;
-  }
-  if (deps.flags.quiet) return deps.out.ids([id]);
-  if (deps.settings().output !== "table")
-    await deps.out.record({ id, changes: r.changes as never, undo: r.undoOp ?? null });
+  if (!(await printOneEdit(deps, EXTRA, id, r))) return;
   deps.msg.success(`extra ${id} updated${r.undoOp ? ` · undo with: rentctl undo ${r.undoOp}` : ""}`);
 }

@@ -5,7 +5,7 @@ import type { Deps } from "../../deps.js";
 import { vehicleIds } from "../../ops/handles.js";
 import { editVehicle } from "../../ops/vehicle/edit.js";
 import { VEHICLE } from "../../resources/resource.js";
-import { printDiff, show } from "../../resources/safe-edit.js";
+import { printOneEdit, show } from "../../resources/safe-edit.js";
 import { arg, flag } from "../flags.js";
 import type { InputSources } from "../input.js";
 import { gatherInput, resolveNamedRefs } from "../input.js";
@@ -89,17 +89,7 @@ export async function edit(deps: Deps, rawId: string, opts: EditOptions): Promis
     { id, changes, replace: opts.replace, allowDuplicate: opts.allowDuplicate, dryRun: deps.flags.dryRun },
     { onProgress: (p) => deps.msg.acting(p.target, p.what) },
   );
-  if (r.dryRun) return printDiff(deps, VEHICLE, id, r.changes, r.dryRun.request);
-  if (!r.sent) {
-    deps.msg.info(`vehicle ${id}: nothing to change`);
-    // -o gets the record a change prints, with no changes: a script reads one shape either way
-    if (!deps.flags.quiet && deps.settings().output !== "table") await deps.out.record({ id, changes: [], undo: null });
-    return;
-  }
-  if (deps.flags.quiet) return deps.out.ids([id]);
-  if (deps.settings().output !== "table") {
-    await deps.out.record({ id, changes: r.changes as never, undo: r.undoOp ?? null });
-  }
+  if (!(await printOneEdit(deps, VEHICLE, id, r))) return;
   // A list field given whole replaces the list (--add / --remove change one member): the line shows the list before and after.
   const lists = r.changes
     .filter((c) => VEHICLE_FIELDS.find((f) => f.name === c.field)?.type.endsWith("[]"))
