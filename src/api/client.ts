@@ -292,6 +292,7 @@ export class ApiClient {
     const url = `${this.baseUrl}${req.path}${query}`;
     if (req.auth && !this.#opts.apiKey) {
       const e = new NotConfiguredError("no API key configured for this operation", { hint: this.#hints.missingKey });
+      e.suggests = "missingKey";
       this.#locate(e, method, req.path);
       throw e;
     }
@@ -302,6 +303,7 @@ export class ApiClient {
         "the API key has characters an API key cannot have (spaces, line breaks or non-ASCII)",
         { hint: this.#hints.badKey },
       );
+      e.suggests = "badKey";
       this.#locate(e, method, req.path);
       throw e;
     }
@@ -419,6 +421,7 @@ export class ApiClient {
               hint: this.#hints.network,
               cause: err,
             });
+        e.suggests = timedOut ? "timeout" : "network";
         this.#locate(e, method, req.path);
         throw e;
       } finally {

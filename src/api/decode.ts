@@ -158,11 +158,13 @@ export function errorFor(
       details,
       hint: hints.unauthorized,
     });
+    err.suggests = "unauthorized";
   } else if (status === 404) {
     err = new NotFoundError(message ? `not found (404): ${message}` : "not found (404)", {
       details,
       hint: hints.notFound,
     });
+    err.suggests = "notFound";
   } else if (status >= 500 || status === 408 || status === 429) {
     const what =
       body === undefined && snippet

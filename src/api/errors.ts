@@ -39,6 +39,25 @@ export const LIBRARY_HINTS: ApiHints = {
   network: "check createClient's baseUrl and the connection",
 };
 
+/** The same, for an assistant calling `rentctl mcp`'s tools: the tools' names, the server's start-up configuration. */
+export const TOOL_HINTS: ApiHints = {
+  missingKey: "the MCP server has no API key: start it with RENTCTL_API_KEY set, or with a profile that has one",
+  badKey:
+    "the MCP server's API key has characters a key cannot have: fix it where the server is configured; nothing was sent",
+  unauthorized: "the API refused the MCP server's key: check the key and owner it was started with",
+  notFound: "check the id: list_vehicles and list_extras give the account's",
+  timeout: "the API did not answer in time: try again, or start the server with a longer --timeout",
+  network: "the API cannot be reached: check the server's base address (RENTCTL_BASE_URL) and the connection",
+};
+
+/**
+ * The hint of an error in a front end's words: an API error names which entry of the tables above
+ * it suggests (`suggests`), so a front end other than the client's own words it from its table.
+ */
+export function hintIn(e: RentctlError, hints: ApiHints): string | undefined {
+  return e instanceof ApiError && e.suggests ? hints[e.suggests] : e.hint;
+}
+
 /**
  * Errors that came back from (or on the way to) the API. The client sets `method` and `path` on
  * every one it throws for a request, and `operation` (the contract's id, e.g. `vehicles.get`)
@@ -56,6 +75,8 @@ export class ApiError extends RentctlError {
   operation?: string;
   /** A write whose answer never arrived: it may have been applied. */
   answerLost?: boolean;
+  /** Which hint of a front end's table (CLI_HINTS, LIBRARY_HINTS, TOOL_HINTS) `hint` is. */
+  suggests?: keyof ApiHints;
 }
 
 export class ApiValidationError extends ApiError {

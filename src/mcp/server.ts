@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import { hintIn, TOOL_HINTS } from "../api/errors.js";
 import { exitCodeOf, RentctlError, UsageError } from "../base/errors.js";
 import { VERSION } from "../base/version.js";
 import type { Deps } from "../deps.js";
@@ -221,10 +222,12 @@ function errorResult(e: unknown) {
   const message = e instanceof Error ? e.message : String(e);
   const code = exitCodeOf(e);
   const details = err?.details ?? [];
+  // an API error's hint in the tools' words (the server's client is the CLI's)
+  const hint = err ? hintIn(err, TOOL_HINTS) : undefined;
   const text = [
     `error: ${message}`,
     ...details.map((d) => `  ${d.field ? `${d.field}: ` : ""}${d.message}`),
-    ...(err?.hint ? [`hint: ${err.hint}`] : []),
+    ...(hint ? [`hint: ${hint}`] : []),
   ].join("\n");
   return {
     isError: true,
@@ -235,7 +238,7 @@ function errorResult(e: unknown) {
         code,
         kind: err?.kind ?? "internal",
         ...(details.length ? { details } : {}),
-        ...(err?.hint ? { hint: err.hint } : {}),
+        ...(hint ? { hint } : {}),
       },
     },
   };

@@ -152,4 +152,17 @@ describe("rentctl mcp tools (in-process)", () => {
     expect(sort.data.error.message).toBe('sort "colour": unknown field "colour"');
     for (const r of [where, sort]) expect(`${r.data.error.message} ${r.data.error.hint}`).not.toMatch(/--|rentctl /);
   });
+
+  it("an API error's hint names tools, not CLI commands (a 404 of get_vehicle and of get_extra)", async () => {
+    for (const [tool, id] of [
+      ["get_vehicle", 987654],
+      ["get_extra", 987654],
+    ] as const) {
+      const r = await ro.call(tool, { id });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.data.error.code).toBe(5);
+      expect(r.data.error.hint).toMatch(/list_vehicles and list_extras/);
+      expect(`${r.text} ${r.data.error.hint}`).not.toMatch(/--|rentctl /);
+    }
+  });
 });
