@@ -117,7 +117,7 @@ export class StorageError extends RentctlError {
   override stopsRun = true;
 }
 
-/** SIGTERM: a clean stop asked by the system or a supervisor (exit 143, nothing printed). */
+/** SIGTERM: a clean stop asked by the system or a supervisor (exit 143; only a bulk job says how to finish). */
 export class TerminatedError extends RentctlError {
   override readonly exitCode: number = EXIT.terminated;
   override readonly kind: string = "terminated";

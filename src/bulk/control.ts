@@ -12,9 +12,12 @@ export class Interrupter implements BulkControl {
   #saved: Array<(...args: unknown[]) => void> = [];
   #handler = () => this.interrupt();
   #onStop?: (second: boolean) => void;
+  #onTerminate: () => void;
 
-  constructor(onStop?: (second: boolean) => void) {
+  /** `onTerminate`: what a SIGTERM says before main's handler exits 143 (the rows done are in the row log). */
+  constructor(onStop?: (second: boolean) => void, onTerminate: () => void = () => {}) {
     this.#onStop = onStop;
+    this.#onTerminate = () => onTerminate();
   }
 
   get stopped(): boolean {
@@ -40,6 +43,7 @@ export class Interrupter implements BulkControl {
     this.#saved = process.listeners("SIGINT") as Array<(...args: unknown[]) => void>;
     process.removeAllListeners("SIGINT");
     process.on("SIGINT", this.#handler);
+    process.prependListener("SIGTERM", this.#onTerminate);
     return this;
   }
 
@@ -60,20 +64,28 @@ export class Interrupter implements BulkControl {
     this.#detach?.();
     this.#detach = undefined;
     process.off("SIGINT", this.#handler);
+    process.off("SIGTERM", this.#onTerminate);
     for (const l of this.#saved) process.on("SIGINT", l);
     this.#saved = [];
   }
 }
 
-/** The Ctrl-C handling every bulk command installs: what it says on each press, on `stderr`. */
+/** The Ctrl-C (and SIGTERM) handling every bulk command installs: what it says on each, on `stderr`. */
 export function interruptOnCtrlC(stderr: NodeJS.WritableStream, beforeMessage?: () => void): Interrupter {
-  return new Interrupter((second) => {
-    // the progress bar first (it would redraw around the message and linger above the summary)
-    beforeMessage?.();
-    stderr.write(
-      second
-        ? "\nabandoning the requests in flight (a rerun reconciles them)\n"
-        : "\nstopping: waiting for the requests in flight (Ctrl-C again to abandon them)\n",
-    );
-  }).install();
+  return new Interrupter(
+    (second) => {
+      // the progress bar first (it would redraw around the message and linger above the summary)
+      beforeMessage?.();
+      stderr.write(
+        second
+          ? "\nabandoning the requests in flight (a rerun reconciles them)\n"
+          : "\nstopping: waiting for the requests in flight (Ctrl-C again to abandon them)\n",
+      );
+    },
+    () => {
+      // SIGTERM (a cancelled CI job, a supervisor) ends the process at once, exit 143: say how to finish
+      beforeMessage?.();
+      stderr.write("\nterminated: the rows done are recorded; rerun the same command to finish\n");
+    },
+  ).install();
 }

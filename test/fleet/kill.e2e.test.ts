@@ -108,4 +108,27 @@ describe("vehicle import crash safety (built CLI)", () => {
       rows.map((x) => String(x.vehicle_reg_number)),
     );
   }, 180_000);
+
+  it("SIGTERM (a cancelled CI job): exit 143 with one line saying how to finish; the rerun completes", async () => {
+    const rows = Array.from({ length: 150 }, (_, i) => vehicleRow(`TM-${i}`));
+    const f = join(dir, "sigterm.ndjson");
+    writeFileSync(f, ndjson(rows));
+    proxy.decide = ({ method, path }) => (isCreate(method, path) ? { kind: "late", delayMs: 100 } : { kind: "pass" });
+    const before = proxy.creates();
+    const p = spawnBuilt(["vehicle", "import", f, "--user", "1003"], env);
+    await waitFor(() => proxy.creates() - before >= 10, 120_000);
+    p.child.kill("SIGTERM");
+    const r = await p.done;
+    expect(r.code).toBe(143);
+    expect(r.stderr).toMatch(/terminated: the rows done are recorded; rerun the same command to finish/);
+    expect(r.stderr).not.toMatch(/this is a bug/);
+
+    proxy.decide = () => ({ kind: "pass" });
+    const again = await spawnBuilt(["vehicle", "import", f, "--user", "1003"], env).done;
+    expect(again.code, again.stderr).toBe(0);
+    expectEachOnce(
+      (await accountRegs(sandbox.env, 1003)).filter((x) => x.startsWith("TM-")),
+      rows.map((x) => String(x.vehicle_reg_number)),
+    );
+  }, 180_000);
 });
