@@ -53,7 +53,9 @@ export async function resolveTarget({ settings, env, paths, onExit, warn }: Targ
   if (s.env === "sandbox") {
     // The demo owner: the one --user names, else the one whose demo key is given, else the first.
     const owner =
-      DEMO_OWNERS.find((o) => o.userId === s.userId) ?? DEMO_OWNERS.find((o) => o.apiKey === s.apiKey) ?? DEMO_OWNERS[0]!;
+      DEMO_OWNERS.find((o) => o.userId === s.userId) ??
+      DEMO_OWNERS.find((o) => o.apiKey === s.apiKey) ??
+      DEMO_OWNERS[0]!;
     // The demo key only when the user asks for the sandbox now (--env sandbox or RENTCTL_ENV), never
     // behind a sandbox profile whose key was removed: `auth logout` must visibly log out.
     const asked = s.sources.env === "flag" || s.sources.env === "env";

@@ -1,4 +1,4 @@
-import { EXTRA_EDITABLE_FIELDS, EXTRA_FIELDS } from "../contract/extra-fields.js";
+import { EXTRA_EDITABLE_FIELDS } from "../contract/extra-fields.js";
 import { DEFAULT_LOCALE, DEFAULT_SEGMENT, UPLOAD_MAX_FILES, UPLOAD_MIN_FILES } from "../contract/operations.js";
 import type { Operation, ParamSpec } from "../contract/types.js";
 import { coerce, crossFieldProblems, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
