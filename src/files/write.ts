@@ -57,9 +57,14 @@ export async function createRecordWriter(
   }
   if (format === "yaml") {
     const { stringify } = await loadYaml();
+    let none = true;
     return {
-      write: (r) => put(out, stringify([r], { lineWidth: 0 })),
-      end: async () => {},
+      write: (r) => {
+        none = false;
+        return put(out, stringify([r], { lineWidth: 0 }));
+      },
+      // no record: the empty list, as json's `[]` (a yaml reader gets a list, never null)
+      end: () => (none ? put(out, "[]\n") : Promise.resolve()),
     };
   }
   const { row: csvRow } = await loadCsv();

@@ -20,6 +20,9 @@ describe("an apply with nothing to do", () => {
     expect(readFileSync(report, "utf8")).toBe("row,identity,status,vehicle_id,error,images\n");
     const q = await sb.cli("vehicle", "apply", "-f", fleet, "--yes", "-q");
     expect(q.stdout).toBe("");
+    // yaml too: the empty list, not nothing (a yaml reader would get null)
+    const y = await sb.cli("vehicle", "apply", "-f", fleet, "--yes", "-o", "yaml");
+    expect(y.stdout).toBe("[]\n");
   });
 
   test("account apply: -o ndjson prints nothing, -o csv the header, --report is rewritten", async () => {

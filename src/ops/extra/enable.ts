@@ -23,7 +23,7 @@ export async function setExtraActive(
   const { id, on } = input;
   const state = on ? "on" : "off";
   if (input.dryRun) return { id, state, switched: false, dryRun: await extraDryRun(ctx, "extras.switch", id) };
-  opts.onProgress?.({ kind: "sending", target: await ctx.target(), what: `turning extra ${id} ${state}` });
+  opts.onProgress?.({ kind: "sending", target: await ctx.target(), what: `turning ${state} extra ${id}` });
   const r = await gateway.setExtraActive(ctx, id, on, { undo: gateway.OWN_ENTRY });
   if (r.status === "gone") throw new NotFoundError(`extra ${id} not found`);
   return { id, state, switched: r.status === "switched" };
