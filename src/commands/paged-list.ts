@@ -87,9 +87,12 @@ export function listFooter(deps: Deps, noun: string, s: ListSummary, opts: Paged
     return;
   }
   const { offset, limit } = s;
-  if (s.shown === 0 && offset > 0 && s.total !== undefined && s.total > 0)
+  if (s.shown === 0 && offset > 0 && s.total !== undefined && s.total > 0) {
+    // the line says the page count and where to go: no "page 5 of 1" footer under it
     deps.msg.info(pastTheEnd(s, opts, spec.noun));
-  else if (s.shown === 0) deps.msg.info(`no ${spec.noun}${offset > 0 ? " on this page" : " yet"}`);
+    return;
+  }
+  if (s.shown === 0) deps.msg.info(`no ${spec.noun}${offset > 0 ? " on this page" : " yet"}`);
   // The next step, when there is more: the next page, or everything at once.
   const next = s.stoppedEarly
     ? ` · next: --page ${Math.floor(offset / limit) + 2}${opts.limit !== undefined ? ` --limit ${limit}` : ""}, or --all`

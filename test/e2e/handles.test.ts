@@ -121,6 +121,8 @@ describe("lists a person pages through", () => {
     expect(past.stderr).toMatch(
       /page 99 is past the end: there are \d+ vehicles on \d+ pages? of 15 \(try --page \d+\)/,
     );
+    // one line says it: no "page 99 of 1" footer under it
+    expect(past.stderr).not.toMatch(/page 99 of/);
   });
 });
 
