@@ -18,7 +18,7 @@ import { setExtraActive } from "../ops/extra/enable.js";
 import { switchExtra } from "../ops/extra/switch.js";
 import { updateExtra } from "../ops/extra/update.js";
 import { extraId, extraMembers, vehicleId, vehicleIds } from "../ops/handles.js";
-import { uploadImages } from "../ops/image/upload.js";
+import { LIBRARY_ANY_TYPE_HINT, uploadImages } from "../ops/image/upload.js";
 import { loadConfig } from "../ops/lint/config.js";
 import type { Finding, LintResult } from "../ops/lint/lint.js";
 import { lintAccount } from "../ops/lint/lint.js";
@@ -374,7 +374,7 @@ export function createClient(options: ClientOptions): RentctlClient {
     },
     images: {
       upload: async (files, opts) => {
-        return (await uploadImages(deps, { files, anyType: opts?.anyType })).ids;
+        return (await uploadImages(deps, { files, anyType: opts?.anyType, anyTypeHint: LIBRARY_ANY_TYPE_HINT })).ids;
       },
     },
     extras: {

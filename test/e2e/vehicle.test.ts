@@ -354,6 +354,7 @@ describe("image upload", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(`${f}: is no image by its content`);
     expect(r.stderr).toMatch(/--any-type/);
+    expect(r.stderr).not.toMatch(/library|anyType/);
     expect(r.stderr).not.toMatch(/→ (POST|GET)/);
     const any = await cli(["image", "upload", f, "--any-type", "-q"]);
     expect(any.code, any.stderr).toBe(0);

@@ -272,6 +272,13 @@ describe("createClient: guards", () => {
       /vehicle 2 already has registration number "M-SC 2002"/,
     );
     await expect(client.images.upload(["/nonexistent/x.png"])).rejects.toMatchObject({ exitCode: EXIT.usage });
+    // a file that is no image: the hint in the library's words, not a CLI flag
+    const notImage = await client.images
+      .upload([{ name: "a.png", data: new TextEncoder().encode("<svg/>") }])
+      .catch((e) => e);
+    expect(notImage.exitCode).toBe(EXIT.usage);
+    expect(notImage.hint).toMatch(/\{ anyType: true \}/);
+    expect(notImage.hint).not.toMatch(/--/);
     expect(writes()).toBe(before);
   });
 });

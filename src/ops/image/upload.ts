@@ -31,7 +31,13 @@ export interface UploadImagesResult {
 export interface CheckFilesOptions {
   /** Upload files whose content is no image this tool knows (a format it does not know). */
   anyType?: boolean;
+  /** How the front end says "upload it anyway" (default: the CLI's `--any-type`; the library's `LIBRARY_ANY_TYPE_HINT`). */
+  anyTypeHint?: string;
 }
+
+/** The hint of a file that is no image, in the CLI's words and in the library's. */
+export const CLI_ANY_TYPE_HINT = "an image of another format: --any-type uploads it as it is";
+export const LIBRARY_ANY_TYPE_HINT = "an image of another format: pass { anyType: true } to upload it as it is";
 
 /** Files that are no image by their content: one problem each. */
 function notImage(field: string): { field: string; message: string } {
@@ -83,7 +89,7 @@ export async function checkFiles(files: ImageFile[], opts: CheckFilesOptions = {
       {
         details: problems,
         ...(problems.some((x) => x.message.startsWith("is no image"))
-          ? { hint: "an image of another format: --any-type uploads it as it is (library: { anyType: true })" }
+          ? { hint: opts.anyTypeHint ?? CLI_ANY_TYPE_HINT }
           : {}),
       },
     );
@@ -101,12 +107,12 @@ export function batches<T>(items: T[], size: number): T[][] {
  */
 export async function uploadImages(
   ctx: OpContext,
-  input: { files: ImageFile[]; dryRun?: boolean; anyType?: boolean },
+  input: { files: ImageFile[]; dryRun?: boolean } & CheckFilesOptions,
   opts: OpOptions<UploadProgress> = {},
 ): Promise<UploadImagesResult> {
   const files = input.files;
   if (!Array.isArray(files) || files.length === 0) throw new InputError("upload needs at least one file");
-  await checkFiles(files, { anyType: input.anyType });
+  await checkFiles(files, { anyType: input.anyType, anyTypeHint: input.anyTypeHint });
   const nameOf = (f: ImageFile) => (typeof f === "string" ? basename(f) : f.name);
   const groups = batches(files, UPLOAD_MAX_FILES);
   const target = await ctx.target();
