@@ -118,9 +118,13 @@ export function bulkExitError(s: BulkSummary, extraFailed = 0): RentctlError | u
     );
   }
   // Rows found invalid before sending (--skip-invalid): a rerun cannot fix them, the file can.
-  if (extraFailed > 0)
-    return new PartialFailureError(`${plural(extraFailed)} invalid, skipped (the others were sent)`, {
+  if (extraFailed > 0) {
+    // the rows that went through (created, changed, unchanged, ...): none when every row was invalid
+    const others = [...s.counts].filter(([k]) => k !== "invalid" && k !== "failed").reduce((n, [, v]) => n + v, 0);
+    const rest = others > 0 ? " (the others went through)" : "; there was no other row";
+    return new PartialFailureError(`${plural(extraFailed)} invalid, skipped${rest}`, {
       hint: "fix those rows in the file (they are listed above and in the report) and run the same command again",
     });
+  }
   return undefined;
 }

@@ -187,6 +187,12 @@ describe("vehicle export / import (built CLI, sandbox)", () => {
     const s = await cli(["vehicle", "import", f, "--user", "1003", "--skip-invalid", "--report", report]);
     expect(s.code).toBe(7);
     expect(s.stderr).toMatch(/created 1, exists 0, failed 0, invalid 3/);
+    expect(s.stderr).toMatch(/3 rows invalid, skipped \(the others went through\)/);
+    // every row invalid: nothing else went through, and the line does not say it did
+    const allBad = file("all-invalid.ndjson", ndjson(rows.slice(1, 3)));
+    const none = await cli(["vehicle", "import", allBad, "--user", "1003", "--skip-invalid"]);
+    expect(none.code).toBe(7);
+    expect(none.stderr).toMatch(/2 rows invalid, skipped; there was no other row/);
     const rep = json<Array<{ row: number; status: string }>>(readFileSync(report, "utf8"));
     expect(rep.map((x) => [x.row, x.status]).sort()).toEqual([
       [1, "created"],
