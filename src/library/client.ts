@@ -303,8 +303,11 @@ export interface RentctlClient {
    * many-vehicle op that could not be restored: PartialFailureError (code 7).
    */
   undo(op: string, opts?: UndoOptions): Promise<UndoResult>;
-  /** The recent ops that can be undone, newest first (`limit`, default 20). Empty without `dataDir`. */
-  history(opts?: { limit?: number }): Promise<HistoryRow[]>;
+  /**
+   * The recent ops that can be undone, newest first (`limit`, default 20): those of this client's
+   * target and owner, or every one's with `allOwners: true` (`user_id` says whose). Empty without `dataDir`.
+   */
+  history(opts?: { limit?: number; allOwners?: boolean }): Promise<HistoryRow[]>;
   /** Close the connections (and an in-process sandbox the client started). */
   close(): Promise<void>;
 }
@@ -426,7 +429,7 @@ export function createClient(options: ClientOptions): RentctlClient {
       if (opts.limit !== undefined && !(Number.isInteger(opts.limit) && opts.limit >= 1))
         throw new UsageError(`history's limit is a whole number from 1, not ${JSON.stringify(opts.limit)}`);
       if (deps.history === false) return [];
-      return undoHistory(deps, { limit: opts.limit });
+      return undoHistory(deps, { limit: opts.limit, allOwners: opts.allOwners === true });
     },
     close: async () => {
       closed = true;

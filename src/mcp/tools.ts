@@ -324,8 +324,11 @@ export const TOOLS: Tool[] = [
     name: "undo_history",
     title: "Undo history",
     description:
-      'The recent writes that can be undone (newest first): op, time, action, id (null for an apply or an import), what it did. Pass an op to the undo tool (offered when the server allows writes). Example: {"limit": 10}.',
-    input: (z) => ({ limit: z.int().min(1).max(200).default(20) }),
+      'The recent writes that can be undone (newest first): op, time, action, id (null for an apply or an import), what it did, user_id (the owner). Only the server\'s target and owner\'s unless "all_owners": true. Pass an op to the undo tool (offered when the server allows writes). Example: {"limit": 10}.',
+    input: (z) => ({
+      limit: z.int().min(1).max(200).default(20),
+      all_owners: z.boolean().default(false).describe("List every target's and owner's ops, not only this server's"),
+    }),
     output: (z) => ({
       entries: z.array(
         z.object({
@@ -343,7 +346,7 @@ export const TOOLS: Tool[] = [
     }),
     annotations: READ,
     run: async ({ deps }, args) => {
-      const entries = await undoHistory(deps, { limit: args.limit });
+      const entries = await undoHistory(deps, { limit: args.limit, allOwners: args.all_owners });
       return { data: { entries }, summary: plural(entries.length, "undo entry", "undo entries") };
     },
   },

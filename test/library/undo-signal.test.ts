@@ -85,6 +85,18 @@ describe("client.undo and client.history", () => {
     await expect(client.history({ limit: 0 })).rejects.toThrow(UsageError);
   });
 
+  it("history lists the client's owner's ops; allOwners every one's, with user_id", async () => {
+    const other = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, userId: 1002, dataDir });
+    try {
+      expect(await other.history()).toEqual([]);
+      const all = await other.history({ allOwners: true });
+      expect(all.map((h) => h.op)).toEqual((await client.history()).map((h) => h.op));
+      expect(new Set(all.map((h) => h.user_id))).toEqual(new Set([sb.userId]));
+    } finally {
+      await other.close();
+    }
+  });
+
   it("an unknown op, and a client without dataDir, are refused in the library's words", async () => {
     await expect(client.undo("999")).rejects.toThrow(/no undo entry "999"/);
     const e = (await client.undo("999").catch((x: unknown) => x)) as UsageError;

@@ -72,6 +72,7 @@ describe("rentctl mcp tools (in-process)", () => {
       ["lint_account", { min_severity: "warning" }],
       ["apply_plan", { token: plan.data.token }],
       ["undo_history", { limit: 1 }],
+      ["undo_history", { all_owners: true }],
       // failures: their structuredContent is the error form of the same schema
       ["get_vehicle", { id: 999 }],
       ["list_vehicles", { where: ["colour=red"] }],

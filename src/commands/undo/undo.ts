@@ -23,9 +23,13 @@ export const verb = defineVerb({
       "--force",
       "undo of an apply: also undo vehicles changed since the apply (those changes are lost)",
     ),
+    allOwners: flag.bool(
+      "--all-owners",
+      "list the ops of every target and owner (default: those of the target and owner selected now)",
+    ),
     dedupe: noDedupeFlag(),
   },
-  examples: ["rentctl undo", "rentctl undo 1 --dry-run", "rentctl undo 1"],
+  examples: ["rentctl undo", "rentctl undo --all-owners", "rentctl undo 1 --dry-run", "rentctl undo 1"],
   run: (deps, args, opts) => run(deps, args.op, opts),
 });
 
@@ -33,12 +37,15 @@ export const verb = defineVerb({
 export async function run(
   deps: Deps,
   op: string | undefined,
-  opts: { limit?: number; force?: boolean; dedupe?: boolean },
+  opts: { limit?: number; force?: boolean; dedupe?: boolean; allOwners?: boolean },
 ): Promise<void> {
   if (op === undefined) {
     // a program reading (json, csv, -q, …) gets every entry unless --limit; a table the recent 20
     const whole = wholeListFor(deps, { limit: opts.limit }).all;
-    const recent = await undoHistory(deps, { limit: whole ? Number.POSITIVE_INFINITY : opts.limit });
+    const recent = await undoHistory(deps, {
+      limit: whole ? Number.POSITIVE_INFINITY : opts.limit,
+      allOwners: opts.allOwners,
+    });
     if (deps.flags.quiet) return deps.out.ids(recent.map((e) => e.op));
     await deps.out.list(recent as unknown as JsonObject[], [
       { key: "op", header: "OP" },
@@ -47,9 +54,15 @@ export async function run(
       { key: "id", header: "ID" },
       { key: "what", header: "WHAT" },
       { key: "env", header: "ENV" },
+      ...(opts.allOwners ? [{ key: "user_id", header: "OWNER" }] : []),
       { key: "undone", header: "UNDONE" },
     ]);
-    if (recent.length === 0) deps.msg.info("nothing to undo yet");
+    if (recent.length === 0)
+      deps.msg.info(
+        opts.allOwners
+          ? "nothing to undo yet"
+          : "nothing to undo yet here (`rentctl undo --all-owners` lists every owner's)",
+      );
     return;
   }
   let result: UndoResult;

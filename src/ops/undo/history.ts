@@ -1,6 +1,6 @@
 import { counted } from "../../api/paginate.js";
 import { activeOf } from "../../contract/extra-fields.js";
-import { History, type HistoryEntry, isBatchEntry } from "../../gateway/history.js";
+import { History, type HistoryEntry, type HistoryTargetInfo, isBatchEntry, sameTarget } from "../../gateway/history.js";
 import type { OpContext } from "../context.js";
 
 /** One entry of the undo history as every front end lists it. */
@@ -73,18 +73,31 @@ export function historyRow(e: HistoryEntry, rows: readonly HistoryEntry[] = []):
 export const DEFAULT_HISTORY_LIMIT = 20;
 
 /**
+ * Whether an entry is listed for the target selected now: taken on the same
+ * address (or sandbox data file) by the same owner. An entry that names no
+ * owner is listed only for a target without one (an owner is recorded
+ * whenever the target has one); `--all-owners` lists every entry.
+ */
+export function listedFor(e: HistoryEntry, t: HistoryTargetInfo): boolean {
+  return e.userId === t.userId && sameTarget(e, t);
+}
+
+/**
  * The most recent entries that can be undone (newest first; the rows of an
- * apply are under its entry): `limit` of them (default 20; Infinity: all). Read only.
+ * apply are under its entry): `limit` of them (default 20; Infinity: all),
+ * of the target selected now (same address and owner, `listedFor`) unless
+ * `allOwners`. Read only.
  */
 export async function undoHistory(
-  ctx: Pick<OpContext, "paths">,
-  input: { limit?: number } = {},
+  ctx: Pick<OpContext, "paths" | "target">,
+  input: { limit?: number; allOwners?: boolean } = {},
 ): Promise<HistoryRow[]> {
   const entries = new History(ctx.paths.dataDir).entries();
+  const target = input.allOwners ? undefined : await ctx.target();
   const rowsOf = new Map<string, HistoryEntry[]>();
   for (const e of entries) if (e.batch !== undefined) rowsOf.set(e.batch, [...(rowsOf.get(e.batch) ?? []), e]);
   return entries
-    .filter((e) => e.batch === undefined)
+    .filter((e) => e.batch === undefined && (!target || listedFor(e, target)))
     .slice(-(input.limit ?? DEFAULT_HISTORY_LIMIT))
     .reverse()
     .map((e) => historyRow(e, rowsOf.get(e.op) ?? []));

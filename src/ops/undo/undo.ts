@@ -3,6 +3,7 @@ import { counted } from "../../api/paginate.js";
 import { InterruptedError, PartialFailureError, UsageError } from "../../base/errors.js";
 import { activeOf, EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import { IdentityIndex, identityOf } from "../../contract/identity.js";
+import type { JsonObject } from "../../contract/records.js";
 import { validateRecord } from "../../contract/validate.js";
 import type { Deps } from "../../deps.js";
 import { listVehicles } from "../../files/adapters.js";
@@ -10,7 +11,7 @@ import { setExtraActive } from "../../gateway/extras.js";
 import type { History, HistoryEntry } from "../../gateway/history.js";
 import { History as HistoryFromHistory, isBatchEntry, remapEntry, sameTarget } from "../../gateway/history.js";
 import { createOne, removeRecord, replaceRecord } from "../../gateway/records.js";
-import { UNDOING } from "../../gateway/undo.js";
+import { OWN_ENTRY, recordPlan, UNDOING, type UndoScope } from "../../gateway/undo.js";
 import { prepareVehicle } from "../../resources/create.js";
 import { findByIdentity } from "../../resources/list.js";
 import { type Change, EXTRA, fetchRecord, inputOf, serverMembers, VEHICLE } from "../../resources/safe-edit.js";
@@ -367,6 +368,7 @@ async function undoMany(ctx: Deps, history: History, entry: HistoryEntry, run: U
         if (identity) present.add(identity, Number(v.id));
       }
   }
+  const scope = entry.action === "vehicle.edit" && !dryRun ? await undoneAsOne(ctx, entry) : OWN_ENTRY;
   for (const item of entry.items ?? []) {
     if (opts.signal?.aborted) break;
     const before = inputOf(VEHICLE, item.before);
@@ -380,7 +382,7 @@ async function undoMany(ctx: Deps, history: History, entry: HistoryEntry, run: U
       }
       if (entry.action === "vehicle.edit") {
         const [change, how] = restoring(before, item.fields);
-        const r = await replaceRecord(ctx, VEHICLE, item.id, change, { ...how, dryRun, onSend });
+        const r = await replaceRecord(ctx, VEHICLE, item.id, change, { ...how, dryRun, onSend, undo: scope });
         if (r.unchanged) ctx.msg.info(`vehicle ${item.id}: nothing to change`);
         items.push({
           id: item.id,
@@ -433,6 +435,25 @@ async function undoMany(ctx: Deps, history: History, entry: HistoryEntry, run: U
     );
   }
   return result;
+}
+
+/**
+ * The undo of an edit of many vehicles is itself one op, as the edit was: each vehicle's record
+ * now is read and recorded in one entry before any is sent (`rentctl undo` of it changes them
+ * back). A vehicle that cannot be read is left out: its restore fails alike and is reported.
+ */
+async function undoneAsOne(ctx: Deps, entry: HistoryEntry): Promise<UndoScope> {
+  const items: Array<{ id: number; before: JsonObject; fields?: string[] }> = [];
+  for (const item of entry.items ?? []) {
+    try {
+      const before = await fetchRecord(ctx, VEHICLE, item.id);
+      items.push({ id: item.id, before, ...(item.fields?.length ? { fields: [...item.fields] } : {}) });
+    } catch (e) {
+      if (e instanceof AuthError) throw e;
+    }
+  }
+  const op = await recordPlan(ctx, "vehicle.edit", items);
+  return op ? { kind: "planned", op } : OWN_ENTRY;
 }
 
 /** The id under which a removed vehicle is still in the account (same id, or same registration number), if it is. */
