@@ -187,7 +187,7 @@ _rentctl_flags() {
     'account apply') REPLY='-f --file --format --prune --exact --plan --allow-mass-delete --concurrency --restart --report --no-dedupe -h --help' ;;
     'account schema') REPLY='-h --help' ;;
     'lint') REPLY='-f --file --format --config --fail-on --fix --out --markdown --sarif -h --help' ;;
-    'undo') REPLY='--limit --force --no-dedupe -h --help' ;;
+    'undo') REPLY='--limit --force --all-owners --no-dedupe -h --help' ;;
     'api') REPLY='-X --method -f --field -F --file --list --openapi -h --help' ;;
     'mcp') REPLY='--allow-writes --max-changes --plan-ttl --print-config -h --help' ;;
     'sandbox') REPLY='-h --help' ;;

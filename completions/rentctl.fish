@@ -807,6 +807,7 @@ complete -c rentctl -n '__rentctl_using \'lint\'' -l sarif -d 'same as -o sarif:
 complete -c rentctl -n '__rentctl_using \'lint\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'undo\'' -l limit -r -f -d 'entries to list (default 20 in a table; other formats and -q list all)'
 complete -c rentctl -n '__rentctl_using \'undo\'' -l force -d 'undo of an apply: also undo vehicles changed since the apply (those changes are lost)'
+complete -c rentctl -n '__rentctl_using \'undo\'' -l all-owners -d 'list the ops of every target and owner (default: those of the target and owner selected now)'
 complete -c rentctl -n '__rentctl_using \'undo\'' -l no-dedupe -d 'skip the identity check after the creates (for accounts where one registration number is meant to exist twice)'
 complete -c rentctl -n '__rentctl_using \'undo\'' -s h -l help -d 'display help for command'
 complete -c rentctl -n '__rentctl_using \'api\'' -s X -l method -r -f -d 'HTTP method (default GET, or POST when -F is given)'
