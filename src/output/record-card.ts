@@ -90,8 +90,11 @@ export async function recordCard(
   }
   const other = [];
   const own = [];
+  // a server's own name of a field the card already shows by name (option_name beside option_id): not again
+  const namedAbove = (k: string) =>
+    k.endsWith("_name") && seen.has(`${k.slice(0, -5)}_id`) && !!names?.names(`${k.slice(0, -5)}_id`);
   for (const [k, v] of Object.entries(record)) {
-    if (seen.has(k) || k === "locale_id") continue;
+    if (seen.has(k) || k === "locale_id" || (namedAbove(k) && !opts.allFields)) continue;
     if (isEmpty(v) && !opts.allFields) continue;
     if (k in RECORD_LABELS) own.push({ label: RECORD_LABELS[k]!, value: isEmpty(v) ? "" : plain(v) });
     else other.push({ label: k, value: isEmpty(v) ? "" : plain(v) });

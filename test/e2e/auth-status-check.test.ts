@@ -45,6 +45,9 @@ describe("auth status with a key the server refuses", () => {
     expect(r.stdout).toMatch(/api_key_source\s+env/);
     expect(r.stdout).toMatch(/key_valid\s+false/);
     expect(r.stderr).toMatch(/^error: not authorized \(401\)/);
+    // the hint says what to do about the key, not "run auth status" again
+    expect(r.stderr).toMatch(/hint: the key shown was refused: `rentctl auth login` again or set RENTCTL_API_KEY/);
+    expect(r.stderr).not.toMatch(/auth status/);
     expect(r.stdout + r.stderr).not.toContain(KEY);
   });
 });

@@ -165,6 +165,17 @@ describe("extras", () => {
     expect((await cli(["extra", "update", "999999", "--price", "1"])).code).toBe(5);
   });
 
+  it("the card names the option once: the server's option_name is not repeated under Other", async () => {
+    const r = await cli(["extra", "get", "1"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Option\s+Child seat/);
+    expect(r.stdout).not.toMatch(/option_name/);
+    // json keeps every member as the server sent it
+    expect(json<Record<string, unknown>>((await cli(["extra", "get", "1", "-o", "json"])).stdout).option_name).toBe(
+      "Child seat",
+    );
+  });
+
   it("list pages with a footer; --all streams and never repeats", async () => {
     for (let i = 0; i < 5; i++) await createExtra();
     const page = await cli(["extra", "list", "--limit", "2"]);

@@ -46,7 +46,13 @@ export async function run(deps: Deps, opts: { verify?: boolean }): Promise<void>
     }
   } else if (opts.verify !== false && !target.apiKey) status.key_valid = false;
   await deps.out.record(status);
-  if (failed) throw failed;
+  if (failed) {
+    // the usual 401 hint points at this very command: here, what to do about the key shown
+    if (failed.exitCode === EXIT.auth)
+      failed.hint =
+        "the key shown was refused: `rentctl auth login` again or set RENTCTL_API_KEY, and check that user_id is the key's owner";
+    throw failed;
+  }
   // like `gh auth status`: CI can gate on it; what was found is printed first
   if (!target.apiKey) {
     throw new AuthError(
