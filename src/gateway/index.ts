@@ -26,7 +26,6 @@ export {
   setExtraActive,
 } from "./extras.js";
 export {
-  createRecord,
   removeRecord,
   switchExtra,
   type UpdateOptions,

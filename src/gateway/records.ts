@@ -7,8 +7,8 @@ import type { ActingTarget } from "../base/io.js";
 import { identityOf } from "../contract/identity.js";
 import { createdId, type JsonObject, unwrapRecord } from "../contract/records.js";
 import { crossFieldProblems, isEmpty, type Problem, validateRecord, type WireRecord } from "../contract/validate.js";
-import type { CoreDeps, Deps } from "../deps.js";
-import { type CreateResult, printCreateDryRun } from "../resources/create.js";
+import type { CoreDeps } from "../deps.js";
+import type { CreateResult } from "../resources/create.js";
 import { findByIdentity } from "../resources/list.js";
 import { EXTRA, type Resource } from "../resources/resource.js";
 import {
@@ -233,29 +233,6 @@ export async function createOne(
       ? undefined
       : await recordWrite(deps, opts.undo ?? OWN_ENTRY, `${res.kind}.create`, id, record as JsonObject);
   return { id, record: unwrapRecord(answer.decoded.body, res.kind), ...(undoOp ? { undoOp } : {}) };
-}
-
-/**
- * createOne as a command of the CLI calls it: --dry-run from the global flags and the request
- * printed, the target named before sending. (For the verbs not yet over src/ops.)
- */
-export async function createRecord(
-  deps: Deps,
-  res: Resource,
-  record: EncodableRecord,
-  opts: { undo?: UndoScope } = {},
-): Promise<CreateResult | undefined> {
-  const r = await createOne(deps, res, record, {
-    dryRun: Boolean(deps.flags.dryRun),
-    undo: opts.undo,
-    onSend: (t, what) => deps.msg.acting(t, what),
-    trace: deps.flags.verbose ? (line) => deps.io.stderr.write(deps.color.dim(`${line}\n`)) : undefined,
-  });
-  if (r.dryRun) {
-    await printCreateDryRun(deps, res, r.dryRun.request);
-    return undefined;
-  }
-  return r;
 }
 
 /**

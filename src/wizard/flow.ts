@@ -1,5 +1,6 @@
 import { access } from "node:fs/promises";
 import { shownAddress } from "../api/address.js";
+import type { EncodableRecord } from "../api/encode.js";
 import { ApiValidationError } from "../api/errors.js";
 import {
   AbortedError,
@@ -15,12 +16,12 @@ import { crossFieldProblems, isEmpty, validateRecord } from "../contract/validat
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
 import { ACCOUNT_BOUND } from "../files/fields.js";
-import { createRecord } from "../gateway/records.js";
+import { createOne } from "../gateway/records.js";
 import { refuseTakenRegistration } from "../ops/vehicle/registration.js";
 import { formatError } from "../output/error.js";
 import type { CreateResult } from "../resources/create.js";
-import { prepareVehicle } from "../resources/create.js";
-import { VEHICLE } from "../resources/resource.js";
+import { prepareVehicle, printCreateDryRun } from "../resources/create.js";
+import { type Resource, VEHICLE } from "../resources/resource.js";
 import { Ask, toInts, type WizardState } from "./ask.js";
 import { WizardCatalogs } from "./catalogs.js";
 import type { WizardPrompts } from "./prompts.js";
@@ -233,4 +234,21 @@ async function walk(
         );
     }
   }
+}
+
+/**
+ * The wizard's create: --dry-run from the global flags and the request printed, the target
+ * named before sending (the gateway's one create underneath).
+ */
+async function createRecord(deps: Deps, res: Resource, record: EncodableRecord): Promise<CreateResult | undefined> {
+  const r = await createOne(deps, res, record, {
+    dryRun: Boolean(deps.flags.dryRun),
+    onSend: (t, what) => deps.msg.acting(t, what),
+    trace: deps.flags.verbose ? (line) => deps.io.stderr.write(deps.color.dim(`${line}\n`)) : undefined,
+  });
+  if (r.dryRun) {
+    await printCreateDryRun(deps, res, r.dryRun.request);
+    return undefined;
+  }
+  return r;
 }
