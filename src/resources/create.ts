@@ -5,9 +5,8 @@ import { EXTRA_FIELDS } from "../contract/extra-fields.js";
 import type { JsonObject } from "../contract/records.js";
 import { crossFieldProblems, validateRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
-import type { CoreDeps, Deps } from "../deps.js";
-import type { Resource } from "./resource.js";
-import { problemsError, quietDryRun } from "./safe-edit.js";
+import type { CoreDeps } from "../deps.js";
+import { problemsError } from "./safe-edit.js";
 
 /** Fill the owner and locale, check every contract rule; throws with every problem listed by field. */
 export async function prepareVehicle(deps: CoreDeps, values: Record<string, unknown>): Promise<EncodableRecord> {
@@ -40,32 +39,4 @@ export interface CreateResult {
   record: JsonObject;
   /** The undo entry that removes it again. */
   undoOp?: string;
-}
-
-/** Print a created resource: the id (`-q`, table) or the record (json, yaml, …). */
-export async function printCreated(deps: Deps, noun: string, result: CreateResult): Promise<void> {
-  const format = deps.settings().output;
-  if (deps.flags.raw || (format !== "table" && !deps.flags.quiet)) {
-    await deps.out.record({ ...(result.id !== undefined ? { id: result.id } : {}), ...result.record });
-  } else if (result.id !== undefined) {
-    await deps.out.ids([result.id]);
-  }
-  if (result.id !== undefined)
-    deps.msg.success(
-      `${noun} ${result.id} created${result.undoOp ? ` · undo with: rentctl undo ${result.undoOp}` : ""}`,
-    );
-  else deps.msg.warn(`${noun} created, but the response carried no id`);
-}
-
-/** A create's dry run as the CLI shows it: the request on stdout, what was not done on stderr. */
-export async function printCreateDryRun(deps: Deps, res: Resource, request: JsonObject): Promise<void> {
-  if (await quietDryRun(deps, [])) return;
-  const target = await deps.target();
-  await deps.out.record(request);
-  const who = target.userId !== undefined ? ` as owner ${target.userId}` : "";
-  deps.msg.info(
-    deps.color.dim(
-      `dry run: would create ${res.noun === "extra" ? "an" : "a"} ${res.noun} on ${target.env}${who}; nothing was sent`,
-    ),
-  );
 }

@@ -1,8 +1,8 @@
 import { AbortedError, fsReason, InterruptedError, UsageError } from "../base/errors.js";
 import { readRecordFile } from "../commands/input.js";
+import { printCreated } from "../commands/record-output.js";
 import { requireUser } from "../config/target.js";
 import type { Deps } from "../deps.js";
-import { printCreated } from "../resources/create.js";
 import type { WizardState } from "./ask.js";
 import { answerCount, type Draft, deleteDraft, draftFile, draftTime, readDraft, saveDraft } from "./draft.js";
 import { runWizard } from "./flow.js";

@@ -12,6 +12,7 @@ import {
 } from "../base/errors.js";
 import { writeFileAtomic } from "../base/temp-files.js";
 import { uploadImages } from "../commands/image/upload.js";
+import { printCreateDryRun } from "../commands/record-output.js";
 import { crossFieldProblems, isEmpty, validateRecord } from "../contract/validate.js";
 import { VEHICLE_FIELDS } from "../contract/vehicle-fields.js";
 import type { Deps } from "../deps.js";
@@ -20,7 +21,7 @@ import { createOne } from "../gateway/records.js";
 import { refuseTakenRegistration } from "../ops/vehicle/registration.js";
 import { formatError } from "../output/error.js";
 import type { CreateResult } from "../resources/create.js";
-import { prepareVehicle, printCreateDryRun } from "../resources/create.js";
+import { prepareVehicle } from "../resources/create.js";
 import { type Resource, VEHICLE } from "../resources/resource.js";
 import { Ask, toInts, type WizardState } from "./ask.js";
 import { WizardCatalogs } from "./catalogs.js";

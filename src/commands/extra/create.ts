@@ -1,10 +1,10 @@
 import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import type { Deps } from "../../deps.js";
 import { createExtra } from "../../ops/extra/create.js";
-import { printCreateDryRun, printCreated } from "../../resources/create.js";
 import { EXTRA } from "../../resources/resource.js";
 import type { InputSources } from "../input.js";
 import { gatherInput, resolveNamedRefs } from "../input.js";
+import { printCreateDryRun, printCreated } from "../record-output.js";
 import { defineVerb } from "../verb.js";
 import { extraInput, extraInputFlags } from "./input-flags.js";
 

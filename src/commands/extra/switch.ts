@@ -2,8 +2,8 @@ import type { JsonObject } from "../../contract/records.js";
 import type { Deps } from "../../deps.js";
 import { switchExtra as op } from "../../ops/extra/switch.js";
 import { extraId } from "../../ops/handles.js";
-import { quietDryRun } from "../../resources/safe-edit.js";
 import { arg } from "../flags.js";
+import { quietDryRun } from "../record-output.js";
 import { defineVerb } from "../verb.js";
 
 export const verb = defineVerb({

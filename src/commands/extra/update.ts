@@ -3,10 +3,11 @@ import { EXTRA_FIELDS } from "../../contract/extra-fields.js";
 import type { Deps } from "../../deps.js";
 import { updateExtra } from "../../ops/extra/update.js";
 import { extraId } from "../../ops/handles.js";
-import { EXTRA, printOneEdit } from "../../resources/safe-edit.js";
+import { EXTRA } from "../../resources/safe-edit.js";
 import { arg, flag } from "../flags.js";
 import type { InputSources } from "../input.js";
 import { gatherInput, resolveNamedRefs } from "../input.js";
+import { printOneEdit } from "../record-output.js";
 import { defineVerb } from "../verb.js";
 import { extraInput, extraInputFlags } from "./input-flags.js";
 

@@ -1,8 +1,9 @@
 import type { Deps } from "../../deps.js";
 import { vehicleId as resolve } from "../../ops/handles.js";
 import { attachImages, checkFiles as checkFilesFromUpload, uploadImages as upload } from "../../ops/image/upload.js";
-import { fetchRecord, quietDryRun, VEHICLE } from "../../resources/safe-edit.js";
+import { fetchRecord, VEHICLE } from "../../resources/safe-edit.js";
 import { arg, flag } from "../flags.js";
+import { quietDryRun } from "../record-output.js";
 import { defineVerb } from "../verb.js";
 
 export const verb = defineVerb({

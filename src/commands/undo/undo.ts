@@ -4,10 +4,10 @@ import type { Deps } from "../../deps.js";
 import { undoHistory } from "../../ops/undo/history.js";
 import type { UndoResult } from "../../ops/undo/undo.js";
 import { undo, undoneLine } from "../../ops/undo/undo.js";
-import { printCreateDryRun } from "../../resources/create.js";
-import { EXTRA, printDiff, VEHICLE } from "../../resources/safe-edit.js";
+import { EXTRA, VEHICLE } from "../../resources/safe-edit.js";
 import { arg, flag } from "../flags.js";
 import { wholeListFor } from "../paged-list.js";
+import { printCreateDryRun, printDiff } from "../record-output.js";
 import { noDedupeFlag } from "../vehicle/concurrency.js";
 import { defineVerb } from "../verb.js";
 

@@ -2,11 +2,11 @@ import { UsageError } from "../../base/errors.js";
 import { VEHICLE_CLIENT_FILLED, VEHICLE_EDITABLE_FIELDS, VEHICLE_FIELDS } from "../../contract/vehicle-fields.js";
 import type { Deps } from "../../deps.js";
 import { createVehicle } from "../../ops/vehicle/create.js";
-import { printCreateDryRun, printCreated } from "../../resources/create.js";
 import { VEHICLE } from "../../resources/resource.js";
 import { flag } from "../flags.js";
 import type { InputSources } from "../input.js";
 import { gatherInput, resolveNamedRefs } from "../input.js";
+import { printCreateDryRun, printCreated } from "../record-output.js";
 import { defineVerb } from "../verb.js";
 import { isCommonField, vehicleInput, vehicleInputFlags } from "./input-flags.js";
 

@@ -9,10 +9,11 @@ import type { Plan, PlanChange } from "../../plans/plan.js";
 import { planEdit } from "../../plans/plan.js";
 import { planJson, planLines, planSummary } from "../../plans/plan-print.js";
 import type { Change } from "../../resources/safe-edit.js";
-import { printDiff, quietDryRun, VEHICLE } from "../../resources/safe-edit.js";
+import { VEHICLE } from "../../resources/safe-edit.js";
 import { confirmDestructive } from "../confirm.js";
 import { writeEmptyResults } from "../empty-results.js";
 import { gatherInput, type InputSources } from "../input.js";
+import { printDiff, quietDryRun } from "../record-output.js";
 import { isSelection, opSelection, type SelectOptions, selectedVehicles } from "./select.js";
 
 /**
