@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type CliResult, json, runMain, sandboxEnv } from "../helpers/cli.js";
+import { type CliResult, extraCreateArgs, json, runMain, sandboxEnv } from "../helpers/cli.js";
 
 let ctx: Awaited<ReturnType<typeof sandboxEnv>>;
 let env: NodeJS.ProcessEnv;
@@ -14,18 +14,7 @@ afterEach(async () => ctx.cleanup());
 
 async function createExtra(args: string[] = []): Promise<number> {
   const r = await cli([
-    "extra",
-    "create",
-    "--option",
-    "child seat",
-    "--price",
-    "8",
-    "--currency",
-    "EUR",
-    "--period",
-    "1",
-    "--quantity",
-    "3",
+    ...extraCreateArgs({ option: "child seat", price: 8, currency: "EUR", period: 1, quantity: 3 }),
     "-q",
     ...args,
   ]);
@@ -50,20 +39,7 @@ describe("extras", () => {
   });
 
   it("an ambiguous or unknown name is rejected with the candidates, nothing sent", async () => {
-    const r = await cli([
-      "extra",
-      "create",
-      "--option",
-      "seat",
-      "--price",
-      "8",
-      "--currency",
-      "EUR",
-      "--period",
-      "1",
-      "--quantity",
-      "1",
-    ]);
+    const r = await cli(extraCreateArgs({ option: "seat", price: 8, currency: "EUR", period: 1, quantity: 1 }));
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/matches 2 extra options: .*Child seat.*Booster seat/i);
   });
@@ -104,20 +80,7 @@ describe("extras", () => {
   });
 
   it("a bad price is rejected before sending (exit 2); a missing option too", async () => {
-    const bad = await cli([
-      "extra",
-      "create",
-      "--option",
-      "1",
-      "--price",
-      "-5",
-      "--currency",
-      "1",
-      "--period",
-      "1",
-      "--quantity",
-      "1",
-    ]);
+    const bad = await cli(extraCreateArgs({ option: 1, price: -5, currency: 1, period: 1, quantity: 1 }));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/price: must be at least 0/);
     const missing = await cli([

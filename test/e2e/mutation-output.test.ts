@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sampleVehicleInput } from "../../src/sandbox/server.js";
-import { type CliResult, json, runBuilt, runMain, sandboxEnv } from "../helpers/cli.js";
+import { type CliResult, extraCreateArgs, json, runBuilt, runMain, sandboxEnv } from "../helpers/cli.js";
 
 // Issue 17 items 5 and 6: mutations print their result on stdout (ids with -q,
 // records / per-id results with -o json) and a dry run names where it would act.
@@ -28,18 +28,7 @@ async function createCar(reg: string): Promise<number> {
 
 async function createExtra(): Promise<number> {
   const r = await cli([
-    "extra",
-    "create",
-    "--option",
-    "child seat",
-    "--price",
-    "8",
-    "--currency",
-    "EUR",
-    "--period",
-    "1",
-    "--quantity",
-    "2",
+    ...extraCreateArgs({ option: "child seat", price: 8, currency: "EUR", period: 1, quantity: 2 }),
     "-q",
   ]);
   expect(r.code, r.stderr).toBe(0);

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { activeOf } from "../../src/contract/extra-fields.js";
 import type { JsonObject } from "../../src/contract/records.js";
 import { ndjson, vehicleRow } from "../fleet/helpers.js";
-import { json, runMain, sandboxEnv } from "../helpers/cli.js";
+import { extraCreateArgs, json, runMain, sandboxEnv } from "../helpers/cli.js";
 
 /** Issue 41 items 2 and 11: an undo restores exactly, says which ids changed, and the list says what each op did. */
 
@@ -21,20 +21,7 @@ afterEach(async () => {
 });
 const run = (args: string[]) => runMain([...args, "--user", "1003"], s.env);
 const createExtra = async (option: number) => {
-  const r = await run([
-    "extra",
-    "create",
-    "--option",
-    String(option),
-    "--price",
-    "8",
-    "--currency",
-    "EUR",
-    "--period",
-    "1",
-    "--quantity",
-    "1",
-  ]);
+  const r = await run(extraCreateArgs({ option, price: 8, currency: "EUR", period: 1, quantity: 1 }));
   expect(r.code).toBe(0);
   return Number(r.stdout.trim());
 };

@@ -7,7 +7,7 @@ import { parse } from "yaml";
 import { activeOf } from "../../src/contract/extra-fields.js";
 import type { JsonObject } from "../../src/contract/records.js";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { ROOT, runMain, tempHome } from "../helpers/cli.js";
+import { extraCreateArgs, ROOT, runMain, tempHome } from "../helpers/cli.js";
 import { ndjson, vehicleRow } from "./helpers.js";
 
 /**
@@ -84,21 +84,7 @@ describe("every write verb leaves an exact undo (fast-check, in-process)", () =>
           const extra = async (option: number) =>
             Number(
               (
-                await run([
-                  "extra",
-                  "create",
-                  "--option",
-                  String(option),
-                  "--price",
-                  "8",
-                  "--currency",
-                  "EUR",
-                  "--period",
-                  "1",
-                  "--quantity",
-                  "2",
-                  "-q",
-                ])
+                await run([...extraCreateArgs({ option, price: 8, currency: "EUR", period: 1, quantity: 2 }), "-q"])
               ).stdout.trim(),
             );
           await extra(1);
@@ -164,20 +150,7 @@ describe("every write verb leaves an exact undo (fast-check, in-process)", () =>
                 ]);
                 break;
               case "extra-create":
-                await run([
-                  "extra",
-                  "create",
-                  "--option",
-                  "3",
-                  "--price",
-                  p,
-                  "--currency",
-                  "EUR",
-                  "--period",
-                  "1",
-                  "--quantity",
-                  "1",
-                ]);
+                await run(extraCreateArgs({ option: 3, price: p, currency: "EUR", period: 1, quantity: 1 }));
                 break;
               case "extra-update":
                 await run(["extra", "update", x, "--set", `price=${p}`]);

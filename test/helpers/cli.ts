@@ -145,3 +145,30 @@ export async function sandboxEnv(): Promise<{
 export function json<T = unknown>(s: string): T {
   return JSON.parse(s) as T;
 }
+
+/** The argv of `extra create` with every field the command requires (defaults: a child seat, 8 EUR a day, 2 of them). */
+export function extraCreateArgs(
+  o: {
+    option?: string | number;
+    price?: string | number;
+    currency?: string | number;
+    period?: number;
+    quantity?: number;
+  } = {},
+): string[] {
+  const { option = "child seat", price = 8, currency = "EUR", period = 1, quantity = 2 } = o;
+  return [
+    "extra",
+    "create",
+    "--option",
+    String(option),
+    "--price",
+    String(price),
+    "--currency",
+    String(currency),
+    "--period",
+    String(period),
+    "--quantity",
+    String(quantity),
+  ];
+}

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type RentctlClient } from "../../src/library/index.js";
 import { DEMO_OWNERS } from "../../src/sandbox/owners.js";
 import { vehicleRow } from "../fleet/helpers.js";
-import { json, runMain, sandboxEnv } from "../helpers/cli.js";
+import { extraCreateArgs, json, runMain, sandboxEnv } from "../helpers/cli.js";
 import { type InProcessMcp, inProcessMcp } from "../helpers/mcp.js";
 
 /**
@@ -252,21 +252,7 @@ describe("unknown and ambiguous handles", () => {
   });
 
   it("two extras of one option: the name alone lists both; with its period it is one", async () => {
-    const made = await cli([
-      "extra",
-      "create",
-      "--option",
-      "1",
-      "--price",
-      "7",
-      "--currency",
-      "1",
-      "--period",
-      "2",
-      "--quantity",
-      "1",
-      "-q",
-    ]);
+    const made = await cli([...extraCreateArgs({ option: 1, price: 7, currency: 1, period: 2, quantity: 1 }), "-q"]);
     const id = Number(made.stdout.trim());
     const amb = await runMain(["extra", "get", "Child seat"], sb.env);
     expect(amb.code).toBe(2);
