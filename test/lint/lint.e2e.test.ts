@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { Finding } from "../../src/ops/lint/lint.js";
 import { RULES } from "../../src/ops/lint/rules.js";
+import { sampleVehicleInput } from "../../src/sandbox/seed.js";
 import { json, ROOT, runBuilt, runMain, sandboxEnv } from "../helpers/cli.js";
 
 /**
@@ -39,33 +40,13 @@ let serial = 0;
 /** A listing no rule finds anything in (each with its own VIN, registration and description). */
 function clean(over: Record<string, unknown> = {}): Record<string, unknown> {
   const n = ++serial;
+  // the sandbox's own sample vehicle (every rule of the contract met), made unique and complete
+  const { user_id: _owner, ...sample } = sampleVehicleInput(1001);
   const row: Record<string, unknown> = {
-    pickup_location: "Berlin, Alexanderplatz 1",
-    vehicle_class_id: 2,
-    vehicle_model_id: 1003,
-    vehicle_segment_id: 1,
-    vehicle_year_of_issue_id: 16,
+    ...sample,
     vehicle_vin: `LINTVIN00000000${String(n).padStart(2, "0")}`,
-    vehicle_reg_number_country: 1,
     vehicle_reg_number: `B-LT ${n}`,
-    vehicle_activity: 1,
-    price_per_day: 45,
-    price_per_3days: 42,
-    price_per_week: 39,
-    price_per_14days: 35,
-    vehicle_protection_plans_no_deposit: 1,
-    vehicle_protection_plans_third_party_insurance: 1,
-    vehicle_protection_plans_deposit_price: 300,
-    vehicle_distance_included: 250,
-    vehicle_surcharge_for_excess: 1,
-    price_surcharge_over_time: 900,
-    vehicle_minimal_renting_period: 1,
-    vehicle_minimal_age_to_rent: 21,
-    vehicle_drivers_experience: 2,
     vehicle_description: `Car number ${n}: clean and well kept, with air conditioning, cruise control, a large boot and a full tank.`,
-    vehicle_passenger_capacity: 5,
-    vehicle_luggage_capacity: 3,
-    vehicle_fuel_policy: 1,
     images: ["car.png"],
     extras: [{ option: 1, period: 1 }],
     ...over,

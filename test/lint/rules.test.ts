@@ -7,6 +7,7 @@ import {
   RULES,
   runRules,
 } from "../../src/ops/lint/rules.js";
+import { sampleVehicleInput } from "../../src/sandbox/seed.js";
 
 /**
  * The rules as pure functions: a clean vehicle and a clean extra find nothing; one defect per
@@ -18,34 +19,14 @@ const LONG = (n: number) =>
 
 /** A listing every rule is happy with (the year id 16 is 2023 in the years map below). */
 function clean(n: number, over: Record<string, unknown> = {}): Record<string, unknown> {
+  // the sandbox's own sample vehicle (every rule of the contract met), made unique and complete
+  const { user_id: _owner, ...sample } = sampleVehicleInput(1001);
   return {
-    pickup_location: "Berlin, Alexanderplatz 1",
-    vehicle_class_id: 2,
-    vehicle_model_id: 1003,
-    vehicle_segment_id: 1,
-    vehicle_year_of_issue_id: 16,
+    ...sample,
     vehicle_vin: `VIN0000000000000${n}`,
-    vehicle_reg_number_country: 1,
     vehicle_reg_number: `B-LT ${n}`,
-    vehicle_activity: 1,
-    price_per_day: 45,
-    price_per_3days: 42,
-    price_per_week: 39,
-    price_per_14days: 35,
-    vehicle_protection_plans_no_deposit: 1,
-    vehicle_protection_plans_third_party_insurance: 1,
-    vehicle_protection_plans_deposit_price: 300,
-    vehicle_distance_included: 250,
-    vehicle_surcharge_for_excess: 1,
-    price_surcharge_over_time: 900,
     vehicle_images: [1, 2],
-    vehicle_minimal_renting_period: 1,
-    vehicle_minimal_age_to_rent: 21,
-    vehicle_drivers_experience: 2,
     vehicle_description: LONG(n),
-    vehicle_passenger_capacity: 5,
-    vehicle_luggage_capacity: 3,
-    vehicle_fuel_policy: 1,
     vehicle_extras: [1],
     ...over,
   };
